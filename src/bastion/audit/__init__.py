@@ -1,0 +1,1 @@
+"""Audit log and denial tracking."""

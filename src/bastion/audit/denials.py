@@ -1,0 +1,53 @@
+"""Denial tracking (spec 002 §12.13): 3 denials in a row or 20 in a session trip it.
+
+A tripped session means the agent keeps hitting the wall; the decision says so and
+carries ``interrupt`` so adapters stop the turn and hand control back to the person.
+An allow resets the consecutive count, never the total.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from .. import state
+
+MAX_CONSECUTIVE = 3
+MAX_TOTAL = 20
+
+
+@dataclass(frozen=True)
+class DenialState:
+    consecutive: int = 0
+    total: int = 0
+
+    @property
+    def tripped(self) -> bool:
+        return self.consecutive >= MAX_CONSECUTIVE or self.total >= MAX_TOTAL
+
+    def describe(self) -> str:
+        if self.consecutive >= MAX_CONSECUTIVE:
+            return f"{self.consecutive} denials in a row in this session"
+        return f"{self.total} denials in this session"
+
+
+def record(session_id: str, denied: bool, *, env: Mapping[str, str] | None = None) -> DenialState:
+    """Count one final decision for the session and return the new state."""
+    if not session_id:
+        return DenialState(1 if denied else 0, 1 if denied else 0)
+
+    def change(data: Any) -> Any:
+        data = data if isinstance(data, dict) else {}
+        counts = data.get("denials") if isinstance(data.get("denials"), dict) else {}
+        consecutive = int(counts.get("consecutive", 0))
+        total = int(counts.get("total", 0))
+        if denied:
+            consecutive, total = consecutive + 1, total + 1
+        else:
+            consecutive = 0
+        data["denials"] = {"consecutive": consecutive, "total": total}
+        return data
+
+    data = state.update_json(state.session_file(session_id, env), change, {})
+    counts = data["denials"]
+    return DenialState(counts["consecutive"], counts["total"])

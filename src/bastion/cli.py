@@ -1,0 +1,358 @@
+"""The ``bastion`` command.
+
+Exit status of ``check`` and ``explain`` (a contract scripts rely on): 0 allow, 3 ask,
+4 deny, 2 bad input (with one line on stderr, never a traceback).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from typing import Any, Sequence, TextIO
+
+EXIT_ALLOW, EXIT_BAD_INPUT, EXIT_ASK, EXIT_DENY = 0, 2, 3, 4
+EXIT_BY_VERDICT = {"allow": EXIT_ALLOW, "ask": EXIT_ASK, "deny": EXIT_DENY}
+
+
+class BadInput(Exception):
+    """Input the user must fix; printed as one line, exit status 2."""
+
+
+def _fail(message: str) -> int:
+    print(f"bastion: {message}", file=sys.stderr)
+    return EXIT_BAD_INPUT
+
+
+# --------------------------------------------------------------------------- parsing calls
+
+
+def _json_error(where: str, exc: json.JSONDecodeError) -> BadInput:
+    return BadInput(f"{where}: invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}")
+
+
+def call_from_json(data: Any, *, where: str, default_cwd: str) -> Any:
+    """A ToolCall from the ``bastion check`` JSON shape, or BadInput naming the problem."""
+    from .model import Mode, ToolCall
+
+    if not isinstance(data, dict):
+        raise BadInput(f"{where}: expected a JSON object like {{\"tool\": \"Bash\", \"input\": {{...}}}}")
+    tool = data.get("tool", data.get("tool_name"))
+    if not isinstance(tool, str) or not tool:
+        raise BadInput(f"{where}: missing \"tool\" (a tool name such as \"Bash\" or \"Write\")")
+    tool_input = data.get("input", data.get("tool_input", {}))
+    if not isinstance(tool_input, dict):
+        raise BadInput(f"{where}: \"input\" must be a JSON object")
+    cwd = data.get("cwd") or default_cwd
+    if not isinstance(cwd, str):
+        raise BadInput(f"{where}: \"cwd\" must be a string")
+    mode = None
+    if data.get("mode") is not None:
+        try:
+            mode = Mode.parse(str(data["mode"]))
+        except ValueError as exc:
+            raise BadInput(f"{where}: {exc}") from None
+    session = data.get("session_id", "")
+    return ToolCall(
+        tool=tool,
+        input=tool_input,
+        cwd=os.path.abspath(cwd),
+        session_id=str(session) if session else "",
+        mode=mode,
+        agent=str(data.get("agent", "")),
+    )
+
+
+# --------------------------------------------------------------------------- guard cache
+
+
+class Guards:
+    """One Guard per project directory, so a batch over many projects loads each
+    project's settings once and reports each broken file once."""
+
+    def __init__(self, args: Any) -> None:
+        self.args = args
+        self._cache: dict[str, Any] = {}
+        self._reported: set[str] = set()
+
+    def for_cwd(self, cwd: str) -> Any:
+        from .engine import Guard
+
+        guard = self._cache.get(cwd)
+        if guard is None:
+            guard = Guard.from_settings(
+                cwd,
+                isolated=self.args.isolated,
+                settings_files=self.args.settings or (),
+                mode=self.args.mode,
+            )
+            self._cache[cwd] = guard
+            for line in list(guard.policy.errors) + list(guard.policy.notices):
+                if line not in self._reported:
+                    self._reported.add(line)
+                    print(f"bastion: {line}", file=sys.stderr)
+        return guard
+
+
+def _decide(guards: Guards, call: Any, *, audit: bool) -> Any:
+    from .session import decide
+
+    return decide(guards.for_cwd(call.cwd), call, audit=audit)
+
+
+def _shell_call(command: str, args: Any) -> Any:
+    from .model import Mode, ToolCall
+
+    return ToolCall(
+        "Bash",
+        {"command": command},
+        cwd=os.path.abspath(args.cwd or os.getcwd()),
+        session_id=args.session or "",
+        mode=Mode.parse(args.mode) if args.mode else None,
+    )
+
+
+def _read_call(args: Any, stdin: TextIO) -> Any:
+    if args.command:
+        return _shell_call(" ".join(args.command) if len(args.command) > 1 else args.command[0], args)
+    text = stdin.read()
+    if not text.strip():
+        raise BadInput("stdin: no call given (pipe a JSON call, or use: bastion check -- 'shell command')")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise _json_error("stdin", exc) from None
+    call = call_from_json(data, where="stdin", default_cwd=args.cwd or os.getcwd())
+    if args.session and not call.session_id:
+        call.session_id = args.session
+    return call
+
+
+# --------------------------------------------------------------------------- commands
+
+
+def cmd_check(args: Any) -> int:
+    guards = Guards(args)
+    if args.batch:
+        return _check_batch(guards, args)
+    call = _read_call(args, sys.stdin)
+    decision = _decide(guards, call, audit=not args.no_audit)
+    print(json.dumps(decision.to_dict(), ensure_ascii=False))
+    return EXIT_BY_VERDICT[decision.verdict.value]
+
+
+def _check_batch(guards: Guards, args: Any) -> int:
+    status = EXIT_ALLOW
+    out = sys.stdout
+    for number, line in enumerate(sys.stdin, 1):
+        if not line.strip():
+            continue
+        where = f"stdin line {number}"
+        ident: Any = None
+        try:
+            try:
+                data = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise _json_error(where, exc) from None
+            ident = data.get("id") if isinstance(data, dict) else None
+            call = call_from_json(data, where=where, default_cwd=args.cwd or os.getcwd())
+            if args.session and not call.session_id:
+                call.session_id = args.session
+            result = _decide(guards, call, audit=not args.no_audit).to_dict()
+        except BadInput as exc:
+            print(f"bastion: {exc}", file=sys.stderr)
+            result = {"error": str(exc)}
+            status = EXIT_BAD_INPUT
+        out.write(json.dumps({"id": ident, **result}, ensure_ascii=False) + "\n")
+        out.flush()
+    return status
+
+
+def cmd_explain(args: Any) -> int:
+    from .explain import render
+
+    guards = Guards(args)
+    call = _read_call(args, sys.stdin)
+    decision = _decide(guards, call, audit=False)
+    print(render(call, decision, color=sys.stdout.isatty()))
+    return EXIT_BY_VERDICT[decision.verdict.value]
+
+
+def cmd_demo(args: Any) -> int:
+    from .demo import run_demo
+
+    return run_demo(color=sys.stdout.isatty())
+
+
+def cmd_audit(args: Any) -> int:
+    from .audit.log import tail
+    from .session import audit_path
+    from .policy.settings import load_policy
+
+    policy = load_policy(os.getcwd())
+    path = audit_path(policy)
+    if path is None:
+        return _fail("the audit log is switched off (audit.enabled is false or BASTION_AUDIT=0)")
+    records = tail(path, args.lines)
+    if args.json:
+        for record in records:
+            print(json.dumps(record, ensure_ascii=False))
+        return 0
+    if not records:
+        print(f"no decisions logged yet in {path}")
+    for record in records:
+        tool_input = record.get("input") or {}
+        what = tool_input.get("command") or tool_input.get("file_path") or tool_input.get("url") or ""
+        print(f"{record.get('time', '?')}  {record.get('decision', '?'):5}  {record.get('tool', '?')}  {what}")
+        print(f"    {record.get('layer', '?')}: {record.get('reason', '')}")
+    return 0
+
+
+def cmd_trust(args: Any, trusted: bool) -> int:
+    from .policy.settings import find_project_root, trust, untrust
+
+    root = find_project_root(os.path.abspath(args.dir))
+    (trust if trusted else untrust)(root)
+    print(f"{'trusted' if trusted else 'no longer trusted'}: {root}")
+    return 0
+
+
+def cmd_rules(args: Any) -> int:
+    if args.rules_command == "test":
+        from .policy.settings import test_rules_file
+
+        ok, lines = test_rules_file(args.file)
+        for line in lines:
+            print(line)
+        return 0 if ok else 1
+    if args.rules_command == "add":
+        from .policy.grants import save_always_rule
+        from .policy.rules import RuleError, parse_rule
+        from pathlib import Path
+
+        try:
+            parse_rule(args.rule, args.behavior, source="user")
+        except RuleError as exc:
+            return _fail(f"invalid rule {args.rule!r}: {exc}")
+        target = Path(args.file) if args.file else _settings_target(args.scope)
+        try:
+            save_always_rule(target, args.rule, examples=args.example or (), behavior=args.behavior)
+        except (OSError, ValueError) as exc:
+            return _fail(str(exc))
+        print(f"added {args.behavior} rule {args.rule} to {target}")
+        return 0
+    # list
+    from .policy.settings import load_policy
+
+    policy = load_policy(os.path.abspath(args.cwd or os.getcwd()), isolated=args.isolated)
+    for rule in policy.rules:
+        print(f"{rule.behavior:5}  {rule.text}  [{rule.source}{': ' + rule.origin if rule.origin else ''}]")
+    for line in list(policy.errors) + list(policy.notices):
+        print(f"note: {line}")
+    return 0
+
+
+def _settings_target(scope: str) -> Any:
+    from pathlib import Path
+
+    from . import state
+    from .policy.settings import find_project_root
+
+    if scope == "user":
+        return state.config_dir() / "settings.json"
+    root = Path(find_project_root(os.getcwd()))
+    return root / ".bastion" / ("settings.local.json" if scope == "local" else "settings.json")
+
+
+# --------------------------------------------------------------------------- argparse
+
+
+def _add_decision_flags(parser: Any) -> None:
+    parser.add_argument("--cwd", help="working directory of the call (default: the current one)")
+    parser.add_argument("--mode", help="permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk")
+    parser.add_argument("--settings", action="append", metavar="FILE", help="extra settings file (flag priority)")
+    parser.add_argument("--isolated", action="store_true", help="ignore managed, user and Claude Code settings")
+    parser.add_argument("--session", help="session id (grants and denial tracking are per session)")
+    parser.add_argument("--no-audit", action="store_true", help="do not write this decision to the audit log")
+    parser.add_argument("command", nargs="*", help="a shell command (after --), shorthand for a Bash call")
+
+
+def build_parser() -> Any:
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="bastion", description="Allow, ask or deny AI agents' tool calls.")
+    sub = parser.add_subparsers(dest="verb", metavar="COMMAND")
+
+    check = sub.add_parser("check", help="decide one call (JSON on stdin, or -- 'shell command')")
+    _add_decision_flags(check)
+    check.add_argument("--batch", action="store_true", help="JSON Lines in, one decision per line out")
+
+    explain = sub.add_parser("explain", help="decide one call and explain it for a person")
+    _add_decision_flags(explain)
+
+    sub.add_parser("demo", help="show real decisions on a handful of calls")
+
+    audit = sub.add_parser("audit", help="read the audit log")
+    audit_sub = audit.add_subparsers(dest="audit_command", metavar="SUBCOMMAND")
+    audit_tail = audit_sub.add_parser("tail", help="the latest decisions")
+    audit_tail.add_argument("-n", "--lines", type=int, default=20)
+    audit_tail.add_argument("--json", action="store_true")
+
+    for verb, text in (("trust", "let this project's settings loosen the guard"), ("untrust", "take trust back")):
+        trust = sub.add_parser(verb, help=text)
+        trust.add_argument("dir", nargs="?", default=".")
+
+    rules = sub.add_parser("rules", help="list, add and test permission rules")
+    rules_sub = rules.add_subparsers(dest="rules_command", metavar="SUBCOMMAND")
+    rules_list = rules_sub.add_parser("list", help="the rules in force here, with their sources")
+    rules_list.add_argument("--cwd")
+    rules_list.add_argument("--isolated", action="store_true")
+    rules_test = rules_sub.add_parser("test", help="check the match/not_match examples of a settings file")
+    rules_test.add_argument("file")
+    rules_add = rules_sub.add_parser("add", help="save an allow (or deny/ask) rule")
+    rules_add.add_argument("rule")
+    rules_add.add_argument("--behavior", choices=("allow", "deny", "ask"), default="allow")
+    rules_add.add_argument("--scope", choices=("user", "project", "local"), default="local")
+    rules_add.add_argument("--file", help="settings file to write (overrides --scope)")
+    rules_add.add_argument("--example", action="append", help="a command the rule must match (checked on load)")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:
+        return int(exc.code or 0) if exc.code in (0, None) else EXIT_BAD_INPUT
+    try:
+        if args.verb == "check":
+            return cmd_check(args)
+        if args.verb == "explain":
+            return cmd_explain(args)
+        if args.verb == "demo":
+            return cmd_demo(args)
+        if args.verb == "audit":
+            if args.audit_command != "tail":
+                parser.parse_args(["audit", "--help"])
+            return cmd_audit(args)
+        if args.verb in ("trust", "untrust"):
+            return cmd_trust(args, args.verb == "trust")
+        if args.verb == "rules":
+            if not args.rules_command:
+                args.rules_command, args.cwd, args.isolated = "list", None, False
+            return cmd_rules(args)
+        parser.print_help()
+        return EXIT_BAD_INPUT
+    except BadInput as exc:
+        return _fail(str(exc))
+    except ValueError as exc:
+        return _fail(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

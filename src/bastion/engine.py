@@ -1,0 +1,416 @@
+"""The Guard: runs the layers in order and turns their opinions into one Decision.
+
+Nothing tool-specific lives here. Each layer is a small object with a ``name``, the
+DESIGN.md ``stage`` it belongs to (0–7) and ``check(call, ctx) -> LayerResult | None``.
+The rules of composition:
+
+* the first ``deny`` wins, at any stage;
+* an immune ``ask`` is held while the remaining layers that *can deny* still run (a later
+  deny rule or plugin may turn it into a deny); nothing may turn it into an allow;
+* otherwise the first layer with an opinion decides;
+* an exception or a timeout inside a layer is an immune ``ask`` naming the layer — the
+  engine never turns a failure into ``allow``;
+* ``review`` becomes ``ask`` unless a reviewer settles it; ``dontAsk`` turns ``ask`` into
+  ``deny``.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping, Protocol, Sequence
+
+from .model import Decision, Finding, Kind, LayerResult, Mode, Source, Tier, ToolCall, TraceEntry, Verdict
+
+
+class Layer(Protocol):
+    """What the engine needs from a layer. ``can_deny`` lets it skip layers that cannot
+    change a held immune ask; ``timeout`` (seconds) runs the layer in a watchdog thread."""
+
+    name: str
+    stage: int
+    can_deny: bool
+
+    def check(self, call: ToolCall, ctx: "Context") -> LayerResult | None: ...
+
+
+Reviewer = Callable[[ToolCall, "Context", LayerResult], LayerResult]
+
+
+@dataclass
+class PathUse:
+    """One file the call touches: ``op`` is read, write, delete or exec; ``path`` is the
+    resolved real path, ``raw`` the path as the call wrote it."""
+
+    op: str
+    path: str
+    raw: str
+    command: str = ""
+
+
+class Context:
+    """What layers share about one call: settings, mode, workspace, and lazily computed
+    facts (the shell parse and analysis, the files touched, the session's grants).
+
+    Everything expensive is computed once, on first use, so a call that a deny rule
+    settles never pays for the shell analysis.
+    """
+
+    def __init__(
+        self,
+        call: ToolCall,
+        policy: Any,
+        *,
+        mode: Mode,
+        home: str,
+        env: Mapping[str, str],
+    ) -> None:
+        self.call = call
+        self.policy = policy
+        self.mode = mode
+        self.home = home
+        self.env = env
+        self._memo: dict[str, Any] = {}
+
+    def _once(self, key: str, compute: Callable[[], Any]) -> Any:
+        if key not in self._memo:
+            self._memo[key] = compute()
+        return self._memo[key]
+
+    # -- workspace and files -------------------------------------------------------
+
+    @property
+    def workspace(self) -> Any:
+        def build() -> Any:
+            from .files.workspace import Workspace
+
+            return Workspace.create(
+                self.call.cwd, tuple(self.policy.additional_directories), home=self.home
+            )
+
+        return self._once("workspace", build)
+
+    @property
+    def path_uses(self) -> list[PathUse]:
+        """Files the call reads or writes, resolved through symlinks."""
+
+        def build() -> list[PathUse]:
+            from .files.workspace import resolve_path
+
+            call = self.call
+            uses: list[PathUse] = []
+            if call.kind is Kind.SHELL:
+                analysis = self.analysis
+                if analysis is not None:
+                    for access in analysis.paths:
+                        resolved = resolve_path(access.resolved, cwd=call.cwd, home=self.home)
+                        uses.append(PathUse(access.op, resolved, access.path, access.command))
+                return uses
+            op = {
+                Kind.FILE_READ: "read",
+                Kind.SEARCH: "read",
+                Kind.FILE_WRITE: "write",
+                Kind.FILE_EDIT: "write",
+            }.get(call.kind)
+            if op is None:
+                return uses
+            raw_paths = call.paths or ([call.cwd] if call.kind is Kind.SEARCH else [])
+            for raw in raw_paths:
+                uses.append(PathUse(op, resolve_path(raw, cwd=call.cwd, home=self.home), raw))
+            return uses
+
+        return self._once("path_uses", build)
+
+    # -- shell --------------------------------------------------------------------
+
+    @property
+    def parsed(self) -> Any:
+        """The shell parse (Script or TooComplex), or None for non-shell calls."""
+
+        def build() -> Any:
+            command = self.call.command
+            if command is None:
+                return None
+            from .shell.parse import parse
+
+            return parse(command)
+
+        return self._once("parsed", build)
+
+    @property
+    def analysis(self) -> Any:
+        """The shell analysis (catalog, intents, paths, hard blocks), or None."""
+
+        def build() -> Any:
+            parsed = self.parsed
+            if parsed is None:
+                return None
+            from .shell.analyse import analyse
+
+            return analyse(
+                parsed, cwd=self.call.cwd, home=self.home, workspace_roots=self.workspace.roots
+            )
+
+        return self._once("analysis", build)
+
+    # -- session ------------------------------------------------------------------
+
+    @property
+    def session_grants(self) -> frozenset[str]:
+        def build() -> frozenset[str]:
+            if not self.call.session_id:
+                return frozenset()
+            from .policy.grants import session_grants
+
+            return session_grants(self.call.session_id, env=self.env)
+
+        return self._once("grants", build)
+
+
+@dataclass
+class _Outcome:
+    result: LayerResult
+    layer: str
+
+
+class LayerTimeout(Exception):
+    pass
+
+
+def _run_with_timeout(layer: Layer, call: ToolCall, ctx: Context, timeout: float) -> LayerResult | None:
+    """Run a (custom) layer in a daemon thread; past ``timeout`` seconds it is abandoned."""
+    box: dict[str, Any] = {}
+
+    def target() -> None:
+        try:
+            box["result"] = layer.check(call, ctx)
+        except BaseException as exc:  # noqa: BLE001 - reported as a failed layer
+            box["error"] = exc
+
+    worker = threading.Thread(target=target, name=f"bastion-layer-{layer.name}", daemon=True)
+    worker.start()
+    worker.join(timeout)
+    if worker.is_alive():
+        raise LayerTimeout(f"no answer within {timeout:g} s")
+    if "error" in box:
+        raise box["error"]
+    return box.get("result")
+
+
+@dataclass
+class Guard:
+    """Decides allow / ask / deny for tool calls. ``check`` is pure: no prompts, no
+    writes; it reads settings, the session's grants and the file system.
+
+    >>> guard = Guard.from_settings(cwd="/work/project")
+    >>> guard.check(ToolCall("Bash", {"command": "git status"}, cwd="/work/project")).verdict
+    """
+
+    policy: Any
+    layers: list[Layer] = field(default_factory=list)
+    mode: Mode | None = None
+    reviewer: Reviewer | None = None
+    env: Mapping[str, str] = field(default_factory=lambda: os.environ)
+    #: Seconds a custom layer may take before it counts as failed (fail closed).
+    layer_timeout: float = 2.0
+
+    def __post_init__(self) -> None:
+        if not self.layers:
+            from .layers import default_layers
+
+            self.layers = default_layers()
+
+    @classmethod
+    def from_settings(
+        cls,
+        cwd: str = ".",
+        *,
+        isolated: bool = False,
+        settings_files: Sequence[str] = (),
+        mode: Mode | str | None = None,
+        env: Mapping[str, str] | None = None,
+        reviewer: Reviewer | None = None,
+    ) -> "Guard":
+        """A guard with the settings that apply in ``cwd`` (managed, user, project …)."""
+        from .policy.settings import load_policy
+
+        env = env if env is not None else os.environ
+        policy = load_policy(os.path.abspath(cwd), isolated=isolated, extra_files=settings_files, env=env)
+        if isinstance(mode, str):
+            mode = Mode.parse(mode)
+        return cls(policy=policy, mode=mode, env=env, reviewer=reviewer)
+
+    # -- customising --------------------------------------------------------------
+
+    def insert_layer(self, layer: Layer, *, before: str | None = None, after: str | None = None) -> None:
+        """Add a library user's own layer next to a named built-in one (default: just
+        before the defaults). A custom layer runs with a watchdog (``layer_timeout``)."""
+        names = [existing.name for existing in self.layers]
+        if before is not None:
+            index = names.index(before)
+        elif after is not None:
+            index = names.index(after) + 1
+        else:
+            index = names.index("defaults")
+        if not hasattr(layer, "timeout"):
+            try:
+                layer.timeout = self.layer_timeout  # type: ignore[attr-defined]
+            except AttributeError:
+                pass
+        if not hasattr(layer, "stage"):
+            try:
+                layer.stage = self.layers[min(index, len(self.layers) - 1)].stage  # type: ignore[attr-defined]
+            except AttributeError:
+                pass
+        if not hasattr(layer, "can_deny"):
+            try:
+                layer.can_deny = True  # type: ignore[attr-defined]
+            except AttributeError:
+                pass
+        self.layers.insert(index, layer)
+
+    # -- deciding -----------------------------------------------------------------
+
+    def effective_mode(self, call: ToolCall) -> Mode:
+        """An explicit mode (flag or library argument) beats the client's, which beats
+        the settings' ``defaultMode``."""
+        if self.mode is not None:
+            return self.mode
+        if call.mode is not None:
+            return call.mode
+        return self.policy.default_mode or Mode.DEFAULT
+
+    def context(self, call: ToolCall) -> Context:
+        home = self.env.get("HOME") or os.path.expanduser("~")
+        return Context(call, self.policy, mode=self.effective_mode(call), home=home, env=self.env)
+
+    def check(self, call: ToolCall) -> Decision:
+        ctx = self.context(call)
+        trace: list[TraceEntry] = []
+        findings: list[Finding] = []
+        held: _Outcome | None = None
+        decided: _Outcome | None = None
+
+        for layer in self.layers:
+            if held is not None and not getattr(layer, "can_deny", True):
+                trace.append(TraceEntry(layer.name, "skipped", "an immune ask is held", 0))
+                continue
+            started = time.perf_counter_ns()
+            label: str
+            try:
+                timeout = getattr(layer, "timeout", None)
+                if timeout:
+                    result = _run_with_timeout(layer, call, ctx, timeout)
+                else:
+                    result = layer.check(call, ctx)
+                label = result.verdict.value if result is not None else "abstain"
+            except Exception as exc:  # noqa: BLE001 - fail closed, with the reason
+                detail = str(exc).splitlines()[0] if str(exc) else ""
+                what = "timed out" if isinstance(exc, LayerTimeout) else f"failed ({type(exc).__name__})"
+                result = LayerResult(
+                    Verdict.ASK,
+                    f"the {layer.name} check {what}{': ' + detail if detail else ''}; asking instead of allowing",
+                    immune=True,
+                )
+                label = "error"
+            elapsed = (time.perf_counter_ns() - started) // 1000
+            trace.append(TraceEntry(layer.name, label, result.reason if result else "", int(elapsed)))
+            if result is None:
+                continue
+            findings.extend(f for f in result.findings if f not in findings)
+            if held is not None:
+                if result.verdict is Verdict.DENY:
+                    decided = _Outcome(result, layer.name)
+                    break
+                continue
+            if result.verdict is Verdict.DENY:
+                decided = _Outcome(result, layer.name)
+                break
+            if result.verdict is Verdict.ASK and result.immune:
+                held = _Outcome(result, layer.name)
+                continue
+            decided = _Outcome(result, layer.name)
+            break
+
+        outcome = decided or held
+        if outcome is None:
+            outcome = _Outcome(
+                LayerResult(Verdict.ASK, "no layer reached a decision; asking", immune=False),
+                "engine",
+            )
+        if outcome.result.verdict is Verdict.REVIEW:
+            outcome = self._review(call, ctx, outcome, trace)
+        return self._finish(call, ctx, outcome, findings, trace)
+
+    def _review(self, call: ToolCall, ctx: Context, outcome: _Outcome, trace: list[TraceEntry]) -> _Outcome:
+        """Layer 7's ``review`` goes to the reviewer when there is one, else it asks."""
+        if self.reviewer is None:
+            result = outcome.result
+            return _Outcome(
+                LayerResult(
+                    Verdict.ASK,
+                    result.reason,
+                    risk=result.risk,
+                    findings=result.findings,
+                    suggestions=result.suggestions,
+                    source=result.source,
+                ),
+                outcome.layer,
+            )
+        started = time.perf_counter_ns()
+        try:
+            reviewed = self.reviewer(call, ctx, outcome.result)
+            if reviewed.verdict is Verdict.REVIEW:
+                raise ValueError("the reviewer returned no verdict")
+        except Exception as exc:  # noqa: BLE001 - fail closed
+            reviewed = LayerResult(Verdict.ASK, f"the reviewer failed ({type(exc).__name__}); asking")
+        trace.append(
+            TraceEntry("reviewer", reviewed.verdict.value, reviewed.reason, (time.perf_counter_ns() - started) // 1000)
+        )
+        return _Outcome(reviewed, "reviewer")
+
+    def _finish(
+        self,
+        call: ToolCall,
+        ctx: Context,
+        outcome: _Outcome,
+        findings: list[Finding],
+        trace: list[TraceEntry],
+    ) -> Decision:
+        result = outcome.result
+        risk = call.tier
+        analysis = ctx._memo.get("analysis")
+        if analysis is not None:
+            risk = analysis.tier
+        if result.risk is not None:
+            risk = risk.max(result.risk)
+        no_grant = result.no_grant or risk is Tier.DESTRUCTIVE
+        if analysis is not None and getattr(analysis, "destructive", False):
+            no_grant = True
+        suggestions = list(result.suggestions)
+        if result.verdict is Verdict.ASK and not (no_grant or result.immune) and not suggestions:
+            from .policy.suggest import suggest
+
+            try:
+                suggestions = suggest(call, ctx)
+            except Exception:  # noqa: BLE001 - a suggestion is a convenience, never a risk
+                suggestions = []
+        decision = Decision(
+            verdict=result.verdict,
+            reason=result.reason,
+            layer=outcome.layer,
+            risk=risk,
+            findings=findings,
+            suggestions=[] if (no_grant or result.immune) else suggestions,
+            immune=result.immune,
+            source=result.source,
+            trace=trace,
+            no_grant=no_grant or result.immune,
+        )
+        if decision.verdict is Verdict.ASK and ctx.mode is Mode.DONT_ASK:
+            decision.verdict = Verdict.DENY
+            decision.reason = f"{decision.reason} (dontAsk mode denies what would ask)"
+            decision.source = Source.MODE
+        return decision

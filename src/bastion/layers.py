@@ -1,0 +1,43 @@
+"""The built-in layers in DESIGN.md's order. The engine composes them; a library user
+may insert their own with ``Guard.insert_layer``.
+
+| stage | layers |
+|---|---|
+| 0 | validate |
+| 1 | deny_rules |
+| 2 | hard_blocks, removal_targets |
+| 3 | protected_paths, ask_rules, too_complex, plugins_restrict |
+| 4 | mode |
+| 5 | allow_rules, plugins_allow |
+| 6 | shell_analysis, path_boundary |
+| 7 | defaults |
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def default_layers() -> list[Any]:
+    from .files.layers import PathBoundary, ProtectedPaths, RemovalTargets
+    from .policy.defaults import Defaults
+    from .policy.layers import AllowRules, AskRules, DenyRules, ModeLayer, PluginGuards
+    from .shell.layers import HardBlocks, ShellAnalysis, TooComplex
+    from .validate import ValidateInput
+
+    return [
+        ValidateInput(),
+        DenyRules(),
+        HardBlocks(),
+        RemovalTargets(),
+        ProtectedPaths(),
+        AskRules(),
+        TooComplex(),
+        PluginGuards("restrict"),
+        ModeLayer(),
+        AllowRules(),
+        PluginGuards("allow"),
+        ShellAnalysis(),
+        PathBoundary(),
+        Defaults(),
+    ]

@@ -1,0 +1,246 @@
+"""The layers that come from settings: deny rules (1), ask rules (3), plugin guards,
+the permission mode (4) and allow rules with grants (5).
+
+Rules name canonical tools, so ``Bash(npm test:*)`` governs Claude Code's ``Bash``,
+Codex's ``exec_command`` and Gemini's ``run_shell_command`` alike. For shell calls a deny
+or ask rule matches if it matches the whole command or **any** sub-command; an allow
+rule covers a call only if it covers **every** sub-command.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from ..model import Kind, LayerResult, Mode, Source, Tier, ToolCall, Verdict
+
+_READ_OPS = frozenset({"read"})
+_WRITE_OPS = frozenset({"write", "delete"})
+#: File-operation commands that ``acceptEdits`` lets through inside the workspace (002 §12.2).
+ACCEPT_EDITS_COMMANDS = frozenset({"mkdir", "touch", "rm", "rmdir", "mv", "cp", "sed"})
+
+
+def _rule_source(rule: Any) -> Source:
+    return Source.CONFIG
+
+
+def _shell_commands(ctx: Any) -> tuple[Any, ...]:
+    parsed = ctx.parsed
+    return tuple(parsed.commands) if parsed is not None else ()
+
+
+def _matching_rule(rules: Iterable[Any], call: ToolCall, ctx: Any) -> Any | None:
+    """The first rule that matches the call anywhere (whole call, a sub-command, or a
+    file the call touches) — the test for deny and ask rules."""
+    from ..shell.forms import deny_forms
+
+    for rule in rules:
+        if not rule.applies_to(call):
+            if rule.content is not None and rule.tool in ("Read", "Edit", "Write") and call.kind is Kind.SHELL:
+                if _path_rule_hits(rule, ctx):
+                    return rule
+            continue
+        if rule.content is None:
+            return rule
+        if call.kind is Kind.SHELL:
+            command = call.command or ""
+            if rule.matches_command(command) or rule.matches_command(" ".join(command.split())):
+                return rule
+            if any(rule.matches_command(form) for cmd in _shell_commands(ctx) for form in deny_forms(cmd)):
+                return rule
+            continue
+        if _path_rule_hits(rule, ctx) or rule.matches(call, home=ctx.home):
+            return rule
+    return None
+
+
+def _path_rule_hits(rule: Any, ctx: Any) -> bool:
+    """``Read(...)`` rules see every read, ``Edit(...)``/``Write(...)`` every write or
+    delete — from file tools and from shell commands alike."""
+    if rule.content is None or rule.tool not in ("Read", "Edit", "Write", "Glob", "Grep"):
+        return False
+    ops = _READ_OPS if rule.tool in ("Read", "Glob", "Grep") else _WRITE_OPS
+    return any(use.op in ops and rule.matches_path(use.path, home=ctx.home) for use in ctx.path_uses)
+
+
+class DenyRules:
+    """Layer 1: deny rules from every settings source. Nothing can lift them."""
+
+    name = "deny_rules"
+    stage = 1
+    can_deny = True
+
+    def check(self, call: ToolCall, ctx: Any) -> LayerResult | None:
+        rule = _matching_rule(ctx.policy.rules_for("deny"), call, ctx)
+        if rule is None:
+            return None
+        where = f" ({rule.origin})" if rule.origin else ""
+        return LayerResult(
+            Verdict.DENY, f"denied by rule {rule.text}{where}", immune=True, source=_rule_source(rule)
+        )
+
+
+class AskRules:
+    """Layer 3: ask rules force a prompt in every mode, even ``bypassPermissions``."""
+
+    name = "ask_rules"
+    stage = 3
+    can_deny = False
+
+    def check(self, call: ToolCall, ctx: Any) -> LayerResult | None:
+        rule = _matching_rule(ctx.policy.rules_for("ask"), call, ctx)
+        if rule is None:
+            return None
+        where = f" ({rule.origin})" if rule.origin else ""
+        return LayerResult(Verdict.ASK, f"rule {rule.text}{where} asks for approval", immune=True, source=Source.CONFIG)
+
+
+class PluginGuards:
+    """Plugin guards from ``guards/`` folders. In the ``restrict`` phase (after the
+    built-in checks) their deny and ask patterns apply; in the ``allow`` phase (next to
+    the allow rules, after the mode) their allow patterns do."""
+
+    can_deny = True
+
+    def __init__(self, phase: str) -> None:
+        self.phase = phase
+        self.name = f"plugins_{phase}"
+        self.stage = 3 if phase == "restrict" else 5
+        self.can_deny = phase == "restrict"
+
+    def check(self, call: ToolCall, ctx: Any) -> LayerResult | None:
+        wanted = ("deny", "ask") if self.phase == "restrict" else ("allow",)
+        strongest: tuple[str, str, str] | None = None
+        for guard in ctx.policy.plugins:
+            hit = guard.evaluate(call)
+            if hit is None or hit[0] not in wanted:
+                continue
+            verdict, reason = hit
+            if strongest is None or wanted.index(verdict) < wanted.index(strongest[0]):
+                strongest = (verdict, reason, guard.id)
+        if strongest is None:
+            return None
+        verdict, reason, guard_id = strongest
+        return LayerResult(Verdict(verdict), f"{reason} (guard {guard_id})", source=Source.CONFIG)
+
+
+class ModeLayer:
+    """Layer 4: the permission mode. Runs after deny rules and safety asks, so
+    ``bypassPermissions`` can never skip them (002 §12.4)."""
+
+    name = "mode"
+    stage = 4
+    can_deny = False
+
+    def check(self, call: ToolCall, ctx: Any) -> LayerResult | None:
+        mode = ctx.mode
+        if mode is Mode.BYPASS:
+            return LayerResult(Verdict.ALLOW, "bypassPermissions mode allows it", source=Source.MODE)
+        if mode is Mode.PLAN:
+            if _is_read_only(call, ctx):
+                return None
+            return LayerResult(
+                Verdict.ASK, "plan mode: only read-only calls run without approval", source=Source.MODE
+            )
+        if mode is Mode.ACCEPT_EDITS and _is_workspace_edit(call, ctx):
+            return LayerResult(Verdict.ALLOW, "acceptEdits mode allows edits inside the workspace", source=Source.MODE)
+        return None
+
+
+def _is_read_only(call: ToolCall, ctx: Any) -> bool:
+    if call.kind is Kind.SHELL:
+        analysis = ctx.analysis
+        return analysis is not None and not ctx.parsed.complex and analysis.tier is Tier.READ_ONLY
+    return call.tier is Tier.READ_ONLY
+
+
+def _is_workspace_edit(call: ToolCall, ctx: Any) -> bool:
+    workspace = ctx.workspace
+    if call.kind in (Kind.FILE_WRITE, Kind.FILE_EDIT):
+        uses = ctx.path_uses
+        return bool(uses) and all(workspace.contains(use.path) for use in uses)
+    if call.kind is Kind.SHELL:
+        parsed = ctx.parsed
+        if parsed is None or parsed.complex or not parsed.commands:
+            return False
+        if any(cmd.name not in ACCEPT_EDITS_COMMANDS or cmd.wrappers for cmd in parsed.commands):
+            return False
+        return all(workspace.contains(use.path) for use in ctx.path_uses)
+    return False
+
+
+class AllowRules:
+    """Layer 5: allow rules, plugin allows and grants. For shell, every sub-command must
+    be covered by an allow rule, and a ``cd`` must stay inside the workspace."""
+
+    name = "allow_rules"
+    stage = 5
+    can_deny = False
+
+    def check(self, call: ToolCall, ctx: Any) -> LayerResult | None:
+        from .grants import grant_key
+
+        if call.kind is Kind.SHELL:
+            normalized = " ".join((call.command or "").split())
+            if grant_key(call, normalized) in ctx.session_grants:
+                return LayerResult(Verdict.ALLOW, "allowed for this session", source=Source.USER_TEMPORARY)
+        elif grant_key(call) in ctx.session_grants:
+            return LayerResult(Verdict.ALLOW, f"{call.canonical_tool} allowed for this session", source=Source.USER_TEMPORARY)
+
+        rules = ctx.policy.rules_for("allow")
+        if not rules:
+            return None
+        if call.kind is Kind.SHELL:
+            covered = _shell_covered(rules, call, ctx)
+            if covered:
+                return LayerResult(
+                    Verdict.ALLOW, f"allowed by rule {', '.join(covered)}", source=Source.CONFIG
+                )
+            return None
+        for rule in rules:
+            if not rule.applies_to(call):
+                continue
+            if rule.content is None:
+                return LayerResult(Verdict.ALLOW, f"allowed by rule {rule.text}", source=Source.CONFIG)
+            uses = ctx.path_uses
+            if uses and rule.tool in ("Read", "Edit", "Write", "Glob", "Grep"):
+                if all(rule.matches_path(use.path, home=ctx.home) for use in uses):
+                    return LayerResult(Verdict.ALLOW, f"allowed by rule {rule.text}", source=Source.CONFIG)
+                continue
+            if rule.matches(call, home=ctx.home):
+                return LayerResult(Verdict.ALLOW, f"allowed by rule {rule.text}", source=Source.CONFIG)
+        return None
+
+
+def _shell_covered(rules: tuple[Any, ...], call: ToolCall, ctx: Any) -> list[str]:
+    """The rules that together cover every sub-command, or [] when one is uncovered."""
+    from ..model import Severity
+    from ..shell.forms import allow_form
+
+    parsed = ctx.parsed
+    if parsed is None or parsed.complex or not parsed.commands:
+        return []
+    if any(f.severity in (Severity.HIGH, Severity.CRITICAL) for f in parsed.findings):
+        return []
+    shell_rules = [rule for rule in rules if rule.applies_to(call)]
+    if not shell_rules:
+        return []
+    workspace = ctx.workspace
+    writes_outside = {
+        use.command for use in ctx.path_uses if use.op in _WRITE_OPS and not workspace.contains(use.path)
+    }
+    used: list[str] = []
+    for cmd in parsed.commands:
+        if cmd.name in ("cd", "pushd") and cmd.origin == "top":
+            target = [use for use in ctx.path_uses if use.command == cmd.text or use.raw in cmd.args]
+            if all(workspace.contains(use.path) for use in target):
+                continue
+            return []
+        form = allow_form(cmd)
+        if form is None or cmd.text in writes_outside:
+            return []
+        match = next((rule for rule in shell_rules if rule.content is None or rule.matches_command(form)), None)
+        if match is None:
+            return []
+        if match.text not in used:
+            used.append(match.text)
+    return used

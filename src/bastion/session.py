@@ -1,0 +1,105 @@
+"""What happens around ``Guard.check`` for one call of one agent session.
+
+``Guard.check`` is pure; here the decision meets the world: an approver may settle an
+ask, denial tracking counts, grants are stored, and the audit log gets its line.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Callable, Mapping
+
+from . import state
+from .model import Decision, Source, Tier, ToolCall, Verdict
+
+Approver = Callable[[ToolCall, Decision], Decision]
+
+
+def audit_path(policy: Any, env: Mapping[str, str] | None = None) -> Path | None:
+    """Where decisions are logged, or None when the audit log is switched off."""
+    env = env if env is not None else os.environ
+    section = (getattr(policy, "sections", None) or {}).get("audit") or {}
+    if env.get("BASTION_AUDIT") == "0" or section.get("enabled") is False:
+        return None
+    custom = env.get("BASTION_AUDIT_LOG") or section.get("path")
+    if isinstance(custom, str) and custom:
+        return Path(os.path.expanduser(custom))
+    return state.state_dir(env) / "audit.jsonl"
+
+
+def decide(
+    guard: Any,
+    call: ToolCall,
+    *,
+    approver: Approver | None = None,
+    audit: bool = True,
+) -> Decision:
+    """Check the call, let the approver settle an ask, count denials, log the result."""
+    decision = guard.check(call)
+    if decision.verdict is Verdict.ASK and approver is not None:
+        decision = approver(call, decision)
+    return record(guard, call, decision, audit=audit)
+
+
+def record(guard: Any, call: ToolCall, decision: Decision, *, audit: bool = True) -> Decision:
+    """Denial tracking and the audit line for a final decision."""
+    from .audit import denials, log
+
+    env = guard.env
+    tracked = denials.record(call.session_id, decision.verdict is Verdict.DENY, env=env)
+    if decision.verdict is Verdict.DENY and call.session_id and tracked.tripped:
+        decision.interrupt = True
+        decision.reason = f"{decision.reason} — {tracked.describe()}: stop and ask the user how to proceed"
+    if audit:
+        path = audit_path(guard.policy, env)
+        if path is not None:
+            try:
+                log.append(path, log.entry(call, decision))
+            except OSError as exc:
+                import sys
+
+                print(f"bastion: warning: cannot write audit log {path}: {exc.strerror}", file=sys.stderr)
+    return decision
+
+
+class GrantRefused(ValueError):
+    """A grant that must not be given (destructive or immune calls)."""
+
+
+def grant(call: ToolCall, decision: Decision, scope: str, *, env: Mapping[str, str] | None = None,
+          settings_file: Path | None = None) -> str:
+    """Remember an approval: ``session`` for this session, ``always`` as an allow rule.
+
+    Destructive calls and immune asks never get a session or always grant (spec 000).
+    Returns a description of what was stored.
+    """
+    from .policy.grants import add_session_grant, grant_key, save_always_rule
+
+    if decision.no_grant or decision.immune or decision.risk is Tier.DESTRUCTIVE:
+        raise GrantRefused("this call can only be allowed once: it is destructive or protected")
+    env = env if env is not None else os.environ
+    normalized = " ".join(call.command.split()) if call.command is not None else None
+    if scope == "session":
+        if not call.session_id:
+            raise GrantRefused("a session grant needs a session id")
+        key = grant_key(call, normalized)
+        add_session_grant(call.session_id, key, env=env)
+        return f"allowed for this session: {key}"
+    if scope == "always":
+        if not decision.suggestions:
+            raise GrantRefused("no narrow rule can describe this call; allow it once instead")
+        target = settings_file or state.config_dir(env) / "settings.json"
+        examples = [normalized] if normalized else []
+        for rule in decision.suggestions:
+            save_always_rule(target, rule, examples=examples)
+        return f"saved {', '.join(decision.suggestions)} to {target}"
+    raise ValueError(f"unknown grant scope {scope!r}")
+
+
+def approved(decision: Decision, source: Source, reason: str) -> Decision:
+    """A copy of an ask turned into allow by an approver."""
+    decision.verdict = Verdict.ALLOW
+    decision.source = source
+    decision.reason = reason
+    return decision

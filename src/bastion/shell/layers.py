@@ -1,0 +1,83 @@
+"""The shell's layers: hard blocks (2), too complex to analyse (3), analysis findings (6).
+
+Hard blocks are looked for in everything the parser could extract, even from a script
+it refuses to interpret, so ``for f in *; do rm -rf /; done`` is denied, not asked.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..model import Kind, LayerResult, Source, Tier, ToolCall, Verdict
+
+
+def _first_line(findings: list[Any]) -> str:
+    return findings[0].message if findings else ""
+
+
+class HardBlocks:
+    """Layer 2: catastrophic or malicious commands. Denied in every mode."""
+
+    name = "hard_blocks"
+    stage = 2
+    can_deny = True
+
+    def check(self, call: ToolCall, ctx: Any) -> LayerResult | None:
+        if call.kind is not Kind.SHELL:
+            return None
+        analysis = ctx.analysis
+        if analysis is None or not analysis.hard_blocks:
+            return None
+        return LayerResult(
+            Verdict.DENY,
+            f"blocked: {_first_line(analysis.hard_blocks)}",
+            immune=True,
+            risk=Tier.DESTRUCTIVE,
+            findings=list(analysis.hard_blocks),
+            no_grant=True,
+        )
+
+
+class TooComplex:
+    """Layer 3: a command the parser will not interpret is never trusted."""
+
+    name = "too_complex"
+    stage = 3
+    can_deny = False
+
+    def check(self, call: ToolCall, ctx: Any) -> LayerResult | None:
+        if call.kind is not Kind.SHELL:
+            return None
+        parsed = ctx.parsed
+        if parsed is None or not parsed.complex:
+            return None
+        return LayerResult(
+            Verdict.ASK,
+            f"too complex to analyse safely ({parsed.reason}); asking",
+            immune=True,
+            findings=list(parsed.findings),
+        )
+
+
+class ShellAnalysis:
+    """Layer 6: findings of the analyser (dangerous variables, obfuscation, network,
+    privilege, code execution, destructive forms) ask for approval."""
+
+    name = "shell_analysis"
+    stage = 6
+    can_deny = False
+
+    def check(self, call: ToolCall, ctx: Any) -> LayerResult | None:
+        if call.kind is not Kind.SHELL:
+            return None
+        analysis = ctx.analysis
+        findings = list(ctx.parsed.findings) + [f for f in analysis.findings if f not in ctx.parsed.findings]
+        if not findings:
+            return None
+        return LayerResult(
+            Verdict.ASK,
+            _first_line(findings),
+            risk=analysis.tier,
+            findings=findings,
+            no_grant=analysis.destructive,
+        )

@@ -1,0 +1,97 @@
+"""Where bastion keeps its files, and safe read-modify-write of small JSON state.
+
+Several hook processes of one agent session can run at once, so every change to shared
+state happens under an exclusive ``flock`` and is written atomically (temporary file,
+``fsync``, ``rename``): a crash never leaves half a file, and two writers lose nothing.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any, Callable, Iterator, Mapping
+
+MANAGED_SETTINGS = "/etc/bastion/managed-settings.json"
+
+
+def _env_dir(env: Mapping[str, str], own: str, xdg: str, fallback: str) -> Path:
+    if env.get(own):
+        return Path(env[own]).expanduser()
+    base = env.get(xdg) or os.path.join(env.get("HOME") or os.path.expanduser("~"), fallback)
+    return Path(base).expanduser() / "bastion"
+
+
+def config_dir(env: Mapping[str, str] | None = None) -> Path:
+    """User configuration: ``$BASTION_CONFIG_DIR``, else ``$XDG_CONFIG_HOME/bastion``."""
+    return _env_dir(env if env is not None else os.environ, "BASTION_CONFIG_DIR", "XDG_CONFIG_HOME", ".config")
+
+
+def state_dir(env: Mapping[str, str] | None = None) -> Path:
+    """User state (trust, grants, audit): ``$BASTION_STATE_DIR``, else ``$XDG_STATE_HOME/bastion``."""
+    return _env_dir(env if env is not None else os.environ, "BASTION_STATE_DIR", "XDG_STATE_HOME", ".local/state")
+
+
+def managed_settings_path(env: Mapping[str, str] | None = None) -> Path:
+    env = env if env is not None else os.environ
+    return Path(env.get("BASTION_MANAGED_SETTINGS") or MANAGED_SETTINGS)
+
+
+def session_file(session_id: str, env: Mapping[str, str] | None = None) -> Path:
+    """The per-session state file; the id is hashed so it can never escape the folder."""
+    digest = hashlib.sha256(session_id.encode("utf-8", "replace")).hexdigest()[:32]
+    return state_dir(env) / "sessions" / f"{digest}.json"
+
+
+@contextlib.contextmanager
+def locked(path: Path) -> Iterator[None]:
+    """Hold an exclusive lock on ``path.lock`` (created if needed) for the block."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(str(path) + ".lock", os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        os.close(fd)
+
+
+def write_atomic(path: Path, text: str, mode: int = 0o600) -> None:
+    """Replace ``path`` with ``text`` in one step (temp file in the same folder + rename)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if path.exists():
+        mode = path.stat().st_mode & 0o777
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=str(path.parent))
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def read_json(path: Path, default: Any) -> Any:
+    """Read a JSON state file; a missing or unreadable one reads as ``default``."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return json.load(handle)
+    except (OSError, ValueError):
+        return default
+
+
+def update_json(path: Path, change: Callable[[Any], Any], default: Any) -> Any:
+    """Read, change and write back a JSON state file under its lock; returns the new value."""
+    with locked(path):
+        value = read_json(path, default)
+        value = change(value)
+        write_atomic(path, json.dumps(value, indent=1, sort_keys=True))
+        return value
