@@ -1,0 +1,138 @@
+"""Path resolution and the workspace boundary.
+
+Every path check in bastion compares *resolved* paths: absolute, ``~`` expanded, ``..``
+folded and symlinks followed, for the path and for the workspace roots alike (spec 002
+§12.10). Comparing what the agent typed would let ``ln -s /etc ./innocent`` make
+``./innocent/passwd`` look like a project file.
+
+Containment is compared component-wise and case-sensitively: ``/a/bc`` is not inside
+``/a/b``, and ``/Proj`` is not inside ``/proj``. Case-sensitive is the fail-closed choice
+here: on a case-insensitive disk a differently-cased spelling of a project path is
+merely treated as outside (an ask); treating it as inside on a case-sensitive disk would
+let a different directory pass. (The protected-name lists in ``protected.py`` do the
+opposite and compare lowercase, because there widening the match is the safe side.)
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Sequence
+
+__all__ = ["Workspace", "resolve_path", "is_within"]
+
+_SEP = "/"
+
+
+def _expand_home(path: str, home: str) -> str:
+    """Expand a leading ``~``, ``~user``, ``$HOME`` or ``${HOME}`` the way a shell would.
+
+    ``home`` is the caller's notion of the home directory (the agent's, not bastion's
+    process environment). ``~user`` goes through the password database; an unknown user
+    stays literal, as in a shell.
+    """
+    if not home:
+        return path
+    for prefix in ("~", "$HOME", "${HOME}"):
+        if path == prefix or path.startswith(prefix + _SEP):
+            return home + path[len(prefix) :]
+    if path.startswith("~"):
+        try:
+            return os.path.expanduser(path)
+        except (KeyError, ValueError, OSError):  # pragma: no cover - defensive
+            return path
+    return path
+
+
+def _lexical(path: str) -> str:
+    """``os.path.normpath`` without POSIX's special case for a leading ``//``."""
+    norm = os.path.normpath(path)
+    if norm.startswith("//"):
+        norm = _SEP + norm.lstrip(_SEP)
+    return norm
+
+
+def _absolute(path: str, cwd: str, home: str) -> str:
+    path = _expand_home(path, home)
+    if not path.startswith(_SEP):
+        base = _expand_home(cwd or _SEP, home)
+        if not base.startswith(_SEP):
+            base = os.path.join(os.getcwd(), base)
+        path = base + _SEP + path if path else base
+    return path
+
+
+def resolve_path(path: str, *, cwd: str, home: str) -> str:
+    """The real absolute path ``path`` names when used from ``cwd``.
+
+    - ``~``, ``~/x``, ``$HOME/x``, ``${HOME}/x`` expand to ``home``; relative paths join
+      ``cwd``; ``..`` is folded after the symlinks before it are followed (POSIX order).
+    - Symlinks are resolved, including the last component: a link inside the project
+      that points outside resolves outside. A dangling link resolves to its target.
+    - A path that does not exist yet resolves its deepest existing parent and appends
+      the rest (what ``Write`` would create).
+    - A symlink loop cannot be resolved: the part before the loop is resolved and the
+      rest is kept as written, normalised lexically (the OS would refuse it with ELOOP).
+    - A NUL byte ends the path, as it would for any C-level consumer; the empty path is
+      ``cwd``. Anything that still fails yields the lexical form. Never raises.
+    """
+    try:
+        if not isinstance(path, str):
+            path = os.fsdecode(path) if isinstance(path, (bytes, bytearray)) else str(path)
+        path = path.split("\0", 1)[0]
+        cwd = cwd.split("\0", 1)[0] if isinstance(cwd, str) else _SEP
+        home = home.split("\0", 1)[0].rstrip(_SEP) if isinstance(home, str) else ""
+        absolute = _absolute(path, cwd, home or "")
+    except Exception:  # noqa: BLE001 - odd input must not raise; fall back to cwd
+        return _lexical(cwd if isinstance(cwd, str) and cwd.startswith(_SEP) else _SEP)
+    try:
+        return _lexical(os.path.realpath(absolute))
+    except Exception:  # noqa: BLE001 - e.g. RecursionError on absurd link chains
+        return _lexical(absolute)
+
+
+def is_within(path: str, root: str) -> bool:
+    """``path`` equals ``root`` or lies beneath it, compared component by component."""
+    if path == root:
+        return True
+    if root == _SEP:
+        return path.startswith(_SEP)
+    return path.startswith(root + _SEP)
+
+
+@dataclass(frozen=True)
+class Workspace:
+    """The directories an agent may write without asking: its cwd and additionalDirectories.
+
+    ``roots`` holds resolved real paths, the call's cwd first (it is the project root
+    that relative rules are written against).
+    """
+
+    roots: tuple[str, ...]
+
+    @classmethod
+    def create(cls, cwd: str, additional: Sequence[str] = (), *, home: str) -> "Workspace":
+        """Resolve ``cwd`` and each additional directory (relative ones against ``cwd``)."""
+        base = resolve_path(cwd, cwd=_SEP, home=home)
+        roots: list[str] = [base]
+        for extra in additional:
+            if not isinstance(extra, str) or not extra:
+                continue
+            root = resolve_path(extra, cwd=base, home=home)
+            if root not in roots:
+                roots.append(root)
+        return cls(tuple(roots))
+
+    @property
+    def project_root(self) -> str:
+        return self.roots[0] if self.roots else _SEP
+
+    def contains(self, resolved_path: str) -> bool:
+        """Whether an already-resolved path lies inside one of the roots."""
+        path = _lexical(resolved_path) if resolved_path else ""
+        return any(is_within(path, root) for root in self.roots)
+
+    def is_root(self, resolved_path: str) -> bool:
+        """Whether an already-resolved path is one of the roots itself."""
+        path = _lexical(resolved_path) if resolved_path else ""
+        return path in self.roots
