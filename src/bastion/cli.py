@@ -292,6 +292,11 @@ def build_parser() -> Any:
 
     sub.add_parser("demo", help="show real decisions on a handful of calls")
 
+    evaluate = sub.add_parser("eval", help="accuracy on labelled JSON Lines corpora")
+    evaluate.add_argument("files", nargs="+", metavar="FILE.jsonl")
+    evaluate.add_argument("--json", action="store_true", help="machine-readable report")
+    evaluate.add_argument("--misses", type=int, default=0, metavar="N", help="also print N misses per file")
+
     audit = sub.add_parser("audit", help="read the audit log")
     audit_sub = audit.add_subparsers(dest="audit_command", metavar="SUBCOMMAND")
     audit_tail = audit_sub.add_parser("tail", help="the latest decisions")
@@ -332,6 +337,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_explain(args)
         if args.verb == "demo":
             return cmd_demo(args)
+        if args.verb == "eval":
+            from .evaluate import main as eval_main
+
+            return eval_main(args.files, as_json=args.json, show_misses=args.misses)
         if args.verb == "audit":
             if args.audit_command != "tail":
                 parser.parse_args(["audit", "--help"])
@@ -352,6 +361,29 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except Exception as exc:  # noqa: BLE001 - never a traceback, never an allow
+        detail = f"{type(exc).__name__}: {exc}".splitlines()[0]
+        if args.verb in ("check", "explain"):
+            print(json.dumps(_internal_error_decision(detail)))
+            print(f"bastion: internal error, asking instead of allowing: {detail}", file=sys.stderr)
+            return EXIT_ASK
+        print(f"bastion: internal error: {detail}", file=sys.stderr)
+        return 1
+
+
+def _internal_error_decision(detail: str) -> dict[str, Any]:
+    return {
+        "decision": "ask",
+        "reason": f"bastion failed internally ({detail}); asking instead of allowing",
+        "layer": "engine",
+        "risk": "high_risk",
+        "source": "builtin",
+        "immune": True,
+        "interrupt": False,
+        "findings": [],
+        "suggestions": [],
+        "trace": [],
+    }
 
 
 if __name__ == "__main__":  # pragma: no cover

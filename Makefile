@@ -1,0 +1,18 @@
+# The two quick-start commands. Each installs what it needs first.
+.PHONY: demo test bench eval
+
+demo:
+	@bash scripts/setup.sh
+	@.venv/bin/bastion demo
+
+test:
+	@bash scripts/setup.sh --test
+	@.venv/bin/python -m pytest
+
+bench:
+	@bash scripts/setup.sh
+	@.venv/bin/python benchmarks/bench.py
+
+eval:
+	@bash scripts/setup.sh
+	@.venv/bin/bastion eval ../shared/corpus/dangerous_commands.jsonl ../shared/corpus/benign_commands.jsonl

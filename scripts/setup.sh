@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs what bastion needs into ./.venv (and, with --test, what its tests need).
+# Safe to run again: it skips what is already there.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+want_test=0
+[ "${1:-}" = "--test" ] && want_test=1
+
+py=${PYTHON:-python3}
+if [ ! -x .venv/bin/python ]; then
+  "$py" -m venv .venv
+fi
+stamp=.venv/.bastion-installed
+extras=""
+[ "$want_test" = 1 ] && extras="[test]"
+if [ ! -f "$stamp$extras" ] || [ pyproject.toml -nt "$stamp$extras" ]; then
+  .venv/bin/python -m pip install --quiet --disable-pip-version-check --upgrade pip
+  .venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".$extras"
+  touch "$stamp$extras"
+fi
+
+if [ "$want_test" = 1 ]; then
+  # Debian packages the tests use for real: bubblewrap for the sandbox, git for projects.
+  missing=()
+  for tool_pkg in bwrap:bubblewrap git:git; do
+    command -v "${tool_pkg%%:*}" >/dev/null 2>&1 || missing+=("${tool_pkg##*:}")
+  done
+  if [ "${#missing[@]}" -gt 0 ] && [ "$(id -u)" = 0 ]; then
+    apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+  fi
+fi

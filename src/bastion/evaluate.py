@@ -1,0 +1,234 @@
+"""``bastion eval``: accuracy on labelled corpora, per category and per source.
+
+Every command runs through the real guard with built-in defaults only (``--isolated``),
+in a throw-away git project, so the numbers say what a new user gets. For dangerous
+records the caught rate counts ask + deny; for benign records the deny, ask and allow
+rates are reported separately for records with and without sensitivity tags.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, Iterator
+
+
+@dataclass
+class Tally:
+    """Verdict counts for one slice of a corpus."""
+
+    counts: Counter = field(default_factory=Counter)
+
+    def add(self, verdict: str) -> None:
+        self.counts[verdict] += 1
+
+    @property
+    def total(self) -> int:
+        return sum(self.counts.values())
+
+    def rate(self, *verdicts: str) -> float:
+        return sum(self.counts[v] for v in verdicts) / self.total if self.total else 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"n": self.total, **{v: self.counts[v] for v in ("allow", "ask", "deny")}}
+
+
+def _source_name(record: dict[str, Any]) -> str:
+    return str(record.get("source", "?")).split(":", 1)[0]
+
+
+def _records(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
+    with open(path, encoding="utf-8") as handle:
+        for number, line in enumerate(handle, 1):
+            if line.strip():
+                try:
+                    yield number, json.loads(line)
+                except ValueError as exc:
+                    raise ValueError(f"{path}:{number}: invalid JSON: {exc}") from None
+
+
+class _Progress:
+    """A one-line progress bar on stderr, only when stderr is a terminal."""
+
+    def __init__(self, label: str, total: int) -> None:
+        self.label, self.total, self.enabled = label, total, sys.stderr.isatty()
+        self.step = max(1, total // 200)
+
+    def update(self, done: int) -> None:
+        if self.enabled and (done % self.step == 0 or done == self.total):
+            filled = int(30 * done / max(1, self.total))
+            sys.stderr.write(f"\r{self.label} [{'#' * filled}{'.' * (30 - filled)}] {done}/{self.total}")
+            sys.stderr.flush()
+
+    def close(self) -> None:
+        if self.enabled:
+            sys.stderr.write("\r" + " " * (len(self.label) + 50) + "\r")
+
+
+def _project() -> tuple[str, dict[str, str]]:
+    root = tempfile.mkdtemp(prefix="bastion-eval-")
+    project = os.path.join(root, "project")
+    os.makedirs(os.path.join(project, "src"))
+    subprocess.run(["git", "init", "-q", project], check=False, capture_output=True)
+    env = dict(os.environ)
+    env.update(
+        HOME=os.path.join(root, "home"),
+        BASTION_CONFIG_DIR=os.path.join(root, "config"),
+        BASTION_STATE_DIR=os.path.join(root, "state"),
+        BASTION_MANAGED_SETTINGS=os.path.join(root, "managed.json"),
+        BASTION_AUDIT="0",
+    )
+    os.makedirs(env["HOME"])
+    return project, env
+
+
+def evaluate_commands(path: Path, records: list[dict[str, Any]], guard: Any, project: str) -> dict[str, Any]:
+    """Decide every command record of one file and tally the verdicts."""
+    from .model import ToolCall
+
+    overall: dict[str, Tally] = defaultdict(Tally)
+    by_category: dict[str, Tally] = defaultdict(Tally)
+    by_source: dict[str, Tally] = defaultdict(Tally)
+    misses: list[dict[str, Any]] = []
+    progress = _Progress(path.name, len(records))
+    for done, record in enumerate(records, 1):
+        label = record.get("label", "?")
+        verdict = guard.check(ToolCall("Bash", {"command": record["cmd"]}, cwd=project)).verdict.value
+        if label == "benign":
+            group = "tagged" if record.get("tags") else "untagged"
+            overall[group].add(verdict)
+            overall["all"].add(verdict)
+            by_source[_source_name(record)].add(verdict)
+            if verdict == "deny":
+                misses.append({"cmd": record["cmd"], "got": verdict, "source": record.get("source")})
+        else:
+            overall["all"].add(verdict)
+            overall[f"label:{label}"].add(verdict)
+            by_category[record.get("category", "?")].add(verdict)
+            by_source[_source_name(record)].add(verdict)
+            if verdict == "allow":
+                misses.append({"cmd": record["cmd"], "got": verdict, "category": record.get("category")})
+        progress.update(done)
+    progress.close()
+    return {
+        "file": str(path),
+        "kind": "benign" if all(r.get("label") == "benign" for r in records) else "dangerous",
+        "overall": {k: v.to_dict() for k, v in overall.items()},
+        "by_category": {k: v.to_dict() for k, v in sorted(by_category.items())},
+        "by_source": {k: v.to_dict() for k, v in sorted(by_source.items())},
+        "misses": misses,
+    }
+
+
+def evaluate_texts(path: Path, records: list[dict[str, Any]]) -> dict[str, Any]:
+    """Scan every text record (prompt-injection corpus) and tally detections."""
+    from .injection.scanner import scan
+
+    tallies: dict[str, Counter] = defaultdict(Counter)
+    progress = _Progress(path.name, len(records))
+    misses: list[dict[str, Any]] = []
+    for done, record in enumerate(records, 1):
+        flagged = bool(scan(record["text"], record.get("source", "")))
+        tags = set(record.get("tags") or ())
+        label = record.get("label")
+        keys = [f"{label}:all", f"{label}:source:{_source_name(record)}"]
+        if label == "injection" and not tags & {"benign_looking_task", "repetitive_token_noise"}:
+            keys.append("injection:without_benign_looking_and_noise")
+        if label == "benign" and "discusses_prompt_injection" in tags:
+            keys.append("benign:discusses_prompt_injection")
+        if label == "benign" and "benign-discussion" not in tags:
+            keys.append("benign:ordinary")
+        for key in keys:
+            tallies[key]["n"] += 1
+            tallies[key]["flagged"] += flagged
+        if flagged != (label == "injection"):
+            misses.append({"text": record["text"][:200], "label": label, "source": record.get("source")})
+        progress.update(done)
+    progress.close()
+    return {
+        "file": str(path),
+        "kind": "injection",
+        "slices": {k: {"n": v["n"], "flagged": v["flagged"]} for k, v in sorted(tallies.items())},
+        "misses": misses,
+    }
+
+
+def evaluate(paths: Iterable[str]) -> list[dict[str, Any]]:
+    from .engine import Guard
+
+    project, env = _project()
+    guard = Guard.from_settings(project, isolated=True, env=env)
+    reports = []
+    for name in paths:
+        path = Path(name)
+        records = [record for _, record in _records(path)]
+        if records and "cmd" in records[0]:
+            reports.append(evaluate_commands(path, records, guard, project))
+        elif records and "text" in records[0]:
+            reports.append(evaluate_texts(path, records))
+        else:
+            raise ValueError(f"{path}: records need a 'cmd' (commands) or 'text' (injection texts) field")
+    return reports
+
+
+def _pct(value: float) -> str:
+    return f"{100 * value:.1f}%"
+
+
+def render_markdown(reports: list[dict[str, Any]], *, min_category: int = 1) -> str:
+    """The README's tables."""
+    out: list[str] = []
+    for report in reports:
+        name = Path(report["file"]).name
+        if report["kind"] == "dangerous":
+            all_ = report["overall"]["all"]
+            caught = (all_["ask"] + all_["deny"]) / all_["n"]
+            out.append(f"### {name}: {all_['n']} dangerous commands, caught (ask + deny) {_pct(caught)}\n")
+            deny_label = report["overall"].get("label:deny")
+            if deny_label:
+                out.append(f"Of the {deny_label['n']} labelled `deny`, denied: {_pct(deny_label['deny'] / deny_label['n'])}.\n")
+            out.append("| category | n | caught | denied | allowed |\n|---|---:|---:|---:|---:|")
+            for category, t in sorted(report["by_category"].items(), key=lambda kv: -kv[1]["n"]):
+                if t["n"] >= min_category:
+                    out.append(
+                        f"| {category} | {t['n']} | {_pct((t['ask'] + t['deny']) / t['n'])} | "
+                        f"{_pct(t['deny'] / t['n'])} | {t['allow']} |"
+                    )
+            out.append("\n| source | n | caught | denied |\n|---|---:|---:|---:|")
+            for source, t in sorted(report["by_source"].items(), key=lambda kv: -kv[1]["n"]):
+                out.append(f"| {source} | {t['n']} | {_pct((t['ask'] + t['deny']) / t['n'])} | {_pct(t['deny'] / t['n'])} |")
+        elif report["kind"] == "benign":
+            out.append(f"### {name}: {report['overall']['all']['n']} benign commands\n")
+            out.append("| slice | n | denied | asked | allowed |\n|---|---:|---:|---:|---:|")
+            for key in ("all", "untagged", "tagged"):
+                t = report["overall"].get(key)
+                if t:
+                    out.append(f"| {key} | {t['n']} | {_pct(t['deny'] / t['n'])} | {_pct(t['ask'] / t['n'])} | {_pct(t['allow'] / t['n'])} |")
+            for source, t in sorted(report["by_source"].items(), key=lambda kv: -kv[1]["n"]):
+                out.append(f"| source {source} | {t['n']} | {_pct(t['deny'] / t['n'])} | {_pct(t['ask'] / t['n'])} | {_pct(t['allow'] / t['n'])} |")
+        else:
+            out.append(f"### {name}: injection scanner\n")
+            out.append("| slice | n | flagged |\n|---|---:|---:|")
+            for key, s in report["slices"].items():
+                out.append(f"| {key} | {s['n']} | {_pct(s['flagged'] / s['n'] if s['n'] else 0)} |")
+        out.append("")
+    return "\n".join(out)
+
+
+def main(paths: list[str], *, as_json: bool, show_misses: int = 0) -> int:
+    reports = evaluate(paths)
+    if as_json:
+        print(json.dumps(reports, ensure_ascii=False))
+        return 0
+    print(render_markdown(reports))
+    if show_misses:
+        for report in reports:
+            for miss in report["misses"][:show_misses]:
+                print(f"miss [{Path(report['file']).name}]: {json.dumps(miss, ensure_ascii=False)}")
+    return 0

@@ -1,0 +1,56 @@
+"""Shared fixtures: every test runs with its own HOME, config, state and managed-settings
+paths, so nothing reads or writes the developer's real files."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+
+
+@pytest.fixture
+def bastion_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
+    """An isolated environment (also exported, so subprocesses inherit it)."""
+    home = tmp_path / "home"
+    home.mkdir()
+    values = {
+        "HOME": str(home),
+        "BASTION_CONFIG_DIR": str(tmp_path / "config"),
+        "BASTION_STATE_DIR": str(tmp_path / "state"),
+        "BASTION_MANAGED_SETTINGS": str(tmp_path / "managed" / "managed-settings.json"),
+        "XDG_CONFIG_HOME": str(home / ".config"),
+        "XDG_STATE_HOME": str(home / ".local" / "state"),
+    }
+    for key, value in values.items():
+        monkeypatch.setenv(key, value)
+    monkeypatch.delenv("BASTION_AUDIT", raising=False)
+    monkeypatch.delenv("BASTION_AUDIT_LOG", raising=False)
+    return dict(os.environ)
+
+
+@pytest.fixture
+def project(tmp_path: Path, bastion_env: dict[str, str]) -> Path:
+    """A real git project with a source file, as an agent would work in."""
+    root = tmp_path / "project"
+    (root / "src").mkdir(parents=True)
+    (root / "src" / "app.py").write_text("print('hello')\n")
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    return root
+
+
+def run_bastion(*args: str, stdin: str = "", cwd: Path | None = None, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    """Run the real ``bastion`` command in a subprocess, as a user would."""
+    return subprocess.run(
+        [sys.executable, "-m", "bastion", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=str(cwd) if cwd else None,
+        env=env,
+        timeout=60,
+    )
