@@ -1,0 +1,622 @@
+"""Settings sources, merging, trust and error handling.
+
+Sources, highest priority first: managed (``state.managed_settings_path``), user
+(``config_dir/settings.json``), project (``<root>/.bastion/settings.json``), local
+(``<root>/.bastion/settings.local.json``) and flags (``--settings FILE``). The
+``permissions`` block of Claude Code's files is imported next to its bastion sibling:
+``~/.claude/settings.json`` (claude_user), ``<root>/.claude/settings.json``
+(claude_project) and ``<root>/.claude/settings.local.json`` (claude_local).
+
+Merging: rule lists and ``additionalDirectories`` are unions; a scalar (``defaultMode``,
+a section key) comes from managed settings when they set it, else from the most
+specific file (flags > local > project > user; a bastion file beats the Claude Code file
+of the same level). Sections (``sandbox``, ``review`` …) merge key by key, dicts
+recursively; lists inside sections are scalars (the more specific file replaces them).
+
+Never loosen by accident: a project's own files (and its guard plugins) only tighten
+until the user trusts the project; a broken file loses its allow rules, never its deny
+rules when they can be salvaged; every problem is a one-line error naming the file.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import posixpath
+import time
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+from .. import state
+from ..model import Mode
+from .plugins import PluginGuard, load_plugins
+from .rules import BEHAVIORS, Rule, RuleError, parse_rule
+
+#: Sections bastion's own files may carry; other layers read them from ``Policy.sections``.
+KNOWN_SECTIONS = ("sandbox", "review", "injection", "audit", "hooks")
+#: Top-level switches, and the sources allowed to set them.
+_FLAG_SOURCES = {
+    "allowManagedPermissionRulesOnly": ("managed",),
+    "importClaudeCodeSettings": ("managed", "user"),
+}
+_FLAGS = tuple(_FLAG_SOURCES)
+_IGNORED_KEYS = frozenset({"$schema"})
+_PERMISSION_KEYS = frozenset({"allow", "deny", "ask", "defaultMode", "additionalDirectories"})
+_EXAMPLE_KEYS = frozenset({"rule", "match", "not_match", "reason", "comment"})
+
+#: Markers of a project root, nearest ancestor of the working directory first.
+ROOT_MARKERS = (".bastion", ".claude", ".git")
+
+#: Scalar precedence, lowest first (managed is applied last, so it wins when it sets one).
+_SCALAR_ORDER = ("claude_user", "user", "claude_project", "project", "claude_local", "local", "flags", "managed")
+#: Sources that belong to the project and only tighten until it is trusted.
+PROJECT_SOURCES = frozenset({"project", "local", "claude_project", "claude_local"})
+
+TRUST_HINT = "(run 'bastion trust' to accept it)"
+
+
+# --------------------------------------------------------------------------- the result
+
+
+@dataclass
+class Policy:
+    """Everything the settings say, merged, with what went wrong and what was ignored."""
+
+    rules: tuple[Rule, ...] = ()
+    default_mode: Mode | None = None
+    additional_directories: tuple[str, ...] = ()
+    plugins: tuple[PluginGuard, ...] = ()
+    sections: dict[str, Any] = field(default_factory=dict)
+    errors: tuple[str, ...] = ()
+    notices: tuple[str, ...] = ()
+    trusted: bool = False
+    project_root: str = ""
+    files: tuple[str, ...] = ()
+    #: Managed settings set ``allowManagedPermissionRulesOnly``.
+    managed_rules_only: bool = False
+
+    def rules_for(self, behavior: str) -> tuple[Rule, ...]:
+        """The rules with one behavior (``allow``, ``deny`` or ``ask``), in priority order."""
+        return tuple(rule for rule in self.rules if rule.behavior == behavior)
+
+    def section(self, name: str) -> dict[str, Any]:
+        """One merged section (``{}`` when no file sets it)."""
+        value = self.sections.get(name)
+        return value if isinstance(value, dict) else {}
+
+
+@dataclass(frozen=True)
+class SettingsFile:
+    """One settings file and how to read it."""
+
+    source: str  # managed | user | project | local | flags | claude_user | claude_project | claude_local
+    path: Path
+    base_dir: str  # where relative path rules and directories are anchored
+    own: bool  # a bastion file (sections, self-testing rules) or a Claude Code file (permissions only)
+    required: bool = False  # a missing file is an error (``--settings FILE``)
+
+
+@dataclass
+class _Loaded:
+    """What one file contributes, after validation and trust gating."""
+
+    file: SettingsFile
+    exists: bool = False
+    rules: list[Rule] = field(default_factory=list)
+    default_mode: Mode | None = None
+    directories: list[str] = field(default_factory=list)
+    sections: dict[str, Any] = field(default_factory=dict)
+    flags: dict[str, bool] = field(default_factory=dict)
+    errors: list[str] = field(default_factory=list)
+    notices: list[str] = field(default_factory=list)
+
+
+# --------------------------------------------------------------------------- project root and trust
+
+
+def _home(env: Mapping[str, str], home: str | None) -> str:
+    return home or env.get("HOME") or os.path.expanduser("~")
+
+
+def find_project_root(cwd: str, *, home: str | None = None, env: Mapping[str, str] | None = None) -> str:
+    """The nearest ancestor of ``cwd`` (itself included) holding ``.bastion``, ``.claude``
+    or ``.git``; else ``cwd``. ``~/.claude`` is Claude Code's user folder, not a project
+    marker, so it never makes the home directory a project root.
+    """
+    env = env if env is not None else os.environ
+    home_dir = posixpath.normpath(_home(env, home))
+    start = posixpath.normpath(os.path.abspath(cwd))
+    current = start
+    while True:
+        for marker in ROOT_MARKERS:
+            if marker == ".claude" and current == home_dir:
+                continue
+            if os.path.exists(os.path.join(current, marker)):
+                return current
+        parent = posixpath.dirname(current)
+        if parent == current:
+            return start
+        current = parent
+
+
+def _trust_file(env: Mapping[str, str] | None) -> Path:
+    return state.state_dir(env) / "trusted.json"
+
+
+def _trust_key(root: str | os.PathLike[str]) -> str:
+    return os.path.realpath(os.fspath(root))
+
+
+def _trusted_map(value: Any) -> dict[str, Any]:
+    roots = value.get("roots") if isinstance(value, dict) else None
+    return dict(roots) if isinstance(roots, dict) else {}
+
+
+def is_trusted(root: str | os.PathLike[str], env: Mapping[str, str] | None = None) -> bool:
+    """Has the user trusted this exact project root (symlinks resolved)?"""
+    return _trust_key(root) in _trusted_map(state.read_json(_trust_file(env), {}))
+
+
+def trusted_roots(env: Mapping[str, str] | None = None) -> list[str]:
+    """Every trusted project root."""
+    return sorted(_trusted_map(state.read_json(_trust_file(env), {})))
+
+
+def trust(root: str | os.PathLike[str], env: Mapping[str, str] | None = None) -> None:
+    """Trust a project: its own settings may then allow, set modes and sections."""
+    key = _trust_key(root)
+
+    def change(value: Any) -> Any:
+        roots = _trusted_map(value)
+        roots[key] = {"since": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
+        return {"roots": roots}
+
+    state.update_json(_trust_file(env), change, {})
+
+
+def untrust(root: str | os.PathLike[str], env: Mapping[str, str] | None = None) -> None:
+    """Withdraw trust: the project's files go back to tighten-only."""
+    key = _trust_key(root)
+
+    def change(value: Any) -> Any:
+        roots = _trusted_map(value)
+        roots.pop(key, None)
+        return {"roots": roots}
+
+    state.update_json(_trust_file(env), change, {})
+
+
+# --------------------------------------------------------------------------- reading JSON
+
+
+def _position(raw: str, needle: str) -> str | None:
+    """``line:col`` of the first occurrence of ``needle`` in the raw text (best effort)."""
+    index = raw.find(needle)
+    if index == -1:
+        return None
+    line = raw.count("\n", 0, index) + 1
+    col = index - (raw.rfind("\n", 0, index) + 1) + 1
+    return f"{line}:{col}"
+
+
+def _where(path: Path, raw: str, needle: str | None, key_path: str) -> str:
+    pos = _position(raw, needle) if needle else None
+    return f"{path}:{pos}: {key_path}" if pos else f"{path}: {key_path}"
+
+
+def _lenient_json(text: str) -> str:
+    """Strip ``//`` and ``/* */`` comments and trailing commas, outside strings."""
+    out: list[str] = []
+    i, n, in_string = 0, len(text), False
+    while i < n:
+        ch = text[i]
+        if in_string:
+            out.append(ch)
+            if ch == "\\" and i + 1 < n:
+                out.append(text[i + 1])
+                i += 2
+                continue
+            in_string = ch != '"'
+            i += 1
+            continue
+        if ch == '"':
+            in_string = True
+        elif text.startswith("//", i):
+            end = text.find("\n", i)
+            i = n if end == -1 else end
+            continue
+        elif text.startswith("/*", i):
+            end = text.find("*/", i + 2)
+            i = n if end == -1 else end + 2
+            out.append(" ")
+            continue
+        elif ch == ",":
+            j = i + 1
+            while j < n and text[j] in " \t\r\n":
+                j += 1
+            if j < n and text[j] in "}]":
+                i += 1
+                continue
+        out.append(ch)
+        i += 1
+    return "".join(out)
+
+
+def _read(file: SettingsFile, out: _Loaded) -> tuple[dict[str, Any] | None, str, bool]:
+    """``(data, raw text, salvaged)``; ``data`` is None when nothing can be used."""
+    path = file.path
+    try:
+        raw = path.read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        if file.required:
+            out.errors.append(f"{path}: settings file not found")
+        return None, "", False
+    except (OSError, UnicodeDecodeError) as exc:
+        out.exists = True
+        detail = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        out.errors.append(f"{path}: cannot read settings: {detail}")
+        return None, "", False
+    out.exists = True
+    if not raw.strip():
+        return {}, raw, False
+    try:
+        data = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        where = f"{path}:{exc.lineno}:{exc.colno}: invalid JSON: {exc.msg}"
+        try:
+            data = json.loads(_lenient_json(raw))
+        except ValueError:
+            out.errors.append(f"{where}; the file is ignored")
+            return None, raw, False
+        if not isinstance(data, dict):
+            out.errors.append(f"{where}; the file is ignored")
+            return None, raw, False
+        out.errors.append(f"{where}; read leniently, only its deny and ask rules are used")
+        return data, raw, True
+    if not isinstance(data, dict):
+        out.errors.append(f"{path}:1:1: settings must be a JSON object, not {type(data).__name__}")
+        return None, raw, False
+    return data, raw, False
+
+
+# --------------------------------------------------------------------------- one file
+
+
+def _check_examples(rule: Rule, entry: dict[str, Any], where: str, home: str, out: _Loaded) -> bool:
+    """Run a self-testing rule's ``match`` / ``not_match`` examples; True when all pass."""
+    passed = True
+    for key, want in (("match", True), ("not_match", False)):
+        examples = entry.get(key, [])
+        if isinstance(examples, str):
+            examples = [examples]
+        if not isinstance(examples, list) or not all(isinstance(e, str) for e in examples):
+            out.errors.append(f"{where}: '{key}' must be a list of strings")
+            passed = False
+            continue
+        for example in examples:
+            if rule.matches_example(example, home=home) is not want:
+                verb = "should match but does not" if want else "should not match but does"
+                kept = "the allow rule is dropped" if rule.behavior == "allow" else f"the {rule.behavior} rule is kept"
+                out.errors.append(f"{where}: rule {rule.text}: example {example!r} {verb}; {kept}")
+                passed = False
+    return passed
+
+
+def _rules(data: dict[str, Any], raw: str, file: SettingsFile, home: str, gated: bool, salvage: bool, out: _Loaded) -> None:
+    perms = data.get("permissions", {})
+    if not isinstance(perms, dict):
+        out.errors.append(f"{_where(file.path, raw, json.dumps('permissions'), 'permissions')} must be an object")
+        return
+    for behavior in BEHAVIORS:
+        if behavior not in perms or (salvage and behavior == "allow"):
+            continue
+        entries = perms[behavior]
+        if not isinstance(entries, list):
+            where = _where(file.path, raw, json.dumps(behavior), f"permissions.{behavior}")
+            out.errors.append(f"{where} must be a list of rules, not {type(entries).__name__}")
+            continue
+        for index, entry in enumerate(entries):
+            _one_rule(entry, index, behavior, raw, file, home, gated, out)
+
+
+def _one_rule(entry: Any, index: int, behavior: str, raw: str, file: SettingsFile, home: str, gated: bool, out: _Loaded) -> None:
+    key_path = f"permissions.{behavior}[{index}]"
+    if isinstance(entry, dict) and file.own:
+        text = entry.get("rule")
+        if not isinstance(text, str):
+            out.errors.append(f"{_where(file.path, raw, None, key_path)}: a rule object needs a 'rule' string")
+            return
+        unknown = sorted(set(entry) - _EXAMPLE_KEYS)
+        if unknown:
+            out.notices.append(f"{file.path}: {key_path}: unknown keys {', '.join(unknown)} ignored")
+    elif isinstance(entry, str):
+        text, entry = entry, {}
+    else:
+        kind = "a rule string or a {\"rule\": ...} object" if file.own else "a rule string"
+        out.errors.append(f"{_where(file.path, raw, None, key_path)}: expected {kind}, not {type(entry).__name__}")
+        return
+    where = _where(file.path, raw, json.dumps(text, ensure_ascii=False), key_path)
+    try:
+        rule = parse_rule(text, behavior, source=file.source, origin=str(file.path), base_dir=file.base_dir)
+    except RuleError as exc:
+        out.errors.append(f"{where}: {exc}; rule ignored")
+        return
+    if entry and not _check_examples(rule, entry, where, home, out) and behavior == "allow":
+        return
+    if gated and behavior == "allow":
+        out.notices.append(f"ignored allow rule {rule.text} from untrusted project file {file.path} {TRUST_HINT}")
+        return
+    out.rules.append(rule)
+
+
+def _resolve_dir(value: str, base_dir: str, home: str) -> str:
+    if value == "~" or value.startswith("~/"):
+        value = os.path.join(home, value[2:])
+    return posixpath.normpath(os.path.join(base_dir or "/", value))
+
+
+def _scalars(data: dict[str, Any], raw: str, file: SettingsFile, home: str, gated: bool, out: _Loaded) -> None:
+    perms = data.get("permissions", {})
+    perms = perms if isinstance(perms, dict) else {}
+    if file.own:
+        for key in sorted(set(perms) - _PERMISSION_KEYS):
+            out.notices.append(f"{file.path}: unknown key permissions.{key} ignored")
+
+    mode = perms.get("defaultMode")
+    if mode is not None:
+        where = _where(file.path, raw, json.dumps("defaultMode"), "permissions.defaultMode")
+        try:
+            parsed = Mode.parse(mode) if isinstance(mode, str) else None
+        except ValueError as exc:
+            out.errors.append(f"{where}: {exc}")
+            parsed = None
+        else:
+            if parsed is None:
+                out.errors.append(f"{where} must be a string")
+        if parsed is not None and gated:
+            out.notices.append(f"ignored defaultMode {parsed.value} from untrusted project file {file.path} {TRUST_HINT}")
+        elif parsed is not None:
+            out.default_mode = parsed
+
+    dirs = perms.get("additionalDirectories")
+    if dirs is not None:
+        where = _where(file.path, raw, json.dumps("additionalDirectories"), "permissions.additionalDirectories")
+        if not isinstance(dirs, list) or not all(isinstance(d, str) and d for d in dirs):
+            out.errors.append(f"{where} must be a list of directory names")
+        elif gated:
+            for d in dirs:
+                out.notices.append(f"ignored additional directory {d} from untrusted project file {file.path} {TRUST_HINT}")
+        else:
+            out.directories.extend(_resolve_dir(d, file.base_dir, home) for d in dirs)
+
+    if not file.own:
+        return  # from Claude Code files bastion imports only the permissions block
+    for key, value in data.items():
+        if key == "permissions" or key in _IGNORED_KEYS:
+            continue
+        where = _where(file.path, raw, json.dumps(key), key)
+        if key in _FLAGS:
+            if not isinstance(value, bool):
+                out.errors.append(f"{where} must be true or false")
+            else:
+                out.flags[key] = value
+        elif key in KNOWN_SECTIONS:
+            if not isinstance(value, dict):
+                out.errors.append(f"{where} must be an object, not {type(value).__name__}")
+            elif gated:
+                out.notices.append(f"ignored '{key}' settings from untrusted project file {file.path} {TRUST_HINT}")
+            else:
+                out.sections[key] = value
+        else:
+            out.notices.append(f"{file.path}: unknown setting '{key}' ignored")
+
+
+def load_file(file: SettingsFile, *, home: str, trusted: bool = True) -> _Loaded:
+    """Read, validate and (for an untrusted project file) gate one settings file."""
+    out = _Loaded(file)
+    data, raw, salvaged = _read(file, out)
+    if data is None:
+        return out
+    gated = file.source in PROJECT_SOURCES and not trusted
+    _rules(data, raw, file, home, gated, salvaged, out)
+    if not salvaged:
+        _scalars(data, raw, file, home, gated, out)
+    return out
+
+
+# --------------------------------------------------------------------------- all files
+
+
+def settings_files(
+    cwd: str,
+    *,
+    root: str,
+    home: str,
+    env: Mapping[str, str],
+    isolated: bool,
+    extra_files: Sequence[str],
+    import_claude: bool,
+) -> list[SettingsFile]:
+    """The files to read, highest priority first."""
+    files: list[SettingsFile] = []
+    if not isolated:
+        files.append(SettingsFile("managed", state.managed_settings_path(env), root, True))
+        files.append(SettingsFile("user", state.config_dir(env) / "settings.json", home, True))
+        if import_claude:
+            files.append(SettingsFile("claude_user", Path(home) / ".claude" / "settings.json", home, False))
+        files.append(SettingsFile("project", Path(root) / ".bastion" / "settings.json", root, True))
+        if import_claude:
+            files.append(SettingsFile("claude_project", Path(root) / ".claude" / "settings.json", root, False))
+        files.append(SettingsFile("local", Path(root) / ".bastion" / "settings.local.json", root, True))
+        if import_claude:
+            files.append(SettingsFile("claude_local", Path(root) / ".claude" / "settings.local.json", root, False))
+    for extra in extra_files:
+        path = Path(os.path.expanduser(extra) if extra.startswith("~/") else extra)
+        if not path.is_absolute():
+            path = Path(cwd) / path
+        files.append(SettingsFile("flags", path, root, True, required=True))
+    return files
+
+
+def _deep_merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
+    merged = dict(base)
+    for key, value in over.items():
+        if isinstance(value, dict) and isinstance(merged.get(key), dict):
+            merged[key] = _deep_merge(merged[key], value)
+        else:
+            merged[key] = value
+    return merged
+
+
+def _claude_import_off(env: Mapping[str, str], *flag_sets: dict[str, bool]) -> bool:
+    if env.get("BASTION_IMPORT_CLAUDE_SETTINGS", "").strip().lower() in ("0", "false", "no", "off"):
+        return True
+    return any(flags.get("importClaudeCodeSettings") is False for flags in flag_sets)
+
+
+def load_policy(
+    cwd: str,
+    *,
+    isolated: bool = False,
+    extra_files: Sequence[str] = (),
+    env: Mapping[str, str] | None = None,
+    home: str | None = None,
+) -> Policy:
+    """Read every settings source that applies in ``cwd`` and merge them into a Policy.
+
+    ``isolated``: only built-in defaults and ``extra_files`` — managed, user, project,
+    local and Claude Code files and all guard plugins are ignored, so an evaluation gives
+    the same answer on every machine. Never raises for bad settings: problems are in
+    ``Policy.errors`` (broken) and ``Policy.notices`` (ignored on purpose).
+    """
+    env = env if env is not None else os.environ
+    home = _home(env, home)
+    cwd = posixpath.normpath(os.path.abspath(cwd))
+    root = find_project_root(cwd, home=home, env=env)
+    trusted = is_trusted(root, env)
+
+    loaded: list[_Loaded] = []
+    seen: set[str] = set()
+
+    def read(file: SettingsFile) -> _Loaded:
+        item = load_file(file, home=home, trusted=trusted)
+        loaded.append(item)
+        return item
+
+    # managed and user settings first: they decide whether Claude Code files are read
+    first = settings_files(cwd, root=root, home=home, env=env, isolated=isolated, extra_files=extra_files, import_claude=False)
+    early = {f.source: f for f in first if f.source in ("managed", "user")}
+    managed = read(early["managed"]) if "managed" in early else None
+    user = read(early["user"]) if "user" in early else None
+    for item in (managed, user):
+        if item is not None and item.exists:
+            seen.add(os.path.realpath(item.file.path))
+    import_claude = not isolated and not _claude_import_off(
+        env, *(item.flags for item in (managed, user) if item is not None)
+    )
+    rest = settings_files(cwd, root=root, home=home, env=env, isolated=isolated, extra_files=extra_files, import_claude=import_claude)
+    for file in rest:
+        if file.source in ("managed", "user"):
+            continue
+        real = os.path.realpath(file.path)
+        if real in seen and file.path.exists():
+            continue  # the same file reached twice (e.g. the project root is the home directory)
+        item = read(file)
+        if item.exists:
+            seen.add(real)
+
+    return _merge(loaded, root=root, trusted=trusted, isolated=isolated, env=env)
+
+
+def _merge(loaded: list[_Loaded], *, root: str, trusted: bool, isolated: bool, env: Mapping[str, str]) -> Policy:
+    errors: list[str] = []
+    notices: list[str] = []
+    rules: list[Rule] = []
+    directories: list[str] = []
+    managed_only = any(
+        item.file.source == "managed" and item.flags.get("allowManagedPermissionRulesOnly") for item in loaded
+    )
+    for item in loaded:
+        errors.extend(item.errors)
+        notices.extend(item.notices)
+        if managed_only and item.file.source != "managed" and item.rules:
+            notices.append(
+                f"ignored {len(item.rules)} permission rule(s) from {item.file.path}: managed settings set "
+                "allowManagedPermissionRulesOnly"
+            )
+        else:
+            rules.extend(item.rules)
+        for directory in item.directories:
+            if directory not in directories:
+                directories.append(directory)
+        for key in item.flags:
+            honoured = _FLAG_SOURCES[key]
+            if item.file.source not in honoured:
+                where = " and ".join(honoured)
+                notices.append(f"{item.file.path}: {key} is honoured only in {where} settings")
+
+    by_precedence = sorted(loaded, key=lambda item: _SCALAR_ORDER.index(item.file.source))  # stable: later flags win
+    default_mode: Mode | None = None
+    sections: dict[str, Any] = {}
+    for item in by_precedence:
+        if item.default_mode is not None:
+            default_mode = item.default_mode
+        sections = _deep_merge(sections, item.sections)
+
+    plugins: tuple[PluginGuard, ...] = ()
+    if not isolated:
+        guard_dirs = [(state.config_dir(env) / "guards", True), (Path(root) / ".bastion" / "guards", trusted)]
+        plugins, plugin_errors, plugin_notices = load_plugins(guard_dirs)
+        errors.extend(plugin_errors)
+        notices.extend(plugin_notices)
+        if managed_only:
+            plugins = _without_allows(plugins, notices)
+
+    return Policy(
+        rules=tuple(rules),
+        default_mode=default_mode,
+        additional_directories=tuple(directories),
+        plugins=plugins,
+        sections=sections,
+        errors=tuple(errors),
+        notices=tuple(notices),
+        trusted=trusted,
+        project_root=root,
+        files=tuple(str(item.file.path) for item in loaded if item.exists),
+        managed_rules_only=managed_only,
+    )
+
+
+def _without_allows(plugins: tuple[PluginGuard, ...], notices: list[str]) -> tuple[PluginGuard, ...]:
+    """Under allowManagedPermissionRulesOnly a guard plugin may still ask or deny, not allow."""
+    kept = []
+    for guard in plugins:
+        patterns = tuple(p for p in guard.patterns if p.verdict != "allow")
+        if len(patterns) != len(guard.patterns):
+            notices.append(f"ignored allow patterns of guard {guard.id} ({guard.origin}): managed settings set allowManagedPermissionRulesOnly")
+        kept.append(replace(guard, patterns=patterns))
+    return tuple(kept)
+
+
+# --------------------------------------------------------------------------- rule self-tests
+
+
+def test_rules_file(path: str, *, env: Mapping[str, str] | None = None, home: str | None = None) -> tuple[bool, list[str]]:
+    """Check one settings file the way it would load (``bastion rules test FILE``).
+
+    Returns ``(ok, lines)``: ok is False when the file has any error, including a failing
+    rule example.
+    """
+    env = env if env is not None else os.environ
+    home = _home(env, home)
+    file_path = Path(path).expanduser().absolute()
+    root = find_project_root(str(file_path.parent), home=home, env=env)
+    item = load_file(SettingsFile("flags", file_path, root, True, required=True), home=home)
+    lines = [f"error: {e}" for e in item.errors] + [f"note: {n}" for n in item.notices]
+    if not item.errors:
+        lines.append(f"ok: {len(item.rules)} rule(s) in {file_path}")
+    return not item.errors, lines
+
+
+test_rules_file.__test__ = False  # type: ignore[attr-defined]  # not a pytest test
