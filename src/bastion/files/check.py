@@ -1,0 +1,152 @@
+"""One question per path: may this call read / write / delete / execute it without asking?
+
+``check_access`` returns every concern about one resolved path, most serious first
+(an empty list means the access is fine). Order of concern and outcome:
+
+======  ==========================================  ========  ======  ==================
+code    concern                                     verdict   immune  ops
+======  ==========================================  ========  ======  ==================
+FS001   dangerous removal target                    deny      yes     delete
+FS000   unusable input (unknown op, relative path)  ask       yes     any
+FS002   protected file/dir, bastion's own files     ask       yes     write, delete
+FS003   credential store                            ask       yes     every op
+FS004   sensitive write target                      ask       no      write, delete
+FS005   secret file read (``.env``)                 ask       no      read, exec
+FS006   outside the workspace                       ask       no      write, delete
+======  ==========================================  ========  ======  ==================
+
+Reads and executions outside the workspace are fine, except credential stores and
+``.env`` files. FS004/FS005 are left out when FS002 or FS003 already names the path
+(same fact, weaker ask), and "it contains bastion's files / a credential store" asks
+about a deleted folder are left out when FS001 already denies it; FS006 is independent
+and always reported. Every verdict about
+a deletion sets ``no_grant``: "always allow" is never offered for removing files.
+
+An unknown ``op`` fails closed: the path is checked as a deletion (the strictest op)
+and an immune FS000 ask says why.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from .protected import (
+    DEFAULT,
+    ProtectionConfig,
+    credential_reason,
+    protected_reason,
+    removal_reason,
+    secret_file_reason,
+    sensitive_reason,
+)
+from .workspace import Workspace, is_within, resolve_path
+
+__all__ = ["PathVerdict", "check_access", "suggest_edit_scope", "OPS"]
+
+#: The access kinds path producers use (file tools and ``shell.paths.PathAccess.op``).
+OPS = frozenset({"read", "write", "delete", "exec"})
+
+_VERB = {"read": "reading", "write": "writing", "delete": "deleting", "exec": "running"}
+
+
+@dataclass(frozen=True)
+class PathVerdict:
+    """One concern about one path; the engine turns it into a layer result and a finding."""
+
+    verdict: str  # "deny" | "ask"
+    immune: bool  # no mode or broad allow rule may skip it
+    code: str  # FS000 … FS006, see the module docstring
+    reason: str  # one line naming the path and why
+    path: str  # the resolved path
+    no_grant: bool = False  # never offer "always allow" (removals)
+
+
+def _show(path: str, home: str) -> str:
+    """The path as a person reads it: ``~`` for home, control characters escaped."""
+    home = home.rstrip("/")
+    if home and (path == home or path.startswith(home + "/")):
+        path = "~" + path[len(home) :]
+    return path if path.isprintable() else repr(path)
+
+
+def check_access(
+    op: str,
+    resolved: str,
+    *,
+    workspace: Workspace,
+    home: str,
+    config: ProtectionConfig = DEFAULT,
+) -> list[PathVerdict]:
+    """Every concern about ``op`` on ``resolved`` (from ``resolve_path``), most serious first."""
+    if not isinstance(resolved, str) or not resolved.startswith("/") or "\0" in resolved:
+        shown = repr(resolved)
+        return [PathVerdict("ask", True, "FS000", f"cannot check path {shown}: not a resolved absolute path", str(resolved), True)]
+    path = os.path.normpath(resolved)
+    if path.startswith("//"):
+        path = "/" + path.lstrip("/")
+    home = home if isinstance(home, str) else ""
+    shown = _show(path, home)
+    name = op.strip().lower() if isinstance(op, str) else ""
+    known = name in OPS
+    op_ = name if known else "delete"
+    deleting = op_ == "delete"
+    writing = deleting or op_ == "write"
+    verb = _VERB[op_]
+    found: list[PathVerdict] = []
+
+    def add(verdict: str, immune: bool, code: str, reason: str) -> None:
+        found.append(PathVerdict(verdict, immune, code, reason, path, deleting))
+
+    removal = deleting and (why := removal_reason(path, home=home, roots=workspace.roots))
+    if removal:
+        add("deny", True, "FS001", f"deleting {shown} is blocked: {why}")
+    # "it contains …" asks add nothing to a removal that is already denied
+    contains = deleting and not removal
+    if not known:
+        add("ask", True, "FS000", f"unknown access kind {op!r} on {shown}: checked as a deletion")
+    special = False
+    if writing and (why := protected_reason(path, home=home, config=config, deleting=contains)):
+        add("ask", True, "FS002", f"{verb} {shown} needs approval in every mode: {why}")
+        special = True
+    if why := credential_reason(path, home=home, config=config, deleting=contains):
+        add("ask", True, "FS003", f"{verb} {shown} needs approval in every mode: {why}")
+        special = True
+    if writing and not special and (why := sensitive_reason(path, home=home, config=config)):
+        add("ask", False, "FS004", f"{verb} {shown} needs approval: {why}")
+    if not writing and not special and (why := secret_file_reason(path)):
+        add("ask", False, "FS005", f"{verb} {shown} needs approval: {why}")
+    if writing and not workspace.contains(path):
+        where = _show(workspace.project_root, home)
+        add("ask", False, "FS006", f"{verb} {shown} needs approval: it is outside the workspace ({where})")
+    return found
+
+
+def _rule_escape(part: str) -> str:
+    """Escape a literal path component for a gitignore-style rule inside ``Edit(…)``."""
+    return "".join("\\" + c if c in "\\*?[()" else c for c in part)
+
+
+def suggest_edit_scope(resolved: str, *, project_root: str) -> str | None:
+    """The narrowest ``Edit`` rule to offer for an approved edit of ``resolved``.
+
+    Files of a skill (``.claude/skills/NAME/…``) get ``Edit(/.claude/skills/NAME/**)``
+    — never the whole ``.claude`` folder, which holds settings and hooks (spec 002
+    §12.7). Any other file inside the project gets a rule for exactly that file
+    (``Edit(/src/app.py)``). None outside the project, for the project root itself, and
+    for names a rule cannot spell exactly (leading or trailing spaces, control characters).
+    """
+    if not isinstance(resolved, str) or not resolved.startswith("/"):
+        return None
+    root = resolve_path(project_root, cwd="/", home="")
+    path = os.path.normpath(resolved)
+    if path == root or not is_within(path, root):
+        return None
+    parts = path[len(root) :].strip("/").split("/")
+    lower = [p.lower() for p in parts]
+    suffix = ""
+    if len(parts) >= 4 and lower[0] == ".claude" and lower[1] == "skills":
+        parts, suffix = parts[:3], "/**"
+    if any(not p or p != p.strip() or not p.isprintable() for p in parts):
+        return None
+    return "Edit(/" + "/".join(_rule_escape(p) for p in parts) + suffix + ")"
