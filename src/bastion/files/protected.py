@@ -22,8 +22,9 @@ The lists
   and writing asks, in every mode; deleting a directory that contains one asks too.
 - ``SENSITIVE_NAME_GLOBS`` (file names) and ``SENSITIVE_COMPONENTS`` (any ``.ssh``
   folder): *sensitive write targets* — writing asks, but a mode or allow rule may approve.
-- ``SECRET_FILE_GLOBS`` — ``.env`` files anywhere: reading asks (they hold secrets), not
-  immune (they are ordinary project files a trusted user works with).
+- ``SECRET_FILE_GLOBS`` — ``.env``, ``.env.*`` and direnv's ``.envrc`` anywhere: reading
+  asks (they hold secrets), not immune (they are ordinary project files a trusted user
+  works with).
   ``SECRET_FILE_EXEMPT`` (``.env.example``, ``.env.sample``, ``.env.template``,
   ``.env.dist``) are committed templates, not secrets: neither list applies to them.
 - ``REMOVAL_TARGETS`` and ``REMOVAL_PARENTS`` — deleting ``/``, any direct child of
