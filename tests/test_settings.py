@@ -145,6 +145,13 @@ def test_later_flag_file_wins(root: Path, env: dict[str, str], tmp_path: Path) -
     assert load(root, env, extra_files=[str(a), str(b)]).default_mode is Mode.DONT_ASK
 
 
+def test_flag_file_is_trusted_even_when_it_is_a_project_file(root: Path, env: dict[str, str]) -> None:
+    path = put(root / ".bastion" / "settings.json", perms(allow=["Read"]))
+    assert texts(load(root, env), "allow") == []  # untrusted project file
+    policy = load(root, env, extra_files=[str(path)])  # the user named it explicitly
+    assert [(r.text, r.source) for r in policy.rules_for("allow")] == [("Read", "flags")]
+
+
 def test_missing_flag_file_is_an_error(root: Path, env: dict[str, str], tmp_path: Path) -> None:
     policy = load(root, env, extra_files=[str(tmp_path / "nope.json")])
     assert policy.errors == (f"{tmp_path / 'nope.json'}: settings file not found",)

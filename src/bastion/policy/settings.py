@@ -520,7 +520,7 @@ def load_policy(
         if file.source in ("managed", "user"):
             continue
         real = os.path.realpath(file.path)
-        if real in seen and file.path.exists():
+        if real in seen and file.source != "flags" and file.path.exists():
             continue  # the same file reached twice (e.g. the project root is the home directory)
         item = read(file)
         if item.exists:

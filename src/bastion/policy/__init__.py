@@ -1,0 +1,54 @@
+"""Policy: the rule grammar, settings sources and trust, guard plugins and grants.
+
+The public names are re-exported here but loaded on first use (PEP 562), so importing
+one submodule on the hook's path (say ``bastion.policy.rules``) does not pull in the
+others. Nothing here imports PyYAML; only loading an actual guard file does.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+_EXPORTS = {
+    "Rule": "rules",
+    "RuleError": "rules",
+    "parse_rule": "rules",
+    "normalize_command": "rules",
+    "Policy": "settings",
+    "load_policy": "settings",
+    "find_project_root": "settings",
+    "is_trusted": "settings",
+    "trust": "settings",
+    "untrust": "settings",
+    "trusted_roots": "settings",
+    "PluginGuard": "plugins",
+    "PluginPattern": "plugins",
+    "load_plugins": "plugins",
+    "grant_key": "grants",
+    "add_session_grant": "grants",
+    "session_grants": "grants",
+    "save_always_rule": "grants",
+    "SettingsWriteError": "grants",
+}
+
+__all__ = sorted(_EXPORTS)
+
+if TYPE_CHECKING:
+    from .grants import SettingsWriteError, add_session_grant, grant_key, save_always_rule, session_grants
+    from .plugins import PluginGuard, PluginPattern, load_plugins
+    from .rules import Rule, RuleError, normalize_command, parse_rule
+    from .settings import Policy, find_project_root, is_trusted, load_policy, trust, trusted_roots, untrust
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_EXPORTS))
