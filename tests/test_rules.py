@@ -174,6 +174,23 @@ def test_command_with_lone_surrogate_still_matches() -> None:
     assert rule("Bash(rm *)", "deny").matches_command("rm \ud800")
 
 
+@pytest.mark.parametrize("text", ["Bash(rm \ud800*)", "Read(\udc80.txt)", "Bash(rm \ud800)"])
+def test_lone_surrogates_in_rules_are_rule_errors(text: str) -> None:
+    with pytest.raises(RuleError, match="UTF-8"):
+        rule(text)
+
+
+def test_path_matching_survives_odd_text() -> None:
+    r = rule("Read(~/x/**)", "deny")
+    assert r.matches_path("/home/\udcff/x/y", home="/home/\udcff")  # HOME with undecodable bytes
+    assert not rule("Read(*.txt)").matches_path("/proj/\ud800", home=HOME)
+
+
+def test_invalid_path_class_is_a_rule_error() -> None:
+    with pytest.raises(RuleError, match="cannot compile"):
+        rule("Read(file[z-a].txt)")
+
+
 def test_normalize_command() -> None:
     assert normalize_command("  a \t b\n c ") == "a b c"
 

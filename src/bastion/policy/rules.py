@@ -82,9 +82,11 @@ def _re2(pattern: str) -> Any:
     options.dot_nl = True
     try:
         return re2.compile(pattern, options)
-    except re2.error as exc:  # our own translations; reaching this is a bug, not user error
+    except re2.error as exc:  # e.g. a reversed range in a path pattern's [z-a]
         msg = exc.args[0].decode("utf-8", "replace") if exc.args and isinstance(exc.args[0], bytes) else str(exc)
         raise RuleError(f"cannot compile pattern: {msg}") from None
+    except UnicodeEncodeError:
+        raise RuleError("pattern is not valid UTF-8 text") from None
 
 
 def _lit(ch: str) -> str:
@@ -95,6 +97,14 @@ def _lit(ch: str) -> str:
 def _safe_text(text: str) -> str:
     """Replace lone surrogates (possible in JSON input) so RE2 can encode the text."""
     return text.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _fullmatch(regex: Any, text: str) -> bool:
@@ -373,6 +383,9 @@ class Rule:
 
     def _compile(self) -> None:
         set_ = object.__setattr__
+        for text in (self.content, self.base_dir):
+            if text and not _encodable(text):
+                raise RuleError("not valid UTF-8 text (lone surrogate)")
         if self.tool.startswith("mcp__"):
             server, sep, name = self.tool[len("mcp__") :].partition("__")
             if not server or (sep and not name):
@@ -386,7 +399,10 @@ class Rule:
         if self.tool == "Bash":
             set_(self, "_matcher", _CommandPattern.compile(self.content))
         elif self.tool in _PATH_TOOLS:
-            set_(self, "_matcher", _PathPattern.compile(self.content, self.base_dir))
+            matcher = _PathPattern.compile(self.content, self.base_dir)
+            if "[" in self.content:  # the one glob construct that can be invalid: check it now
+                _re2(matcher.regex_text("/"))
+            set_(self, "_matcher", matcher)
         elif self.tool == "WebFetch":
             set_(self, "_matcher", _WebPattern.compile(self.content))
         elif self.tool in _INPUT_CONTENT:
@@ -438,7 +454,11 @@ class Rule:
         home = home or "/"
         regex = self._regex_cache.get(home)
         if regex is None:
-            regex = _re2(self._matcher.regex_text(home))
+            text = self._matcher.regex_text(home)
+            try:
+                regex = _re2(text)
+            except RuleError:  # a HOME that is not valid UTF-8 (surrogate-escaped bytes)
+                regex = _re2(_safe_text(text))
             self._regex_cache[home] = regex
         return _fullmatch(regex, path)
 
