@@ -472,6 +472,23 @@ def test_unreadable_file_is_an_error(root: Path, env: dict[str, str]) -> None:
     assert error.startswith(f"{user(env)}: cannot read settings")
 
 
+def test_fifo_settings_file_does_not_block(root: Path, env: dict[str, str]) -> None:
+    fifo = root / ".bastion" / "settings.json"
+    fifo.parent.mkdir()
+    os.mkfifo(fifo)
+    (guards := root / ".bastion" / "guards").mkdir()
+    os.mkfifo(guards / "g.yaml")
+    policy = load(root, env)
+    assert policy.errors == (f"{fifo}: cannot read settings: not a regular file",)
+    assert policy.plugins == ()
+
+
+def test_oversized_settings_file_is_refused(root: Path, env: dict[str, str]) -> None:
+    path = put(user(env), '{"permissions": {"deny": ["Bash"]}, "pad": "' + "x" * (1 << 20) + '"}')
+    (error,) = load(root, env).errors
+    assert error.startswith(f"{path}: cannot read settings: larger than")
+
+
 def test_empty_file_is_fine(root: Path, env: dict[str, str]) -> None:
     put(user(env), "  \n")
     assert load(root, env).errors == ()

@@ -30,6 +30,7 @@ from ..model import CANONICAL_TOOLS, TOOL_CATALOG, Kind, ToolCall, tool_spec
 
 VERDICTS = ("allow", "ask", "deny")
 GUARD_SUFFIXES = (".yaml", ".yml", ".md")
+MAX_GUARD_BYTES = 1 << 20
 
 #: Call kinds whose paths a ``file_match`` pattern looks at.
 _FILE_KINDS = frozenset({Kind.FILE_READ, Kind.FILE_WRITE, Kind.FILE_EDIT})
@@ -112,6 +113,8 @@ def _read_mapping(path: Path) -> dict[str, Any]:
 
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
+        if path.stat().st_size > MAX_GUARD_BYTES:
+            raise PluginError(f"{path}: cannot read: larger than {MAX_GUARD_BYTES} bytes")
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise PluginError(f"{path}: cannot read: {exc}") from None
@@ -233,6 +236,9 @@ def load_plugins(dirs: Sequence[tuple[Path, bool]]) -> tuple[tuple[PluginGuard, 
                 guard, more = load_guard(path, trusted)
             except PluginError as exc:
                 errors.append(str(exc))
+                continue
+            except Exception as exc:  # e.g. RecursionError on absurd nesting: report, never crash
+                errors.append(f"{path}: cannot load guard: {type(exc).__name__}: {' '.join(str(exc).split())}")
                 continue
             notices.extend(more)
             previous = guards.get(guard.id)

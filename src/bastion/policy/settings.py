@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 import os
 import posixpath
+import stat
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -44,6 +45,9 @@ _FLAGS = tuple(_FLAG_SOURCES)
 _IGNORED_KEYS = frozenset({"$schema"})
 _PERMISSION_KEYS = frozenset({"allow", "deny", "ask", "defaultMode", "additionalDirectories"})
 _EXAMPLE_KEYS = frozenset({"rule", "match", "not_match", "reason", "comment"})
+
+#: Settings files are small; anything bigger is a mistake or an attack on the hook.
+MAX_SETTINGS_BYTES = 1 << 20
 
 #: Markers of a project root, nearest ancestor of the working directory first.
 ROOT_MARKERS = (".bastion", ".claude", ".git")
@@ -247,8 +251,17 @@ def _read(file: SettingsFile, out: _Loaded) -> tuple[dict[str, Any] | None, str,
     """``(data, raw text, salvaged)``; ``data`` is None when nothing can be used."""
     path = file.path
     try:
+        info = path.stat()
+        out.exists = True
+        if not stat.S_ISREG(info.st_mode):  # a FIFO or device would block or never end
+            out.errors.append(f"{path}: cannot read settings: not a regular file")
+            return None, "", False
+        if info.st_size > MAX_SETTINGS_BYTES:
+            out.errors.append(f"{path}: cannot read settings: larger than {MAX_SETTINGS_BYTES} bytes")
+            return None, "", False
         raw = path.read_text(encoding="utf-8-sig")
     except FileNotFoundError:
+        out.exists = False
         if file.required:
             out.errors.append(f"{path}: settings file not found")
         return None, "", False
@@ -257,7 +270,6 @@ def _read(file: SettingsFile, out: _Loaded) -> tuple[dict[str, Any] | None, str,
         detail = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         out.errors.append(f"{path}: cannot read settings: {detail}")
         return None, "", False
-    out.exists = True
     if not raw.strip():
         return {}, raw, False
     try:
@@ -413,15 +425,22 @@ def _scalars(data: dict[str, Any], raw: str, file: SettingsFile, home: str, gate
 
 
 def load_file(file: SettingsFile, *, home: str, trusted: bool = True) -> _Loaded:
-    """Read, validate and (for an untrusted project file) gate one settings file."""
+    """Read, validate and (for an untrusted project file) gate one settings file.
+
+    Never raises: the hook must not crash on settings (a crashed hook can let a call
+    through), so even an unexpected failure becomes an error line.
+    """
     out = _Loaded(file)
-    data, raw, salvaged = _read(file, out)
-    if data is None:
-        return out
-    gated = file.source in PROJECT_SOURCES and not trusted
-    _rules(data, raw, file, home, gated, salvaged, out)
-    if not salvaged:
-        _scalars(data, raw, file, home, gated, out)
+    try:
+        data, raw, salvaged = _read(file, out)
+        if data is None:
+            return out
+        gated = file.source in PROJECT_SOURCES and not trusted
+        _rules(data, raw, file, home, gated, salvaged, out)
+        if not salvaged:
+            _scalars(data, raw, file, home, gated, out)
+    except Exception as exc:  # last resort; keeps what was loaded before the failure
+        out.errors.append(f"{file.path}: cannot load settings: {type(exc).__name__}: {' '.join(str(exc).split())}")
     return out
 
 
