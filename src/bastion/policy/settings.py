@@ -457,7 +457,7 @@ def settings_files(
     extra_files: Sequence[str],
     import_claude: bool,
 ) -> list[SettingsFile]:
-    """The files to read, highest priority first."""
+    """The files to read, highest priority first (managed and user lead the list)."""
     files: list[SettingsFile] = []
     if not isolated:
         files.append(SettingsFile("managed", state.managed_settings_path(env), root, True))
@@ -471,7 +471,7 @@ def settings_files(
         if import_claude:
             files.append(SettingsFile("claude_local", Path(root) / ".claude" / "settings.local.json", root, False))
     for extra in extra_files:
-        path = Path(os.path.expanduser(extra) if extra.startswith("~/") else extra)
+        path = Path(os.path.join(home, extra[2:]) if extra.startswith("~/") else extra)
         if not path.is_absolute():
             path = Path(cwd) / path
         files.append(SettingsFile("flags", path, root, True, required=True))
@@ -515,35 +515,23 @@ def load_policy(
     root = find_project_root(cwd, home=home, env=env)
     trusted = is_trusted(root, env)
 
+    files = settings_files(cwd, root=root, home=home, env=env, isolated=isolated, extra_files=extra_files, import_claude=True)
     loaded: list[_Loaded] = []
     seen: set[str] = set()
-
-    def read(file: SettingsFile) -> _Loaded:
-        item = load_file(file, home=home, trusted=trusted)
-        loaded.append(item)
-        return item
-
-    # managed and user settings first: they decide whether Claude Code files are read
-    first = settings_files(cwd, root=root, home=home, env=env, isolated=isolated, extra_files=extra_files, import_claude=False)
-    early = {f.source: f for f in first if f.source in ("managed", "user")}
-    managed = read(early["managed"]) if "managed" in early else None
-    user = read(early["user"]) if "user" in early else None
-    for item in (managed, user):
-        if item is not None and item.exists:
-            seen.add(os.path.realpath(item.file.path))
-    import_claude = not isolated and not _claude_import_off(
-        env, *(item.flags for item in (managed, user) if item is not None)
-    )
-    rest = settings_files(cwd, root=root, home=home, env=env, isolated=isolated, extra_files=extra_files, import_claude=import_claude)
-    for file in rest:
+    # managed and user settings come first: they decide whether Claude Code files are read
+    for file in files:
         if file.source in ("managed", "user"):
+            loaded.append(load_file(file, home=home, trusted=trusted))
+            seen.add(os.path.realpath(file.path))
+    import_claude = not _claude_import_off(env, *(item.flags for item in loaded))
+    for file in files:
+        if file.source in ("managed", "user") or (file.source.startswith("claude_") and not import_claude):
             continue
         real = os.path.realpath(file.path)
-        if real in seen and file.source != "flags" and file.path.exists():
+        if real in seen and file.source != "flags":
             continue  # the same file reached twice (e.g. the project root is the home directory)
-        item = read(file)
-        if item.exists:
-            seen.add(real)
+        seen.add(real)
+        loaded.append(load_file(file, home=home, trusted=trusted))
 
     return _merge(loaded, root=root, trusted=trusted, isolated=isolated, env=env)
 
