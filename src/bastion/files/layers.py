@@ -13,11 +13,12 @@ def _verdicts(ctx: Any) -> list[Any]:
     def build() -> list[Any]:
         from .check import check_access
 
-        config = getattr(ctx.policy, "protection", None)
+        from .protected import ProtectionConfig
+
+        config = ProtectionConfig.from_settings(ctx.policy.section("files") or {}, env=ctx.env)
         found = []
         for use in ctx.path_uses:
-            kwargs = {"config": config} if config is not None else {}
-            found.extend(check_access(use.op, use.path, workspace=ctx.workspace, home=ctx.home, **kwargs))
+            found.extend(check_access(use.op, use.path, workspace=ctx.workspace, home=ctx.home, config=config))
         return found
 
     return ctx._once("path_verdicts", build)

@@ -35,7 +35,7 @@ from .plugins import PluginGuard, load_plugins
 from .rules import BEHAVIORS, Rule, RuleError, parse_rule
 
 #: Sections bastion's own files may carry; other layers read them from ``Policy.sections``.
-KNOWN_SECTIONS = ("sandbox", "review", "injection", "audit", "hooks")
+KNOWN_SECTIONS = ("sandbox", "review", "injection", "audit", "hooks", "files", "integrations")
 #: Top-level switches, and the sources allowed to set them.
 _FLAG_SOURCES = {
     "allowManagedPermissionRulesOnly": ("managed",),
