@@ -320,11 +320,19 @@ def build_parser() -> Any:
     rules_add.add_argument("--scope", choices=("user", "project", "local"), default="local")
     rules_add.add_argument("--file", help="settings file to write (overrides --scope)")
     rules_add.add_argument("--example", action="append", help="a command the rule must match (checked on load)")
+
+    from .adapters.commands import add_parsers  # hook, install, uninstall, mcp-proxy
+
+    add_parsers(sub)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["hook"]:  # every tool call: skip argparse and import only the decision path
+        from .adapters.hook import main as hook_main
+
+        return hook_main(argv[1:])
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -347,6 +355,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_audit(args)
         if args.verb in ("trust", "untrust"):
             return cmd_trust(args, args.verb == "trust")
+        if args.verb in ("install", "uninstall", "mcp-proxy"):
+            from .adapters.commands import dispatch
+
+            return dispatch(args)
         if args.verb == "rules":
             if not args.rules_command:
                 args.rules_command, args.cwd, args.isolated = "list", None, False

@@ -1,0 +1,121 @@
+"""Claude Code's hook protocol (``bastion hook claude-code``).
+
+Observed with Claude Code 2.1: the payload carries ``hook_event_name``, ``tool_name``,
+``tool_input``, ``cwd``, ``session_id`` and ``permission_mode``; a ``PreToolUse`` answer
+is ``hookSpecificOutput.permissionDecision`` (allow / ask / deny) with
+``permissionDecisionReason``, and the reason of a deny is what the model reads as the
+tool result. An ``allow`` from a hook **skips Claude Code's own permission checks**, so
+bastion answers ``allow`` only when its own decision is allow, and ``ask`` or ``deny``
+otherwise. ``PermissionRequest`` (the dialog is about to show) gets allow or deny when
+bastion is sure and no opinion when it would ask.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from ..model import Decision, Finding, Mode, ToolCall, Verdict
+from .hook import PayloadError, Reply, payload_cwd
+
+PRE_EVENTS = ("PreToolUse", "PermissionRequest")
+POST_EVENTS = ("PostToolUse",)
+#: Claude Code shows an ``ask`` to the user itself.
+can_ask = True
+#: Modes in which an ``ask`` reaches nobody, so a failure must deny instead.
+_UNATTENDED = frozenset({"bypassPermissions", "dontAsk"})
+
+
+def parse_mode(value: Any) -> Mode | None:
+    """The client's permission mode; one bastion does not know counts as no mode."""
+    try:
+        return Mode.parse(value) if isinstance(value, str) else None
+    except ValueError:
+        return None
+
+
+def to_call(payload: Mapping[str, Any], *, agent: str = "claude-code") -> ToolCall:
+    tool = payload.get("tool_name")
+    if not isinstance(tool, str) or not tool:
+        raise PayloadError("hook payload has no tool_name")
+    tool_input = payload.get("tool_input")
+    if tool_input is None:
+        tool_input = {}
+    if not isinstance(tool_input, dict):
+        raise PayloadError("hook payload's tool_input is not an object")
+    return ToolCall(
+        tool=tool,
+        input=tool_input,
+        cwd=payload_cwd(payload),
+        session_id=str(payload.get("session_id") or ""),
+        mode=parse_mode(payload.get("permission_mode")),
+        agent=agent,
+    )
+
+
+def reason_text(decision: Decision) -> str:
+    return f"bastion: {decision.reason}"
+
+
+def answer(event: str, decision: Decision, policy: Any = None, *, asked: bool = False) -> Reply:
+    if event == "PermissionRequest":
+        return _permission_request(decision)
+    out: dict[str, Any] = {
+        "hookSpecificOutput": {
+            "hookEventName": "PreToolUse",
+            "permissionDecision": decision.verdict.value if decision.verdict is not Verdict.REVIEW else "ask",
+            "permissionDecisionReason": reason_text(decision),
+        }
+    }
+    if decision.interrupt:
+        out["continue"] = False
+        out["stopReason"] = reason_text(decision)
+    return Reply.json(out)
+
+
+def _permission_request(decision: Decision) -> Reply:
+    if decision.verdict is Verdict.ALLOW:
+        verdict: dict[str, Any] = {"behavior": "allow"}
+    elif decision.verdict is Verdict.DENY:
+        verdict = {"behavior": "deny", "message": reason_text(decision), "interrupt": decision.interrupt}
+    else:
+        return Reply()  # let Claude Code show its dialog: the person decides
+    return Reply.json({"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": verdict}})
+
+
+def answer_post(event: str, findings: list[Finding]) -> Reply:
+    if not findings:
+        return Reply()
+    from .results import findings_message
+
+    message = findings_message(findings)
+    return Reply.json({
+        "decision": "block",
+        "reason": message,
+        "hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": message},
+    })
+
+
+def failure(event: str, payload: Mapping[str, Any] | None, message: str) -> Reply:
+    """Fail closed: ``ask`` when a person is there to answer, ``deny`` when nobody is."""
+    if event in POST_EVENTS:
+        return Reply(stderr=message)
+    if event == "PermissionRequest":
+        return Reply(stderr=message)  # no opinion: the dialog shows
+    mode = (payload or {}).get("permission_mode")
+    verdict = "deny" if mode in _UNATTENDED else "ask"
+    return Reply(
+        stdout=_json({
+            "hookSpecificOutput": {
+                "hookEventName": "PreToolUse",
+                "permissionDecision": verdict,
+                "permissionDecisionReason": f"{message}; {'denying' if verdict == 'deny' else 'asking'} instead of allowing",
+            }
+        }),
+        stderr=message,
+    )
+
+
+def _json(data: Any) -> str:
+    import json
+
+    return json.dumps(data, ensure_ascii=False)

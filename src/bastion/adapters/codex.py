@@ -1,0 +1,72 @@
+"""Codex CLI's hook protocol (``bastion hook codex``).
+
+Observed with Codex 0.169: hooks live in ``$CODEX_HOME/hooks.json`` in Claude Code's
+shape; the payload names shell calls ``Bash`` with ``tool_input.command`` and carries
+``permission_mode``. A ``permissionDecision`` of ``deny`` blocks the call and its reason
+reaches the model ("Command blocked by PreToolUse hook: …"). ``allow`` and ``ask`` are
+treated as a failed hook **and the command runs**, so bastion never sends them: an
+allow is silence (exit 0, no output) and an ask becomes a deny, or with
+``integrations.codex.ask = "block"`` a blocking exit 2 with the reason on stderr.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from ..model import Decision, Finding, Verdict
+from . import claude_code
+from .hook import Reply
+
+PRE_EVENTS = ("PreToolUse",)
+POST_EVENTS = ("PostToolUse",)
+#: Codex cannot put a hook's "ask" in front of a person: asks become denials.
+can_ask = False
+ASK_STYLES = ("deny", "block")
+
+
+def to_call(payload: Mapping[str, Any]) -> Any:
+    return claude_code.to_call(payload, agent="codex")
+
+
+def ask_style(policy: Any) -> str:
+    """``integrations.codex.ask`` from the settings: ``deny`` (default) or ``block``."""
+    section = policy.section("integrations") if policy is not None and hasattr(policy, "section") else {}
+    codex = section.get("codex") if isinstance(section, dict) else None
+    style = codex.get("ask") if isinstance(codex, dict) else None
+    return style if style in ASK_STYLES else "deny"
+
+
+def answer(event: str, decision: Decision, policy: Any = None, *, asked: bool = False) -> Reply:
+    """``asked`` says the decision was an ask that bastion turned into a deny."""
+    if decision.verdict is Verdict.ALLOW:
+        return Reply()
+    reason = f"bastion: {decision.reason}"
+    if asked and ask_style(policy) == "block":
+        return Reply(stderr=reason, exit_code=2)
+    out: dict[str, Any] = {
+        "hookSpecificOutput": {
+            "hookEventName": "PreToolUse",
+            "permissionDecision": "deny",
+            "permissionDecisionReason": reason,
+        }
+    }
+    if decision.interrupt:
+        out["continue"] = False
+        out["stopReason"] = reason
+    return Reply.json(out)
+
+
+def answer_post(event: str, findings: list[Finding]) -> Reply:
+    if not findings:
+        return Reply()
+    from .results import findings_message
+
+    message = findings_message(findings)
+    return Reply.json({"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": message}})
+
+
+def failure(event: str, payload: Mapping[str, Any] | None, message: str) -> Reply:
+    """Fail closed the way Codex always honours: exit 2, the reason on stderr."""
+    if event in POST_EVENTS:
+        return Reply(stderr=message)
+    return Reply(stderr=f"{message}; blocking instead of allowing", exit_code=2)

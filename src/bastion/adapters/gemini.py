@@ -1,0 +1,53 @@
+"""Gemini CLI's hook protocol (``bastion hook gemini``).
+
+Observed with Gemini CLI 0.61: hooks live under ``hooks.BeforeTool`` / ``hooks.AfterTool``
+of ``settings.json``; the payload has ``tool_name`` (``run_shell_command``…),
+``tool_input``, ``cwd`` and ``session_id`` but no permission mode. ``{"decision":
+"deny", "reason"}`` blocks the tool and the model reads "Tool execution blocked:
+<reason>"; a hook that gives no decision — or ``"ask"``, which the tool path ignores —
+lets the tool run. So bastion always answers explicitly: ``allow`` or ``deny``, with an
+ask turned into a deny that says why.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from ..model import Decision, Finding, Verdict
+from . import claude_code
+from .hook import Reply
+
+PRE_EVENTS = ("BeforeTool",)
+POST_EVENTS = ("AfterTool",)
+#: A hook cannot make Gemini CLI ask: asks become denials.
+can_ask = False
+
+
+def to_call(payload: Mapping[str, Any]) -> Any:
+    return claude_code.to_call(payload, agent="gemini")
+
+
+def answer(event: str, decision: Decision, policy: Any = None, *, asked: bool = False) -> Reply:
+    reason = f"bastion: {decision.reason}"
+    out: dict[str, Any] = {"decision": "allow" if decision.verdict is Verdict.ALLOW else "deny", "reason": reason}
+    if decision.interrupt:
+        out["continue"] = False
+        out["stopReason"] = reason
+    return Reply.json(out)
+
+
+def answer_post(event: str, findings: list[Finding]) -> Reply:
+    if not findings:
+        return Reply()
+    from .results import findings_message
+
+    return Reply.json({"hookSpecificOutput": {"additionalContext": findings_message(findings)}})
+
+
+def failure(event: str, payload: Mapping[str, Any] | None, message: str) -> Reply:
+    """Fail closed: an explicit deny (Gemini runs the tool when a hook has no opinion)."""
+    if event in POST_EVENTS:
+        return Reply(stderr=message)
+    reply = Reply.json({"decision": "deny", "reason": f"{message}; denying instead of allowing"})
+    reply.stderr = message
+    return reply

@@ -1,0 +1,156 @@
+"""``bastion hook CLIENT``: one hook call — JSON on stdin, the client's JSON on stdout.
+
+The flow is the same for every client; what differs (field names, what "ask" means, how
+to fail closed) lives in the client's module (``claude_code``, ``codex``, ``gemini``),
+which provides:
+
+* ``PRE_EVENTS`` / ``POST_EVENTS`` — hook event names before and after a tool runs;
+* ``to_call(payload) -> ToolCall``;
+* ``can_ask`` — whether the client can put an ``ask`` in front of a person;
+* ``answer(event, decision, policy, asked=) -> Reply`` (``asked``: an ask made a deny) and ``answer_post(event, findings) -> Reply``;
+* ``failure(event, payload, message) -> Reply`` — the client's fail-closed answer.
+
+This module is on the hot path of every tool call, so it imports only the standard
+library at the top; the engine comes in once the payload is read.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from dataclasses import dataclass
+from importlib import import_module
+from typing import Any, Mapping
+
+CLIENTS = {"claude-code": "claude_code", "codex": "codex", "gemini": "gemini"}
+
+
+@dataclass
+class Reply:
+    """What the hook process prints and how it exits."""
+
+    stdout: str = ""
+    stderr: str = ""
+    exit_code: int = 0
+
+    @classmethod
+    def json(cls, data: Mapping[str, Any]) -> "Reply":
+        return cls(stdout=json.dumps(data, ensure_ascii=False))
+
+
+class PayloadError(ValueError):
+    """The client sent something that is not a hook call bastion can read."""
+
+
+def client_module(name: str) -> Any:
+    """The adapter module for a client name as users type it (``claude-code``…)."""
+    try:
+        return import_module(f"{__package__}.{CLIENTS[name]}")
+    except KeyError:
+        raise PayloadError(f"unknown client {name!r} (expected one of: {', '.join(CLIENTS)})") from None
+
+
+def read_payload(text: str) -> dict[str, Any]:
+    if not text.strip():
+        raise PayloadError("no hook payload on stdin")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise PayloadError(f"hook payload is not JSON (line {exc.lineno} column {exc.colno}: {exc.msg})") from None
+    if not isinstance(data, dict):
+        raise PayloadError("hook payload must be a JSON object")
+    return data
+
+
+def payload_cwd(payload: Mapping[str, Any]) -> str:
+    cwd = payload.get("cwd")
+    return os.path.abspath(cwd) if isinstance(cwd, str) and cwd else os.getcwd()
+
+
+def run(client: Any, text: str, env: Mapping[str, str] | None = None) -> Reply:
+    """Answer one hook call; any failure becomes the client's fail-closed answer."""
+    env = env if env is not None else os.environ
+    payload: dict[str, Any] | None = None
+    event = ""
+    try:
+        payload = read_payload(text)
+        event = str(payload.get("hook_event_name") or client.PRE_EVENTS[0])
+        if event in client.POST_EVENTS:
+            return _after_tool(client, event, payload, env)
+        if event not in client.PRE_EVENTS:
+            return Reply()  # an event bastion has no opinion on
+        return _before_tool(client, event, payload, env)
+    except Exception as exc:  # noqa: BLE001 - never a traceback, never an allow
+        detail = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        if not isinstance(exc, PayloadError):
+            detail = f"{type(exc).__name__}: {detail}"
+        return client.failure(event, payload, f"bastion could not check this call ({detail})")
+
+
+def _guard(call: Any, env: Mapping[str, str]) -> tuple[Any, list[str]]:
+    from ..engine import Guard
+
+    guard = Guard.from_settings(call.cwd, env=env)
+    return guard, [f"bastion: {line}" for line in guard.policy.errors]
+
+
+def _before_tool(client: Any, event: str, payload: dict[str, Any], env: Mapping[str, str]) -> Reply:
+    from ..session import decide
+
+    call = client.to_call(payload)
+    guard, warnings = _guard(call, env)
+    asked: list[bool] = []
+
+    def approver(call: Any, decision: Any) -> Any:
+        asked.append(True)
+        return headless(call, decision)
+
+    decision = decide(guard, call, approver=None if client.can_ask else approver)
+    reply = client.answer(event, decision, guard.policy, asked=bool(asked))
+    if warnings:
+        reply.stderr = "\n".join(filter(None, [*warnings, reply.stderr]))
+    return reply
+
+
+def _after_tool(client: Any, event: str, payload: dict[str, Any], env: Mapping[str, str]) -> Reply:
+    from .results import scan_tool_result
+
+    call = client.to_call(payload)
+    findings = scan_tool_result(call, payload.get("tool_response"))
+    return client.answer_post(event, findings)
+
+
+def headless(call: Any, decision: Any) -> Any:
+    """The approver for clients that cannot ask from a hook: an ask becomes a deny that
+    says what to do about it (DESIGN: headless use turns ask into deny)."""
+    from ..model import Verdict
+
+    decision.verdict = Verdict.DENY
+    hint = f"; to allow it, add a rule such as {decision.suggestions[0]}" if decision.suggestions else ""
+    decision.reason = f"{decision.reason} (this call needs approval and nobody can be asked here{hint})"
+    return decision
+
+
+def main(argv: list[str]) -> int:
+    """Entry point of ``bastion hook CLIENT``: reads stdin, prints the client's answer."""
+    if len(argv) != 1 or argv[0] in ("-h", "--help"):
+        print(f"usage: bastion hook {{{','.join(CLIENTS)}}}  (hook JSON on stdin)", file=sys.stderr)
+        return 0 if argv[:1] in (["-h"], ["--help"]) else 2
+    try:
+        client = client_module(argv[0])
+    except PayloadError as exc:
+        print(f"bastion: {exc}", file=sys.stderr)
+        return 2
+    try:
+        text = sys.stdin.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        reply = client.failure("", None, f"bastion could not read the hook payload ({exc})")
+    else:
+        reply = run(client, text)
+    if reply.stdout:
+        sys.stdout.write(reply.stdout + "\n")
+        sys.stdout.flush()
+    if reply.stderr:
+        sys.stderr.write(reply.stderr + "\n")
+    return reply.exit_code
