@@ -78,9 +78,11 @@ def run(client: Any, text: str, env: Mapping[str, str] | None = None) -> Reply:
         event = str(payload.get("hook_event_name") or client.PRE_EVENTS[0])
         if event in client.POST_EVENTS:
             return _after_tool(client, event, payload, env)
-        if event not in client.PRE_EVENTS:
-            return Reply()  # an event bastion has no opinion on
-        return _before_tool(client, event, payload, env)
+        if event in client.PRE_EVENTS:
+            return _before_tool(client, event, payload, env)
+        if "tool_name" in payload or "tool_input" in payload:
+            raise PayloadError(f"unknown hook event {event!r} for a tool call")
+        return Reply()  # an event bastion has no opinion on (SessionStart…)
     except Exception as exc:  # noqa: BLE001 - never a traceback, never an allow
         detail = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         if not isinstance(exc, PayloadError):

@@ -1,0 +1,135 @@
+"""``bastion mcp-proxy [--name NAME] -- COMMAND...``: an MCP server that guards another one.
+
+The proxy starts the wrapped server as a child over stdio, serves MCP to the client on
+its own stdin/stdout, and forwards everything about tools. Every ``tools/call`` is first
+checked by bastion as the tool ``mcp__NAME__TOOL`` — so a rule such as
+``mcp__github__delete_repo`` or ``mcp__github`` governs it — and a call that is denied,
+or that would need approval (nobody can be asked over stdio), comes back as a tool
+result with ``isError: true`` and bastion's reason, never reaching the wrapped server.
+Results pass through ``results.scan_tool_result`` (stage 7's injection scan).
+
+Uses the ``mcp`` SDK (extra ``bastion-guard[mcp]``), imported only when the proxy runs.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from typing import Any, Sequence
+
+from ..model import ToolCall, Verdict
+
+
+def server_name(command: Sequence[str], name: str | None = None) -> str:
+    """The ``NAME`` in ``mcp__NAME__tool``: the flag, else the command's own name."""
+    raw = name or _command_name(command)
+    cleaned = re.sub(r"[^A-Za-z0-9_-]+", "_", raw).strip("_")
+    if not cleaned or "__" in cleaned:
+        raise ValueError(f"invalid MCP server name {raw!r}: use letters, digits, '-' and single '_'")
+    return cleaned
+
+
+#: Commands that run the real server named by their first argument.
+_LAUNCHERS = frozenset({"python", "python3", "node", "npx", "uvx", "uv", "bunx", "bun", "deno", "pipx", "sh", "bash"})
+
+
+def _command_name(command: Sequence[str]) -> str:
+    name = os.path.basename(command[0])
+    if name in _LAUNCHERS or re.fullmatch(r"python3\.\d+", name):
+        rest = [word for word in command[1:] if not word.startswith("-") and word not in ("run", "exec")]
+        if rest:
+            name = os.path.basename(rest[0].rstrip("/"))
+    return os.path.splitext(name)[0]
+
+
+class ToolGate:
+    """Decides ``tools/call`` requests for one wrapped server (no SDK types inside)."""
+
+    def __init__(self, server: str, cwd: str, guard: Any = None) -> None:
+        from .wrap import _Guards
+
+        self.server = server
+        self.cwd = os.path.abspath(cwd)
+        self.guards = _Guards(guard)
+
+    def check(self, tool: str, arguments: dict[str, Any] | None) -> str | None:
+        """``None`` when the call may go on, else the message to return as an error."""
+        from .wrap import check_call
+
+        call = ToolCall(f"mcp__{self.server}__{tool}", dict(arguments or {}), cwd=self.cwd, agent="mcp-proxy")
+        try:
+            decision = check_call(call, self.guards, None)  # asks become denials: nobody to ask
+        except Exception as exc:  # noqa: BLE001 - fail closed
+            return f"bastion could not check {call.tool} ({type(exc).__name__}: {exc}); denied"
+        if decision.verdict is Verdict.ALLOW:
+            return None
+        return f"bastion denied {call.tool}: {decision.reason}"
+
+    def scan(self, tool: str, arguments: dict[str, Any] | None, result: Any) -> list[Any]:
+        from .results import scan_tool_result
+
+        return scan_tool_result(ToolCall(f"mcp__{self.server}__{tool}", dict(arguments or {}), cwd=self.cwd), result)
+
+
+async def serve(command: Sequence[str], gate: ToolGate) -> None:
+    """Run the proxy until the client closes stdin."""
+    import mcp_types as types
+    from mcp import ClientSession
+    from mcp.client.stdio import StdioServerParameters, stdio_client
+    from mcp.server.lowlevel import Server
+    from mcp.server.stdio import stdio_server
+
+    params = StdioServerParameters(command=command[0], args=list(command[1:]), env=dict(os.environ))
+    async with stdio_client(params) as (up_read, up_write), ClientSession(up_read, up_write) as upstream:
+        info = await upstream.initialize()
+
+        async def list_tools(ctx: Any, params: Any) -> Any:
+            return await upstream.list_tools(params=params)
+
+        async def call_tool(ctx: Any, params: Any) -> Any:
+            refusal = gate.check(params.name, params.arguments)
+            if refusal is not None:
+                return types.CallToolResult(content=[types.TextContent(type="text", text=refusal)], is_error=True)
+            result = await upstream.call_tool(params.name, params.arguments)
+            findings = gate.scan(params.name, params.arguments, result)
+            if findings:
+                from .results import findings_message
+
+                result.content.append(types.TextContent(type="text", text=findings_message(findings)))
+            return result
+
+        proxy = Server(
+            f"bastion:{gate.server}",
+            version=getattr(info.server_info, "version", "") or "",
+            instructions=getattr(info, "instructions", None),
+            on_list_tools=list_tools,
+            on_call_tool=call_tool,
+        )
+        async with stdio_server() as (read, write):
+            await proxy.run(read, write, proxy.create_initialization_options())
+
+
+def main(command: Sequence[str], *, name: str | None = None, cwd: str | None = None) -> int:
+    """Entry point of ``bastion mcp-proxy``."""
+    if not command:
+        print("bastion: mcp-proxy needs the server command after --, e.g. "
+              "bastion mcp-proxy --name files -- npx @modelcontextprotocol/server-filesystem .", file=sys.stderr)
+        return 2
+    try:
+        import anyio
+        import mcp  # noqa: F401
+    except ImportError:
+        print("bastion: mcp-proxy needs the MCP SDK: pip install 'bastion-guard[mcp]'", file=sys.stderr)
+        return 2
+    try:
+        gate = ToolGate(server_name(command, name), cwd or os.getcwd())
+    except ValueError as exc:
+        print(f"bastion: {exc}", file=sys.stderr)
+        return 2
+    try:
+        anyio.run(serve, list(command), gate)
+    except OSError as exc:
+        print(f"bastion: cannot start MCP server {command[0]!r}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    return 0

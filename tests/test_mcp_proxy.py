@@ -1,0 +1,91 @@
+"""``bastion mcp-proxy``: a real MCP client talks to the proxy, which wraps a real server."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from bastion.adapters.mcp_proxy import server_name
+
+pytest.importorskip("mcp", reason="the MCP proxy tests need the mcp SDK: pip install 'bastion-guard[mcp]'")
+
+import anyio  # noqa: E402
+from mcp import ClientSession  # noqa: E402
+from mcp.client.stdio import StdioServerParameters, stdio_client  # noqa: E402
+
+SERVER = str(Path(__file__).with_name("mcp_echo_server.py"))
+
+
+@pytest.mark.parametrize(
+    ("command", "name", "expected"),
+    [
+        (["python", "srv/echo_server.py"], None, "echo_server"),
+        (["npx", "-y", "@modelcontextprotocol/server-filesystem", "."], None, "server-filesystem"),
+        (["/usr/local/bin/github-mcp-server", "stdio"], None, "github-mcp-server"),
+        (["anything"], "files", "files"),
+    ],
+)
+def test_server_name(command: list[str], name: str | None, expected: str) -> None:
+    assert server_name(command, name) == expected
+
+
+@pytest.mark.parametrize("bad", ["a__b", "___"])
+def test_bad_server_names_are_refused(bad: str) -> None:
+    with pytest.raises(ValueError, match="invalid MCP server name"):
+        server_name(["x"], bad)
+
+
+def _texts(result) -> str:
+    return " ".join(getattr(c, "text", "") for c in result.content)
+
+
+async def _session_calls(env: dict[str, str], cwd: Path, calls: list[tuple[str, dict]]) -> tuple[list[str], list]:
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "bastion", "mcp-proxy", "--name", "files", "--", sys.executable, SERVER],
+        env=env,
+        cwd=str(cwd),
+    )
+    with anyio.fail_after(60):
+        async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+            await session.initialize()
+            tools = [tool.name for tool in (await session.list_tools()).tools]
+            results = [await session.call_tool(name, args) for name, args in calls]
+    return tools, results
+
+
+def test_proxy_forwards_allowed_calls_and_refuses_the_rest(project: Path, bastion_env: dict[str, str], tmp_path: Path) -> None:
+    marker = tmp_path / "deleted.txt"
+    settings = Path(bastion_env["BASTION_CONFIG_DIR"]) / "settings.json"
+    settings.parent.mkdir(parents=True, exist_ok=True)
+    settings.write_text(json.dumps({"permissions": {"allow": ["mcp__files__echo"], "deny": ["mcp__files__delete_everything"]}}))
+    env = {**bastion_env, "MCP_MARKER": str(marker)}
+    tools, (echoed, denied) = anyio.run(
+        _session_calls, env, project, [("echo", {"text": "hi"}), ("delete_everything", {"path": "/"})]
+    )
+    assert sorted(tools) == ["delete_everything", "echo"]
+    assert not echoed.is_error and _texts(echoed) == "echo: hi"
+    assert denied.is_error
+    assert "bastion denied mcp__files__delete_everything" in _texts(denied)
+    assert "mcp__files__delete_everything" in _texts(denied)
+    assert not marker.exists()  # the wrapped server never saw the call
+    log = [json.loads(line) for line in (Path(bastion_env["BASTION_STATE_DIR"]) / "audit.jsonl").read_text().splitlines()]
+    assert [(r["tool"], r["decision"]) for r in log] == [("mcp__files__echo", "allow"), ("mcp__files__delete_everything", "deny")]
+
+
+def test_unruled_calls_are_denied_because_nobody_can_be_asked(project: Path, bastion_env: dict[str, str], tmp_path: Path) -> None:
+    marker = tmp_path / "deleted.txt"
+    env = {**bastion_env, "MCP_MARKER": str(marker)}
+    _, (result,) = anyio.run(_session_calls, env, project, [("delete_everything", {"path": "x"})])
+    assert result.is_error and "nobody can be asked" in _texts(result)
+    assert not marker.exists()
+
+
+def test_missing_command_is_a_usage_error(bastion_env: dict[str, str]) -> None:
+    from conftest import run_bastion
+
+    done = run_bastion("mcp-proxy", env=bastion_env)
+    assert done.returncode == 2 and "needs the server command" in done.stderr
