@@ -4,7 +4,8 @@
 
 * in-process ``Guard.check`` over typical calls (µs);
 * shell parse + analyse alone (µs), and how it grows with input size;
-* whole-process ``bastion check`` against ``python -S -c pass`` (ms, and the ratio).
+* whole-process ``bastion check`` and ``bastion hook claude-code`` against ``python -S -c pass``
+  (ms, and the ratio).
 
 Nothing here asserts a time: the numbers go in the README, tests never time anything.
 """
@@ -12,6 +13,7 @@ Nothing here asserts a time: the numbers go in the README, tests never time anyt
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import statistics
@@ -109,6 +111,12 @@ def main() -> int:
     print("| what | median ms | ratio to python -S -c pass |\n|---|---:|---:|")
     print(f"| `python -S -c pass` | {baseline:.1f} | 1.0 |")
     print(f"| `bastion check -- 'git status'` | {check:.1f} | {check / baseline:.1f} |")
+    # the hook exactly as `bastion install` registers it: this interpreter, -I, -m bastion
+    hook_call = {"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "git status"},
+                 "cwd": project, "session_id": "bench", "permission_mode": "default"}
+    hook = _time_process_ms([sys.executable, "-I", "-m", "bastion", "hook", "claude-code"], proc_rounds,
+                            stdin=json.dumps(hook_call).encode(), env=env)
+    print(f"| `bastion hook claude-code` (`git status`) | {hook:.1f} | {hook / baseline:.1f} |")
     shutil.rmtree(project, ignore_errors=True)
     return 0
 

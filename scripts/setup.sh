@@ -12,7 +12,7 @@ if [ ! -x .venv/bin/python ]; then
 fi
 stamp=.venv/.bastion-installed
 extras=""
-[ "$want_test" = 1 ] && extras="[test]"
+[ "$want_test" = 1 ] && extras="[test,mcp,agent-sdk]"
 if [ ! -f "$stamp$extras" ] || [ pyproject.toml -nt "$stamp$extras" ]; then
   .venv/bin/python -m pip install --quiet --disable-pip-version-check --upgrade pip
   .venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".$extras"
@@ -27,5 +27,21 @@ if [ "$want_test" = 1 ]; then
   done
   if [ "${#missing[@]}" -gt 0 ] && [ "$(id -u)" = 0 ]; then
     apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+  fi
+fi
+
+if [ "$want_test" = 1 ]; then
+  # The real agent CLIs for the end-to-end tests, in a project-local folder (.e2e/).
+  if ! command -v npm >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+    apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null
+  fi
+  need_cli=0
+  for bin in claude codex gemini; do
+    [ -x ".e2e/node_modules/.bin/$bin" ] || need_cli=1
+  done
+  if [ "$need_cli" = 1 ] && command -v npm >/dev/null 2>&1; then
+    mkdir -p .e2e
+    npm install --prefix .e2e --no-audit --no-fund --loglevel=error \
+      @anthropic-ai/claude-code @openai/codex @google/gemini-cli >/dev/null
   fi
 fi

@@ -2,7 +2,8 @@
 
 Observed with Codex 0.169: hooks live in ``$CODEX_HOME/hooks.json`` in Claude Code's
 shape; the payload names shell calls ``Bash`` with ``tool_input.command`` and carries
-``permission_mode``. A ``permissionDecision`` of ``deny`` blocks the call and its reason
+``permission_mode`` (always ``bypassPermissions`` under ``codex exec``, so bastion does
+not use it). A ``permissionDecision`` of ``deny`` blocks the call and its reason
 reaches the model ("Command blocked by PreToolUse hook: …"). ``allow`` and ``ask`` are
 treated as a failed hook **and the command runs**, so bastion never sends them: an
 allow is silence (exit 0, no output) and an ask becomes a deny, or with
@@ -25,7 +26,13 @@ ASK_STYLES = ("deny", "block")
 
 
 def to_call(payload: Mapping[str, Any]) -> Any:
-    return claude_code.to_call(payload, agent="codex")
+    """The call, without Codex's ``permission_mode``: ``codex exec`` reports
+    ``bypassPermissions`` whatever the user chose (it never asks), and taking that as
+    bastion's bypass mode would wave through every call bastion would ask about.
+    bastion's own ``defaultMode`` applies instead."""
+    call = claude_code.to_call(payload, agent="codex")
+    call.mode = None
+    return call
 
 
 def ask_style(policy: Any) -> str:

@@ -1,0 +1,134 @@
+"""bastion for the Claude Agent SDK (Python ``claude-agent-sdk``, extra ``bastion-guard[agent-sdk]``).
+
+Two ways in, and why you want the hook:
+
+* ``can_use_tool`` — the SDK calls it only when Claude Code would otherwise ask a person.
+  It is **skipped under ``bypassPermissions``** and **for tools allowed as a whole**
+  (``allowed_tools=["Bash"]``, an ``allow`` rule in the settings), so on its own it
+  does not see every call.
+* a ``PreToolUse`` hook (``HookMatcher``) — runs before **every** tool call, in every
+  mode. This is the path that guards everything; use it, and add ``can_use_tool`` if you
+  also want bastion to answer the remaining permission prompts.
+
+    from claude_agent_sdk import ClaudeAgentOptions, query
+    from bastion.adapters.agent_sdk import BastionPermissions
+
+    guard = BastionPermissions(cwd="/path/to/project")
+    options = ClaudeAgentOptions(
+        cwd="/path/to/project",
+        hooks={"PreToolUse": [guard.hook_matcher()]},
+        can_use_tool=guard.can_use_tool,
+    )
+
+Or, for the current directory's settings, the ready-made ``agent_sdk.can_use_tool`` and
+``agent_sdk.hook_matcher()``.
+
+An ``ask`` goes to ``approve(call, decision) -> bool`` when you pass one; without it the
+call is denied, because an SDK program usually has nobody to ask. The SDK is imported
+only when a matcher or a permission result is built.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Mapping
+
+from ..model import Decision, ToolCall, Verdict
+from .claude_code import parse_mode
+from .wrap import Approve, _Guards, check_call
+
+
+class BastionPermissions:
+    """bastion's decisions for one Agent SDK session (or several: calls carry their ids)."""
+
+    def __init__(
+        self,
+        cwd: str | None = None,
+        *,
+        guard: Any = None,
+        approve: Approve | None = None,
+        env: Mapping[str, str] | None = None,
+    ) -> None:
+        self.cwd = os.path.abspath(cwd or os.getcwd())
+        self.approve = approve
+        self.guards = _Guards(guard, env)
+
+    def decide(self, tool: str, tool_input: Mapping[str, Any], *, cwd: str | None = None,
+               session_id: str = "", mode: Any = None) -> Decision:
+        call = ToolCall(tool, dict(tool_input), cwd=os.path.abspath(cwd or self.cwd), session_id=session_id,
+                        mode=parse_mode(mode), agent="agent-sdk")
+        return check_call(call, self.guards, self.approve)
+
+    # -- can_use_tool -------------------------------------------------------------
+
+    async def can_use_tool(self, tool_name: str, tool_input: dict[str, Any], context: Any) -> Any:
+        """The SDK's ``can_use_tool`` callback (only sees calls Claude Code would ask about)."""
+        from claude_agent_sdk import PermissionResultAllow, PermissionResultDeny
+
+        try:
+            decision = self.decide(tool_name, tool_input)
+        except Exception as exc:  # noqa: BLE001 - fail closed
+            return PermissionResultDeny(message=f"bastion could not check this call ({type(exc).__name__}: {exc})")
+        if decision.verdict is Verdict.ALLOW:
+            return PermissionResultAllow()
+        return PermissionResultDeny(message=f"bastion: {decision.reason}", interrupt=decision.interrupt)
+
+    # -- PreToolUse hook ----------------------------------------------------------
+
+    async def pre_tool_use(self, hook_input: Mapping[str, Any], tool_use_id: str | None, context: Any) -> dict[str, Any]:
+        """A ``PreToolUse`` hook callback: allow, or deny with the reason, for every call."""
+        try:
+            tool_input = hook_input.get("tool_input") or {}
+            if not isinstance(tool_input, dict):
+                raise ValueError("tool_input is not an object")
+            decision = self.decide(
+                str(hook_input["tool_name"]),
+                tool_input,
+                cwd=hook_input.get("cwd") or None,
+                session_id=str(hook_input.get("session_id") or ""),
+                mode=hook_input.get("permission_mode"),
+            )
+        except Exception as exc:  # noqa: BLE001 - fail closed
+            return _pre_tool_output("deny", f"bastion could not check this call ({type(exc).__name__}: {exc})")
+        verdict = "allow" if decision.verdict is Verdict.ALLOW else "deny"
+        out = _pre_tool_output(verdict, f"bastion: {decision.reason}")
+        if decision.interrupt:
+            out["continue_"] = False
+            out["stopReason"] = f"bastion: {decision.reason}"
+        return out
+
+    def hook_matcher(self, matcher: str | None = None, timeout: float | None = None) -> Any:
+        """A ``HookMatcher`` for ``ClaudeAgentOptions(hooks={"PreToolUse": [...]})``."""
+        from claude_agent_sdk import HookMatcher
+
+        return HookMatcher(matcher=matcher, hooks=[self.pre_tool_use], timeout=timeout)
+
+
+def _pre_tool_output(verdict: str, reason: str) -> dict[str, Any]:
+    return {
+        "hookSpecificOutput": {
+            "hookEventName": "PreToolUse",
+            "permissionDecision": verdict,
+            "permissionDecisionReason": reason,
+        }
+    }
+
+
+_default: BastionPermissions | None = None
+
+
+def _permissions() -> BastionPermissions:
+    global _default
+    if _default is None:
+        _default = BastionPermissions()
+    return _default
+
+
+async def can_use_tool(tool_name: str, tool_input: dict[str, Any], context: Any) -> Any:
+    """Ready-made ``can_use_tool`` for the current directory's settings (asks are denied)."""
+    return await _permissions().can_use_tool(tool_name, tool_input, context)
+
+
+def hook_matcher(matcher: str | None = None) -> Any:
+    """Ready-made ``PreToolUse`` ``HookMatcher`` for the current directory's settings."""
+    return _permissions().hook_matcher(matcher)
