@@ -310,6 +310,8 @@ class Sandbox:
                 if stderr_bytes.startswith(b"bwrap: ") and self.backend == "auto":
                     notes.append("bubblewrap failed: " + stderr_bytes.decode(errors="replace").strip().splitlines()[0])
                     return None
+            if backend == "bwrap" and returncode == 1 and stderr_bytes.startswith(b"bwrap: execvp "):
+                returncode = 127 if b"No such file" in stderr_bytes.split(b"\n", 1)[0] else 126  # as a shell
             status: dict[str, Any] = {}
             if status_line:
                 try:
