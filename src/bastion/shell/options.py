@@ -1,0 +1,115 @@
+"""Split a command's arguments into options and operands, getopt-style.
+
+``rm -rf x``, ``rm -r -f x`` and ``rm --recursive --force x`` must look the same to the
+catalog, so options are normalised: short clusters are split (``-rf`` → ``-r``, ``-f``),
+``--name=value`` is split, and per-command aliases map long spellings to one name.
+Which options take a value is per-command data (``value_opts``); without it ``-o out``
+would make ``out`` look like an operand.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping, Sequence
+
+__all__ = ["Args", "parse_args"]
+
+
+@dataclass
+class Args:
+    """Normalised options (in order, with values) and operands of one command."""
+
+    options: list[tuple[str, str | None]] = field(default_factory=list)
+    operands: list[str] = field(default_factory=list)
+    #: Operands that came after ``--`` (never options, even when they start with ``-``).
+    after_dashdash: bool = False
+
+    def has(self, *names: str) -> bool:
+        return any(opt in names for opt, _ in self.options)
+
+    def value(self, *names: str) -> str | None:
+        """The last value given for any of ``names``."""
+        found = None
+        for opt, val in self.options:
+            if opt in names and val is not None:
+                found = val
+        return found
+
+    def values(self, *names: str) -> list[str]:
+        return [val for opt, val in self.options if opt in names and val is not None]
+
+    @property
+    def names(self) -> set[str]:
+        return {opt for opt, _ in self.options}
+
+
+def parse_args(
+    args: Sequence[str],
+    value_opts: frozenset[str] = frozenset(),
+    aliases: Mapping[str, str] | None = None,
+    *,
+    optional_value_opts: frozenset[str] = frozenset(),
+    stop_at_operand: bool = False,
+    long_single_dash: bool = False,
+) -> Args:
+    """Parse ``args`` (without the command name).
+
+    ``value_opts`` lists options that take a value, in any spelling (``-o``,
+    ``--output``); ``aliases`` maps spellings to a canonical name (``--recursive`` →
+    ``-r``). ``optional_value_opts`` take a value only when attached (``--color=x``).
+    ``stop_at_operand`` ends option parsing at the first operand (POSIX mode, used for
+    commands that take a sub-command). ``long_single_dash`` treats ``-name`` as one
+    option (``find``, ``java``) instead of a cluster.
+    """
+    aliases = aliases or {}
+    out = Args()
+    i, n = 0, len(args)
+    while i < n:
+        arg = args[i]
+        i += 1
+        if arg == "--":
+            out.operands.extend(args[i:])
+            out.after_dashdash = True
+            break
+        if arg.startswith("--") and len(arg) > 2:
+            name, eq, val = arg.partition("=")
+            canon = aliases.get(name, name)
+            if eq:
+                out.options.append((canon, val))
+            elif (name in value_opts or canon in value_opts) and name not in optional_value_opts and i < n:
+                out.options.append((canon, args[i]))
+                i += 1
+            else:
+                out.options.append((canon, None))
+            continue
+        if arg.startswith("-") and len(arg) > 1:
+            if long_single_dash or (len(arg) > 2 and (arg in value_opts or arg in aliases)):
+                canon = aliases.get(arg, arg)
+                if (arg in value_opts or canon in value_opts) and i < n:
+                    out.options.append((canon, args[i]))
+                    i += 1
+                else:
+                    out.options.append((canon, None))
+                continue
+            body = arg[1:]
+            j = 0
+            while j < len(body):
+                short = "-" + body[j]
+                canon = aliases.get(short, short)
+                j += 1
+                if short in value_opts or canon in value_opts:
+                    if j < len(body):
+                        out.options.append((canon, body[j:]))
+                    elif i < n:
+                        out.options.append((canon, args[i]))
+                        i += 1
+                    else:
+                        out.options.append((canon, None))
+                    break
+                out.options.append((canon, None))
+            continue
+        out.operands.append(arg)
+        if stop_at_operand:
+            out.operands.extend(args[i:])
+            break
+    return out

@@ -1,0 +1,705 @@
+"""Which files a simple command reads, writes, deletes or executes (spec 002 §12.10).
+
+Purely lexical: a path is resolved against the command's tracked working directory
+(``cd`` earlier in the script) or the call's, with ``~``, ``~user`` and a leading
+``$HOME`` / ``$PWD`` expanded and ``..`` folded. No file-system access happens here;
+the workspace layer resolves symlinks later (``files.workspace.resolve_path``).
+
+Each command has an extractor: most are data (:data:`READERS` — every operand is read,
+with the options that take a value so their value is skipped); a few need a small
+function (``cp``'s last operand is the destination, ``dd`` has ``if=``/``of=``, ``tar``
+depends on its mode, ``sed -i`` writes). Redirections add ``write`` for ``>``, ``>>``,
+``&>``, ``>|`` and ``read`` for ``<``.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from dataclasses import dataclass
+from typing import Callable, Iterable
+
+from .catalog import AWKS, INTERPRETER_VALUE_OPTS, INTERPRETERS, SHELLS, STANDARD_BIN_DIRS, canonical_name
+from .options import parse_args
+from .script import SimpleCommand
+from .targets import is_harmless_device
+
+__all__ = ["PathAccess", "extract_paths", "resolve", "command_base"]
+
+READ, WRITE, DELETE, EXEC = "read", "write", "delete", "exec"
+
+
+@dataclass(frozen=True)
+class PathAccess:
+    """One file the command touches, as written and resolved (lexically)."""
+
+    op: str  # "read" | "write" | "delete" | "exec"
+    path: str  # as written (decoded)
+    resolved: str  # absolute, lexically normalised, ~ and a leading $HOME expanded
+    command: str  # the command's name
+
+
+# --------------------------------------------------------------------------- resolution
+
+
+def resolve(path: str, base: str, home: str) -> str:
+    """Absolute, normalised form of ``path`` written in a command running in ``base``."""
+    if path == "~" or path.startswith("~/"):
+        path = home + path[1:]
+    elif path.startswith("~") and len(path) > 1:
+        user, _, rest = path[1:].partition("/")
+        parent = posixpath.dirname(home.rstrip("/")) or "/home"
+        path = posixpath.join(parent, user, rest) if user not in ("+", "-") else posixpath.join(base, rest)
+    else:
+        for prefix, value in _WELL_KNOWN_VARS(home, base):
+            if path == prefix or path.startswith(prefix + "/"):
+                path = value + path[len(prefix) :]
+                break
+    if not path.startswith("/"):
+        path = posixpath.join(base or "/", path)
+    norm = posixpath.normpath(path)
+    if norm.startswith("//"):
+        norm = "/" + norm.lstrip("/")
+    return norm
+
+
+def _WELL_KNOWN_VARS(home: str, base: str) -> tuple[tuple[str, str], ...]:
+    """Leading variables whose value is known by convention (``$TMPDIR`` is a temp dir:
+    ``$TMPDIR/../etc`` is ``/etc``)."""
+    return (
+        ("${HOME}", home),
+        ("$HOME", home),
+        ("${PWD}", base),
+        ("$PWD", base),
+        ("${TMPDIR}", "/tmp"),
+        ("$TMPDIR", "/tmp"),
+        ("${TMP}", "/tmp"),
+        ("$TMP", "/tmp"),
+        ("${TEMP}", "/tmp"),
+        ("$TEMP", "/tmp"),
+    )
+
+
+def command_base(cmd: SimpleCommand, cwd: str, home: str) -> str:
+    """The directory ``cmd`` runs in: its tracked ``cd`` target, else the call's cwd."""
+    base = resolve(cwd or "/", "/", home) if cwd else "/"
+    if cmd.cwd:
+        base = resolve(cmd.cwd, base, home)
+    return base
+
+
+# --------------------------------------------------------------------------- data
+
+
+def _opts(spec: str) -> frozenset[str]:
+    return frozenset(spec.split())
+
+
+#: Commands whose every operand is read → options that take a value.
+READERS: dict[str, frozenset[str]] = {
+    "cat": frozenset(),
+    "tac": _opts("-s --separator"),
+    "head": _opts("-n -c --lines --bytes"),
+    "tail": _opts("-n -c --lines --bytes -s --sleep-interval --pid --max-unchanged-stats"),
+    "sort": _opts("-k --key -t --field-separator -S --buffer-size -T --temporary-directory --parallel --batch-size --compress-program --random-source"),
+    "wc": frozenset(),
+    "cut": _opts("-b -c -d -f --bytes --characters --delimiter --fields --output-delimiter"),
+    "paste": _opts("-d --delimiters"),
+    "column": _opts("-s -c -o -N -O -R -E -H -W -l -d --separator --output-separator --table-columns --output-width"),
+    "file": _opts("-m -e -F -P --magic-file --exclude --separator --parameter -f --files-from"),
+    "stat": _opts("-c --format --printf"),
+    "strings": _opts("-n -t -e -T --bytes --radix --encoding --target"),
+    "hexdump": _opts("-n -s -e -f"),
+    "hd": _opts("-n -s -e -f"),
+    "od": _opts("-A -j -N -t -w -S --address-radix --skip-bytes --read-bytes --format --width --strings"),
+    "base64": _opts("-w --wrap"),
+    "base32": _opts("-w --wrap"),
+    "nl": _opts("-b -d -f -h -i -l -n -s -v -w --body-numbering --section-delimiter --number-separator --starting-line-number --number-width --number-format"),
+    "ls": _opts("-I --ignore --hide -w --width -T --tabsize --format --sort --time --time-style --block-size --color --indicator-style --quoting-style"),
+    "dir": _opts("-I --ignore -w -T"),
+    "du": _opts("-d --max-depth -B --block-size -t --threshold --exclude -X --exclude-from --time-style --files0-from"),
+    "tree": _opts("-L -P -I -o --filelimit --charset --sort --timefmt"),
+    "diff": _opts("-C -U -I -F -x -X --context --unified --ignore-matching-lines --label --from-file --to-file --exclude --exclude-from -W --width --tabsize --horizon-lines --line-format --ifdef -D"),
+    "cmp": _opts("-i -n --ignore-initial --bytes"),
+    "comm": _opts("--output-delimiter"),
+    "sha1sum": frozenset(),
+    "sha224sum": frozenset(),
+    "sha256sum": frozenset(),
+    "sha384sum": frozenset(),
+    "sha512sum": frozenset(),
+    "md5sum": frozenset(),
+    "b2sum": _opts("-l --length"),
+    "shasum": _opts("-a --algorithm"),
+    "cksum": _opts("-a --algorithm -l --length"),
+    "md5": _opts("-s"),
+    "less": _opts("-b -h -j -k -o -O -p -P -t -T -x -y -z --pattern --prompt --tag --tag-file --log-file"),
+    "more": _opts("-n"),
+    "bat": _opts("-l --language -H --highlight-line --tabs --theme --style -r --line-range --color --paging --wrap --terminal-width --pager --map-syntax"),
+    "batcat": _opts("-l --language -H --highlight-line --tabs --theme --style -r --line-range"),
+    "xxd": _opts("-c -g -l -s -o -n --cols --len --seek --name"),
+    "zcat": frozenset(),
+    "bzcat": frozenset(),
+    "xzcat": frozenset(),
+    "rev": frozenset(),
+    "fold": _opts("-w --width"),
+    "fmt": _opts("-w -p -g --width --prefix --goal"),
+    "expand": _opts("-t --tabs"),
+    "unexpand": _opts("-t --tabs"),
+    "readlink": frozenset(),
+    "realpath": _opts("--relative-to --relative-base"),
+    "source": frozenset(),
+    "zgrep": frozenset(),
+    "diff3": _opts("-L --label"),
+}
+
+#: Commands whose every operand is written.
+WRITERS: dict[str, frozenset[str]] = {
+    "touch": _opts("-d -r -t --date --reference --time"),
+    "mkdir": _opts("-m --mode --context"),
+    "tee": frozenset(),
+    "truncate": _opts("-s -r --size --reference"),
+}
+#: Commands whose every operand is deleted.
+DELETERS: dict[str, frozenset[str]] = {
+    "rm": frozenset(),
+    "rmdir": frozenset(),
+    "shred": _opts("-n -s --iterations --size --random-source"),
+    "unlink": frozenset(),
+    "srm": frozenset(),
+    "wipe": frozenset(),
+}
+
+# --------------------------------------------------------------------------- extractors
+
+Pair = tuple[str, str]
+Extractor = Callable[[tuple[str, ...]], Iterable[Pair]]
+
+
+def _all(op: str, value_opts: frozenset[str]) -> Extractor:
+    def extract(args: tuple[str, ...]) -> Iterable[Pair]:
+        return [(op, a) for a in parse_args(args, value_opts).operands]
+
+    return extract
+
+
+def _copy_like(source_op: str, value_opts: str, *, dir_flag: bool = False) -> Extractor:
+    """cp / mv / install: sources, then a destination (or ``-t DIR``); ``install -d``
+    creates every operand (``dir_flag``)."""
+    vo = _opts(value_opts)
+
+    def extract(args: tuple[str, ...]) -> Iterable[Pair]:
+        parsed = parse_args(args, vo)
+        ops = parsed.operands
+        target = parsed.value("-t", "--target-directory")
+        out: list[Pair] = []
+        if target is not None:
+            out.extend((source_op, a) for a in ops)
+            out.append((WRITE, target))
+        elif dir_flag and parsed.has("-d", "--directory"):
+            out.extend((WRITE, a) for a in ops)
+        elif len(ops) >= 2:
+            out.extend((source_op, a) for a in ops[:-1])
+            out.append((WRITE, ops[-1]))
+        elif len(ops) == 1:
+            out.append((source_op, ops[0]))
+        return out
+
+    return extract
+
+
+def _ln(args: tuple[str, ...]) -> Iterable[Pair]:
+    parsed = parse_args(args, _opts("-t --target-directory -S --suffix"))
+    ops = parsed.operands
+    target = parsed.value("-t", "--target-directory")
+    if target is not None:
+        return [(READ, a) for a in ops] + [(WRITE, target)]
+    if len(ops) >= 2:
+        return [(READ, a) for a in ops[:-1]] + [(WRITE, ops[-1])]
+    if len(ops) == 1:
+        return [(READ, ops[0]), (WRITE, posixpath.basename(ops[0].rstrip("/")) or ".")]
+    return []
+
+
+def _cd(args: tuple[str, ...]) -> Iterable[Pair]:
+    ops = parse_args(args).operands
+    return [(READ, ops[0])] if ops and ops[0] != "-" else []
+
+
+_FIND_VALUE = _opts(
+    "-name -iname -path -ipath -wholename -iwholename -regex -iregex -type -xtype -user -group -uid -gid -perm -size "
+    "-mtime -atime -ctime -mmin -amin -cmin -maxdepth -mindepth -newer -anewer -cnewer -samefile -links -inum -fstype "
+    "-printf -fprint -fprint0 -fls -used -context -lname -ilname -regextype -newerXY -D -O -files0-from"
+)
+_FIND_FILE_READ = _opts("-newer -anewer -cnewer -samefile -files0-from")
+_FIND_FILE_WRITE = _opts("-fprint -fprint0 -fls")
+
+
+def _find(args: tuple[str, ...]) -> Iterable[Pair]:
+    """Start points come before the first expression token; ``-delete`` deletes them."""
+    out: list[Pair] = []
+    roots: list[str] = []
+    i, n = 0, len(args)
+    while i < n and args[i] in ("-H", "-L", "-P") or (i < n and args[i].startswith("-O")):
+        i += 1
+    while i < n and not args[i].startswith("-") and args[i] not in ("(", "!", ","):
+        roots.append(args[i])
+        i += 1
+    deletes = False
+    while i < n:
+        tok = args[i]
+        if tok in _FIND_FILE_READ and i + 1 < n:
+            out.append((READ, args[i + 1]))
+        elif tok in _FIND_FILE_WRITE and i + 1 < n:
+            out.append((WRITE, args[i + 1]))
+        elif tok == "-fprintf" and i + 1 < n:
+            out.append((WRITE, args[i + 1]))
+            i += 1
+        elif tok == "-delete":
+            deletes = True
+        elif tok in ("-exec", "-execdir", "-ok", "-okdir"):
+            j = i + 1
+            while j < n and args[j] not in (";", "+", "\\;"):
+                j += 1
+            if i + 1 < n and canonical_name(posixpath.basename(args[i + 1])) in ("rm", "shred", "unlink", "rmdir"):
+                deletes = True
+            i = j
+        if tok in _FIND_VALUE:
+            i += 1
+        i += 1
+    op = DELETE if deletes else READ
+    out.extend((op, r) for r in (roots or ["."]))
+    return out
+
+
+_GREP_VALUE = _opts(
+    "-e -f -m -A -B -C -d -D --regexp --file --max-count --after-context --before-context --context --label --include "
+    "--exclude --exclude-dir --exclude-from --color --colour --binary-files --devices --directories --group-separator"
+)
+_RG_VALUE = _opts(
+    "-e -f -g -t -T -m -A -B -C -M -j -E --regexp --file --glob --iglob --type --type-not --max-count --after-context "
+    "--before-context --context --max-columns --threads --encoding --pre --pre-glob --type-add --type-clear --colors "
+    "--color --sort --sortr --max-depth --maxdepth -d --max-filesize --replace -r --path-separator --context-separator "
+    "--field-match-separator --field-context-separator --engine --ignore-file --dfa-size-limit --regex-size-limit "
+    "--hostname-bin --hyperlink-format --generate"
+)
+
+
+def _grep_like(value_opts: frozenset[str], pattern_opts: tuple[str, ...], file_opts: tuple[str, ...]) -> Extractor:
+    def extract(args: tuple[str, ...]) -> Iterable[Pair]:
+        parsed = parse_args(args, value_opts)
+        ops = list(parsed.operands)
+        if not parsed.has(*pattern_opts) and not parsed.has(*file_opts) and ops:
+            ops = ops[1:]  # the pattern
+        out = [(READ, f) for f in parsed.values(*file_opts)]
+        out.extend((READ, a) for a in (ops or []))
+        return out
+
+    return extract
+
+
+_SED_VALUE = _opts("-e -f -l --expression --file --line-length")
+
+
+def _sed(args: tuple[str, ...]) -> Iterable[Pair]:
+    parsed = parse_args(args, _SED_VALUE, optional_value_opts=_opts("--in-place"))
+    in_place = any(opt in ("-i", "--in-place") for opt, _ in parsed.options) or any(
+        a.startswith("-i") for a in args if not a.startswith("--")
+    )
+    ops = list(parsed.operands)
+    if not parsed.has("-e", "--expression", "-f", "--file") and ops:
+        ops = ops[1:]
+    out = [(READ, f) for f in parsed.values("-f", "--file")]
+    out.extend((WRITE if in_place else READ, a) for a in ops)
+    return out
+
+
+def _awk(args: tuple[str, ...]) -> Iterable[Pair]:
+    parsed = parse_args(args, _opts("-f -v -F --file --assign --field-separator -i --include -l --load -E --exec"))
+    ops = list(parsed.operands)
+    if not parsed.has("-f", "--file", "-E", "--exec") and ops:
+        ops = ops[1:]
+    out = [(READ, f) for f in parsed.values("-f", "--file", "-E", "--exec", "-i", "--include")]
+    out.extend((READ, a) for a in ops if "=" not in a or a.startswith("/") or a.startswith("."))
+    return out
+
+
+def _jq(args: tuple[str, ...]) -> Iterable[Pair]:
+    out: list[Pair] = []
+    ops: list[str] = []
+    i, n = 0, len(args)
+    from_file = False
+    while i < n:
+        a = args[i]
+        if a in ("-f", "--from-file") and i + 1 < n:
+            out.append((READ, args[i + 1]))
+            from_file = True
+            i += 2
+            continue
+        if a in ("--rawfile", "--slurpfile") and i + 2 < n:
+            out.append((READ, args[i + 2]))
+            i += 3
+            continue
+        if a in ("--arg", "--argjson") and i + 2 < n:
+            i += 3
+            continue
+        if a in ("--indent", "-L") and i + 1 < n:
+            i += 2
+            continue
+        if a == "--args" or a == "--jsonargs":
+            break
+        if a.startswith("-") and a != "-":
+            i += 1
+            continue
+        ops.append(a)
+        i += 1
+    if not from_file and ops:
+        ops = ops[1:]
+    out.extend((READ, a) for a in ops)
+    return out
+
+
+def _chmod_like(args: tuple[str, ...]) -> Iterable[Pair]:
+    parsed = parse_args(args, _opts("--reference --from"))
+    ops = list(parsed.operands)
+    if parsed.value("--reference") is None and ops:
+        ops = ops[1:]  # the mode or the owner
+    return [(WRITE, a) for a in ops]
+
+
+def _dd(args: tuple[str, ...]) -> Iterable[Pair]:
+    out: list[Pair] = []
+    for a in args:
+        key, eq, val = a.partition("=")
+        if eq and key == "if":
+            out.append((READ, val))
+        elif eq and key == "of":
+            out.append((WRITE, val))
+    return out
+
+
+_TAR_VALUE = _opts(
+    "-f -C -T -X -b -H -K -L -N -V -g --file --directory --files-from --exclude-from --exclude --blocking-factor --format "
+    "--starting-file --tape-length --newer --label --listed-incremental --to-command --use-compress-program -I "
+    "--checkpoint-action --rsh-command --transform --xform --owner --group --mode --mtime --strip-components --suffix"
+)
+
+
+def _tar(args: tuple[str, ...]) -> Iterable[Pair]:
+    if args and not args[0].startswith("-") and args[0] and all(c.isalpha() for c in args[0]):
+        # old-style bundled first argument: ``tar czf out.tgz dir``
+        letters = args[0]
+        rest = list(args[1:])
+        expanded: list[str] = []
+        for ch in letters:
+            expanded.append("-" + ch)
+            if ch in "fCTXbHKLNVg" and rest:
+                expanded.append(rest.pop(0))
+        args = tuple(expanded + rest)
+    parsed = parse_args(args, _TAR_VALUE)
+    names = parsed.names
+    archive = parsed.value("-f", "--file")
+    directory = parsed.value("-C", "--directory")
+    create = bool(names & {"-c", "--create", "-r", "--append", "-u", "--update", "-A", "--catenate", "--concatenate"})
+    extract = bool(names & {"-x", "--extract", "--get"})
+    delete = "--delete" in names
+    out: list[Pair] = []
+    if archive and archive != "-" and ":" not in archive.split("/", 1)[0]:
+        out.append((WRITE if create or delete else READ, archive))
+    for f in parsed.values("-T", "--files-from", "-X", "--exclude-from"):
+        out.append((READ, f))
+    if extract:
+        out.append((WRITE, directory or "."))
+    elif create:
+        if directory:
+            out.extend((READ, posixpath.join(directory, a)) for a in parsed.operands)
+        else:
+            out.extend((READ, a) for a in parsed.operands)
+    return out
+
+
+def _git(args: tuple[str, ...]) -> Iterable[Pair]:
+    out: list[Pair] = []
+    where = ""  # ``-C dir``: later paths are relative to it
+    i, n = 0, len(args)
+    while i < n and args[i].startswith("-"):
+        a = args[i]
+        if a == "-C" and i + 1 < n:
+            where = posixpath.join(where, args[i + 1]) if where else args[i + 1]
+            out.append((READ, where))
+            i += 2
+            continue
+        if a in ("-c", "--git-dir", "--work-tree", "--namespace", "--config-env") and i + 1 < n:
+            if a in ("--git-dir", "--work-tree"):
+                out.append((READ, args[i + 1]))
+            i += 2
+            continue
+        i += 1
+    sub = args[i] if i < n else ""
+    rest = args[i + 1 :]
+    op = {"checkout": WRITE, "restore": WRITE, "rm": DELETE, "clean": DELETE, "mv": WRITE, "reset": WRITE}.get(sub, READ)
+    if "--" in rest:
+        out.extend((op, p) for p in rest[rest.index("--") + 1 :])
+    elif sub in ("add", "rm", "mv", "stage"):
+        out.extend((op if sub != "add" else READ, a) for a in parse_args(rest, _opts("--chmod --pathspec-from-file")).operands)
+    elif sub == "clone":
+        ops = parse_args(rest, _opts("-b --branch -o --origin --depth --reference -c --config --template -u --upload-pack --separate-git-dir --filter --jobs -j --bundle-uri --shallow-since --shallow-exclude")).operands
+        if len(ops) >= 2:
+            out.append((WRITE, ops[1]))
+    elif sub == "clean":
+        out.append((DELETE, "."))
+    if where:
+        out = [out[0]] + [(op, posixpath.join(where, p)) for op, p in out[1:]]
+    return out
+
+
+def _install(args: tuple[str, ...]) -> Iterable[Pair]:
+    return _copy_like(READ, "-m --mode -o --owner -g --group -t --target-directory -S --suffix", dir_flag=True)(args)
+
+
+def _script_exec(value_opts: frozenset[str], code_opts: frozenset[str]) -> Extractor:
+    """Interpreters and shells: the first operand is a script that runs (unless inline code)."""
+
+    def extract(args: tuple[str, ...]) -> Iterable[Pair]:
+        parsed = parse_args(args, value_opts | code_opts, stop_at_operand=True)
+        if parsed.has(*code_opts) or not parsed.operands:
+            return []
+        first = parsed.operands[0]
+        if first == "-" or first.startswith(("http://", "https://")):
+            return []
+        return [(EXEC, first)]
+
+    return extract
+
+
+def _curl(args: tuple[str, ...]) -> Iterable[Pair]:
+    parsed = parse_args(
+        args,
+        _opts(
+            "-o --output -T --upload-file -d --data --data-binary --data-raw --data-ascii --data-urlencode -F --form "
+            "--form-string -K --config -b --cookie -c --cookie-jar -H --header -u --user -X --request -A --user-agent "
+            "-e --referer --cacert --cert --key -E --capath --output-dir -w --write-out -D --dump-header --trace "
+            "--trace-ascii --stderr -x --proxy --resolve --connect-to -r --range -m --max-time --retry -C --continue-at"
+        ),
+    )
+    out: list[Pair] = []
+    for opt, val in parsed.options:
+        if val is None:
+            continue
+        if opt in ("-o", "--output", "-c", "--cookie-jar", "-D", "--dump-header", "--trace", "--trace-ascii", "--stderr"):
+            if val != "-":
+                out.append((WRITE, val))
+        elif opt in ("-T", "--upload-file", "-K", "--config"):
+            out.append((READ, val))
+        elif opt in ("-d", "--data", "--data-binary", "--data-ascii", "--data-urlencode") and "@" in val:
+            path = val.split("@", 1)[1]
+            if path and path != "-":
+                out.append((READ, path))
+        elif opt in ("-F", "--form") and "=@" in val or opt in ("-F", "--form") and "=<" in val:
+            path = val.split("=", 1)[1][1:].split(";", 1)[0]
+            if path and path != "-":
+                out.append((READ, path))
+    return out
+
+
+def _wget(args: tuple[str, ...]) -> Iterable[Pair]:
+    parsed = parse_args(
+        args,
+        _opts("-O --output-document -o --output-file -a --append-output -i --input-file -P --directory-prefix --post-file --body-file --load-cookies --save-cookies -e --execute -U --user-agent --header -t --tries -T --timeout --user --password"),
+    )
+    out: list[Pair] = []
+    for opt, val in parsed.options:
+        if val is None:
+            continue
+        if opt in ("-O", "--output-document", "-o", "--output-file", "-a", "--append-output", "--save-cookies", "-P", "--directory-prefix"):
+            if val != "-":
+                out.append((WRITE, val))
+        elif opt in ("-i", "--input-file", "--post-file", "--body-file", "--load-cookies"):
+            out.append((READ, val))
+    return out
+
+
+def _remote_copy(args: tuple[str, ...]) -> Iterable[Pair]:
+    """scp / rsync: local operands (no ``host:`` part) are read, a local last operand written."""
+    parsed = parse_args(args, _opts("-i -P -o -F -c -l -S -J -e --rsh --rsync-path --exclude --include --exclude-from --include-from --files-from --filter -f --port --password-file --log-file --chmod --chown --timeout --bwlimit --partial-dir --temp-dir -T --backup-dir --suffix --compare-dest --link-dest --copy-dest"))
+    ops = parsed.operands
+    if len(ops) < 2:
+        return []
+
+    def local(p: str) -> bool:
+        head = p.split("/", 1)[0]
+        return ":" not in head and not p.startswith("rsync://")
+
+    out: list[Pair] = [(READ, a) for a in ops[:-1] if local(a)]
+    if local(ops[-1]):
+        out.append((WRITE, ops[-1]))
+    return out
+
+
+def _unzip(args: tuple[str, ...]) -> Iterable[Pair]:
+    parsed = parse_args(args, _opts("-d -x -P -I -O"))
+    out: list[Pair] = []
+    if parsed.operands:
+        out.append((READ, parsed.operands[0]))
+    out.append((WRITE, parsed.value("-d") or "."))
+    return out
+
+
+def _zip(args: tuple[str, ...]) -> Iterable[Pair]:
+    parsed = parse_args(args, _opts("-x -i -P -b -n -t -tt -O --out -Z -s -sp"))
+    ops = parsed.operands
+    if not ops:
+        return []
+    return [(WRITE, ops[0])] + [(READ, a) for a in ops[1:]]
+
+
+def _uniq(args: tuple[str, ...]) -> Iterable[Pair]:
+    ops = parse_args(args, _opts("-f -s -w --skip-fields --skip-chars --check-chars --group --all-repeated")).operands
+    out: list[Pair] = []
+    if ops:
+        out.append((READ, ops[0]))
+    if len(ops) > 1:
+        out.append((WRITE, ops[1]))
+    return out
+
+
+def _sort(args: tuple[str, ...]) -> Iterable[Pair]:
+    parsed = parse_args(args, READERS["sort"] | _opts("-o --output"))
+    out = [(READ, a) for a in parsed.operands]
+    out.extend((WRITE, v) for v in parsed.values("-o", "--output"))
+    return out
+
+
+def _base64(args: tuple[str, ...]) -> Iterable[Pair]:
+    parsed = parse_args(args, _opts("-w --wrap -i --input -o --output"))
+    out = [(READ, a) for a in parsed.operands]
+    out.extend((READ, v) for v in parsed.values("-i", "--input"))
+    out.extend((WRITE, v) for v in parsed.values("-o", "--output") if v != "-")
+    return out
+
+
+def _xxd(args: tuple[str, ...]) -> Iterable[Pair]:
+    ops = parse_args(args, READERS["xxd"]).operands
+    out: list[Pair] = []
+    if ops:
+        out.append((READ, ops[0]))
+    if len(ops) > 1:
+        out.append((WRITE, ops[1]))
+    return out
+
+
+def _iconv(args: tuple[str, ...]) -> Iterable[Pair]:
+    parsed = parse_args(args, _opts("-f -t --from-code --to-code -o --output"))
+    return [(READ, a) for a in parsed.operands] + [(WRITE, v) for v in parsed.values("-o", "--output")]
+
+
+def _compress(args: tuple[str, ...]) -> Iterable[Pair]:
+    """gzip and friends replace their operands (unless writing to stdout)."""
+    parsed = parse_args(args, _opts("-S --suffix -b -T --threads -L"))
+    op = READ if parsed.has("-c", "--stdout", "--to-stdout", "-l", "--list", "-t", "--test") else WRITE
+    return [(op, a) for a in parsed.operands]
+
+
+EXTRACTORS: dict[str, Extractor] = {
+    **{name: _all(READ, vo) for name, vo in READERS.items()},
+    **{name: _all(WRITE, vo) for name, vo in WRITERS.items()},
+    **{name: _all(DELETE, vo) for name, vo in DELETERS.items()},
+    "cd": _cd,
+    "pushd": _cd,
+    "cp": _copy_like(READ, "-t --target-directory -S --suffix --sparse --reflink --no-preserve"),
+    "mv": _copy_like(DELETE, "-t --target-directory -S --suffix"),
+    "install": _install,
+    "ln": _ln,
+    "find": _find,
+    "bfs": _find,
+    "grep": _grep_like(_GREP_VALUE, ("-e", "--regexp"), ("-f", "--file")),
+    "egrep": _grep_like(_GREP_VALUE, ("-e", "--regexp"), ("-f", "--file")),
+    "fgrep": _grep_like(_GREP_VALUE, ("-e", "--regexp"), ("-f", "--file")),
+    "rg": _grep_like(_RG_VALUE, ("-e", "--regexp"), ("-f", "--file")),
+    "ag": _grep_like(_opts("-A -B -C -G -m --context --file-search-regex --ignore --ignore-dir --max-count --depth"), (), ()),
+    "ack": _grep_like(_opts("-A -B -C -m --type --ignore-dir --max-count --output -g"), (), ()),
+    "sed": _sed,
+    "gsed": _sed,
+    "jq": _jq,
+    "gojq": _jq,
+    "chmod": _chmod_like,
+    "chown": _chmod_like,
+    "chgrp": _chmod_like,
+    "dd": _dd,
+    "tar": _tar,
+    "bsdtar": _tar,
+    "git": _git,
+    "curl": _curl,
+    "wget": _wget,
+    "scp": _remote_copy,
+    "rsync": _remote_copy,
+    "unzip": _unzip,
+    "zip": _zip,
+    "uniq": _uniq,
+    "sort": _sort,
+    "base64": _base64,
+    "xxd": _xxd,
+    "iconv": _iconv,
+    "gzip": _compress,
+    "gunzip": _compress,
+    "bzip2": _compress,
+    "bunzip2": _compress,
+    "xz": _compress,
+    "unxz": _compress,
+    "zstd": _compress,
+    ".": _all(EXEC, frozenset()),
+    "source": _all(EXEC, frozenset()),
+}
+for _awk_name in AWKS:
+    EXTRACTORS[_awk_name] = _awk
+for _shell in SHELLS:
+    EXTRACTORS[_shell] = _script_exec(_opts("-o +o -O +O --rcfile --init-file"), _opts("-c"))
+for _interp, _code in INTERPRETERS.items():
+    if _interp not in EXTRACTORS:
+        EXTRACTORS[_interp] = _script_exec(INTERPRETER_VALUE_OPTS.get(_interp, frozenset()), _code | _opts("-m"))
+
+# --------------------------------------------------------------------------- entry point
+
+_WRITE_REDIRECTS = frozenset({">", ">>", "&>", "&>>", ">|", ">&"})
+
+
+def _skip(path: str) -> bool:
+    return not path or path in ("-", "{}") or is_harmless_device(path) or path.startswith("/dev/tcp/") or path.startswith("/dev/udp/")
+
+
+def extract_paths(cmd: SimpleCommand, *, cwd: str, home: str) -> list[PathAccess]:
+    """Every file ``cmd`` reads, writes, deletes or executes, as far as its argv says."""
+    base = command_base(cmd, cwd, home)
+    name = canonical_name(cmd.name) if cmd.argv else ""
+    pairs: list[Pair] = []
+    if cmd.argv:
+        extractor = EXTRACTORS.get(name)
+        if extractor is not None:
+            try:
+                pairs.extend(extractor(cmd.argv[1:]))
+            except (IndexError, ValueError):  # malformed argv: nothing lexical to say
+                pass
+        head = cmd.argv[0]
+        if "/" in head and posixpath.dirname(head) not in STANDARD_BIN_DIRS:
+            pairs.append((EXEC, head))
+    for redirect in cmd.redirects:
+        target = redirect.target
+        if redirect.op in ("<<", "<<-", "<<<") or not target:
+            continue
+        if redirect.op in (">&", "<&") and (target.isdigit() or target == "-"):
+            continue
+        if redirect.op == "<>":
+            pairs.append((READ, target))
+            pairs.append((WRITE, target))
+        elif redirect.writes or redirect.op in _WRITE_REDIRECTS:
+            pairs.append((WRITE, target))
+        elif redirect.reads or redirect.op in ("<", "<&"):
+            pairs.append((READ, target))
+    out: list[PathAccess] = []
+    seen: set[tuple[str, str]] = set()
+    label = name or "redirect"
+    for op, path in pairs:
+        if _skip(path) or (op, path) in seen:
+            continue
+        seen.add((op, path))
+        out.append(PathAccess(op, path, resolve(path, base, home), label))
+    return out
+
