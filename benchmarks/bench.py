@@ -111,12 +111,24 @@ def main() -> int:
     print("| what | median ms | ratio to python -S -c pass |\n|---|---:|---:|")
     print(f"| `python -S -c pass` | {baseline:.1f} | 1.0 |")
     print(f"| `bastion check -- 'git status'` | {check:.1f} | {check / baseline:.1f} |")
-    # the hook exactly as `bastion install` registers it: this interpreter, -I, -m bastion
-    hook_call = {"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "git status"},
-                 "cwd": project, "session_id": "bench", "permission_mode": "default"}
-    hook = _time_process_ms([sys.executable, "-I", "-m", "bastion", "hook", "claude-code"], proc_rounds,
-                            stdin=json.dumps(hook_call).encode(), env=env)
+    # the hook exactly as `bastion install` registers it: this interpreter, -I, -m bastion;
+    # the first call starts the decision server, the median is what every later call costs
+    from bastion.adapters.hookd import stop_servers
+
+    runtime = tempfile.mkdtemp(prefix="bh-")
+    hook_env = dict(env, BASTION_RUNTIME_DIR=runtime)
+    hook_call = json.dumps({"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "git status"},
+                            "cwd": project, "session_id": "bench", "permission_mode": "default"}).encode()
+    hook_argv = [sys.executable, "-I", "-m", "bastion", "hook", "claude-code"]
+    cold = _time_process_ms(hook_argv, 1, stdin=hook_call, env=hook_env)
+    time.sleep(1.0)  # let the server finish starting
+    hook = _time_process_ms(hook_argv, proc_rounds, stdin=hook_call, env=hook_env)
+    alone = _time_process_ms(hook_argv, proc_rounds, stdin=hook_call, env=dict(hook_env, BASTION_HOOK_SERVER="0"))
+    stop_servers(runtime)
+    shutil.rmtree(runtime, ignore_errors=True)
     print(f"| `bastion hook claude-code` (`git status`) | {hook:.1f} | {hook / baseline:.1f} |")
+    print(f"| the same, first call (starts the decision server) | {cold:.1f} | {cold / baseline:.1f} |")
+    print(f"| the same, without the server (`BASTION_HOOK_SERVER=0`) | {alone:.1f} | {alone / baseline:.1f} |")
     shutil.rmtree(project, ignore_errors=True)
     return 0
 

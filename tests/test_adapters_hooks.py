@@ -281,19 +281,20 @@ def test_internal_errors_fail_closed(client: str, project: Path) -> None:
 @pytest.mark.parametrize("client", CLIENTS)
 def test_whole_process(client: str, project: Path, bastion_env: dict[str, str]) -> None:
     text = payload(client, READ[client], {"file_path": "src/app.py"}, project)
-    done = run_bastion("hook", client, stdin=text, env=bastion_env)
+    done = run_bastion("hook", client, stdin=text, env={**bastion_env, "BASTION_HOOK_SERVER": "0"})  # in-process
     assert done.returncode == 0, done.stderr
     reply = hook.Reply(done.stdout.strip(), done.stderr.strip(), done.returncode)
     assert verdict_of(client, reply) == "allow"
 
 
 def test_unknown_client_is_a_usage_error(bastion_env: dict[str, str]) -> None:
-    done = run_bastion("hook", "cursor", stdin="{}", env=bastion_env)
+    done = run_bastion("hook", "cursor", stdin="{}", env={**bastion_env, "BASTION_HOOK_SERVER": "0"})
     assert done.returncode == 2 and "unknown client 'cursor'" in done.stderr
 
 
 def test_hook_path_imports_only_what_the_decision_needs(project: Path, bastion_env: dict[str, str]) -> None:
-    """No argparse, no YAML, no HTTP or pydantic on the way to a decision."""
+    """No argparse, no YAML, no HTTP or pydantic on the way to a decision (in-process;
+    tests/test_hookd.py covers the thin client that talks to the decision server)."""
     text = payload("claude-code", "Read", {"file_path": "src/app.py"}, project)
     probe = (
         "import sys, io\n"
@@ -303,7 +304,8 @@ def test_hook_path_imports_only_what_the_decision_needs(project: Path, bastion_e
         "heavy = sorted(m for m in ('argparse', 'yaml', 'pydantic', 'httpx', 'mcp', 'claude_agent_sdk', 'asyncio') if m in sys.modules)\n"
         "print('HEAVY', heavy)\n"
     )
-    done = subprocess.run([sys.executable, "-c", probe, text], capture_output=True, text=True, env=bastion_env, timeout=60)
+    done = subprocess.run([sys.executable, "-c", probe, text], capture_output=True, text=True,
+                          env={**bastion_env, "BASTION_HOOK_SERVER": "0"}, timeout=60)
     assert done.returncode == 0, done.stderr
     assert "HEAVY []" in done.stdout
 

@@ -2,6 +2,11 @@
 
 import sys
 
+if sys.argv[1:2] == ["hook"]:  # every tool call: the thin hook client, before anything else loads
+    from .adapters.hookc import main as hook_main
+
+    sys.exit(hook_main(sys.argv[2:]))
+
 from .cli import main
 
 sys.exit(main())

@@ -330,7 +330,7 @@ def build_parser() -> Any:
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["hook"]:  # every tool call: skip argparse and import only the decision path
-        from .adapters.hook import main as hook_main
+        from .adapters.hookc import main as hook_main
 
         return hook_main(argv[1:])
     parser = build_parser()

@@ -13,9 +13,10 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 import pytest
 
@@ -42,6 +43,7 @@ class Workspace:
 
     home: Path
     project: Path
+    runtime: Path  # where bastion's decision server puts its socket
 
     @property
     def victim(self) -> Path:
@@ -56,7 +58,8 @@ class Workspace:
         keep = ("PATH", "LANG", "LC_ALL", "TERM", "TMPDIR", "SYSTEMROOT")
         env = {key: os.environ[key] for key in keep if key in os.environ}
         env.update(HOME=str(self.home), XDG_CONFIG_HOME=str(self.home / ".config"),
-                   XDG_STATE_HOME=str(self.home / ".local" / "state"), NO_COLOR="1")
+                   XDG_STATE_HOME=str(self.home / ".local" / "state"), NO_COLOR="1",
+                   BASTION_RUNTIME_DIR=str(self.runtime))
         env.update(extra)
         return env
 
@@ -73,7 +76,11 @@ class Workspace:
 
 
 @pytest.fixture
-def workspace(tmp_path: Path) -> Workspace:
+def workspace(tmp_path: Path) -> Iterator[Workspace]:
+    """The hooks run through bastion's decision server (as they do for users); it is
+    stopped when the test ends."""
+    from bastion.adapters.hookd import stop_servers
+
     home = tmp_path / "client-home"
     project = tmp_path / "project"
     home.mkdir()
@@ -81,7 +88,12 @@ def workspace(tmp_path: Path) -> Workspace:
     (project / "victim" / "keep.txt").write_text("precious\n")
     (project / "README.md").write_text("# demo project\n")
     subprocess.run(["git", "init", "-q", str(project)], check=True)
-    return Workspace(home, project)
+    runtime = Path(tempfile.mkdtemp(prefix="bh-"))  # short: socket paths are limited
+    try:
+        yield Workspace(home, project, runtime)
+    finally:
+        stop_servers(str(runtime))
+        shutil.rmtree(runtime, ignore_errors=True)
 
 
 def run_cli(argv: list[str], workspace: Workspace, env: dict[str, str]) -> subprocess.CompletedProcess:

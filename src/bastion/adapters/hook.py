@@ -10,8 +10,10 @@ which provides:
 * ``answer(event, decision, policy, asked=) -> Reply`` (``asked``: an ask made a deny) and ``answer_post(event, findings) -> Reply``;
 * ``failure(event, payload, message) -> Reply`` — the client's fail-closed answer.
 
-This module is on the hot path of every tool call, so it imports only the standard
-library at the top; the engine comes in once the payload is read.
+``bastion hook`` first goes through ``hookc`` (a thin client for the warm decision server
+``hookd``); this module is what decides, in the server or, when the server cannot
+answer, in the hook process itself. It imports only the standard library at the top;
+the engine comes in once the payload is read.
 """
 
 from __future__ import annotations
@@ -68,13 +70,18 @@ def payload_cwd(payload: Mapping[str, Any]) -> str:
     return os.path.abspath(cwd) if isinstance(cwd, str) and cwd else os.getcwd()
 
 
-def run(client: Any, text: str, env: Mapping[str, str] | None = None) -> Reply:
-    """Answer one hook call; any failure becomes the client's fail-closed answer."""
+def run(client: Any, text: str, env: Mapping[str, str] | None = None, cwd: str | None = None) -> Reply:
+    """Answer one hook call; any failure becomes the client's fail-closed answer.
+
+    ``env`` and ``cwd`` are the hook process's (the decision server passes its caller's);
+    the payload's own ``cwd`` wins over ``cwd``."""
     env = env if env is not None else os.environ
     payload: dict[str, Any] | None = None
     event = ""
     try:
         payload = read_payload(text)
+        if cwd and not payload.get("cwd"):
+            payload["cwd"] = cwd
         event = str(payload.get("hook_event_name") or client.PRE_EVENTS[0])
         if event in client.POST_EVENTS:
             return _after_tool(client, event, payload, env)

@@ -1,0 +1,151 @@
+"""The fast path of ``bastion hook CLIENT``: hand the call to a warm decision server.
+
+A hook is a new process on every tool call, and loading the engine (the shell grammar,
+the command catalog, the validators) costs far more than deciding. So the hook process
+is a thin client: it reads stdin and passes it, with its working directory and its
+environment, to ``hookd`` — a per-user server that keeps the engine loaded and runs the
+very same ``hook.run`` with that environment — and prints the answer. This module imports
+nothing but built-in modules (``_socket``, ``zlib``), so it costs little more than the
+interpreter's start.
+
+Whenever the server cannot answer — not running yet, busy past the timeout, started
+from older code, a socket folder that is not safely ours — the call is decided in this
+process instead (``hook.main``): slower, never different, never an allow by accident.
+When no server runs, the client starts one in the background for the next calls.
+``BASTION_HOOK_SERVER=0`` turns the server off.
+"""
+
+import os
+import sys
+
+PROTOCOL = b"bastion-hook/1"
+#: Seconds to wait for the server's answer before deciding in this process.
+TIMEOUT = 10.0
+STALE = 75  # exit code the server uses for "my code changed: decide it yourself"
+
+
+def runtime_dir(env):
+    """A folder only this user can use: ``$BASTION_RUNTIME_DIR``, else under
+    ``$XDG_RUNTIME_DIR`` or ``/tmp`` (short paths: a socket path has ~100 bytes)."""
+    base = env.get("BASTION_RUNTIME_DIR")
+    if base:
+        return base
+    return os.path.join(env.get("XDG_RUNTIME_DIR") or "/tmp", f"bastion-{os.getuid()}")
+
+
+def _state_dir(env):
+    """Same rule as ``bastion.state.state_dir`` (kept here to avoid its imports)."""
+    if env.get("BASTION_STATE_DIR"):
+        return os.path.expanduser(env["BASTION_STATE_DIR"])
+    base = env.get("XDG_STATE_HOME") or os.path.join(env.get("HOME") or os.path.expanduser("~"), ".local/state")
+    return os.path.join(os.path.expanduser(base), "bastion")
+
+
+def socket_path(env):
+    """One server per interpreter, bastion install and state folder."""
+    import zlib
+
+    key = "\0".join((sys.executable, os.path.dirname(os.path.abspath(__file__)), _state_dir(env))).encode()
+    digest = f"{zlib.crc32(key):08x}{zlib.adler32(key):08x}"
+    return os.path.join(runtime_dir(env), f"hookd-{digest}.sock")
+
+
+def safe_dir(path, create=False):
+    """True when ``path`` is a real folder owned by this user that nobody else can enter."""
+    if create:
+        try:
+            os.makedirs(path, mode=0o700, exist_ok=True)
+        except OSError:
+            return False
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return False
+    import stat
+
+    return stat.S_ISDIR(info.st_mode) and info.st_uid == os.getuid() and not info.st_mode & 0o077
+
+
+def encode_request(client, cwd, env, stdin):
+    meta = "\0".join([cwd, *(f"{k}={v}" for k, v in env.items() if "\0" not in k + v)]).encode("utf-8", "surrogateescape")
+    return b"%s %s %d\n" % (PROTOCOL, client.encode(), len(meta)) + meta + stdin
+
+
+def decode_reply(data):
+    """``(exit_code, stdout, stderr)`` from the server's bytes, or ``None`` if malformed."""
+    head, sep, rest = data.partition(b"\n")
+    parts = head.split(b" ")
+    if not sep or len(parts) != 2 or not all(p.isdigit() for p in parts):
+        return None
+    code, out_len = int(parts[0]), int(parts[1])
+    if out_len > len(rest):
+        return None
+    return code, rest[:out_len], rest[out_len:]
+
+
+def ask_server(path, request):
+    """The server's reply bytes, or ``None`` when it cannot answer."""
+    import _socket
+
+    sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
+    try:
+        sock.settimeout(TIMEOUT)
+        sock.connect(path)
+        sock.sendall(request)
+        sock.shutdown(_socket.SHUT_WR)
+        chunks = []
+        while True:
+            chunk = sock.recv(65536)
+            if not chunk:
+                break
+            chunks.append(chunk)
+        return b"".join(chunks)
+    except OSError:
+        return None
+    finally:
+        sock.close()
+
+
+def start_server(path):
+    """Start ``hookd`` in the background, detached from this hook's session."""
+    import subprocess
+
+    try:
+        subprocess.Popen(
+            [sys.executable, "-I", "-m", "bastion.adapters.hookd", path],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            start_new_session=True, close_fds=True,
+        )
+    except OSError:
+        pass
+
+
+def main(argv):
+    """``bastion hook CLIENT``: the server's answer, else this process's own."""
+    env = os.environ
+    if len(argv) == 1 and argv[0] in ("claude-code", "codex", "gemini") and env.get("BASTION_HOOK_SERVER") != "0":
+        try:
+            stdin = sys.stdin.buffer.read()
+        except OSError:
+            stdin = None
+        if stdin is not None:
+            path = socket_path(env)
+            folder = os.path.dirname(path)
+            reply = None
+            if safe_dir(folder, create=True):
+                data = ask_server(path, encode_request(argv[0], os.getcwd(), env, stdin))
+                reply = decode_reply(data) if data else None
+                if data is None:
+                    start_server(path)
+            if reply is not None and reply[0] != STALE:
+                code, out, err = reply
+                sys.stdout.buffer.write(out)
+                sys.stdout.flush()
+                sys.stderr.buffer.write(err)
+                return code
+            import io
+
+            sys.stdin = io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8", errors="replace")
+    from .hook import main as hook_main
+
+    return hook_main(argv)
