@@ -55,35 +55,35 @@ def _last(bodies: list[Any], extract: Callable[[dict], list]) -> list:
     return found
 
 
-def _script(workspace: Workspace, shell_tool: str, key: str = "command") -> list[ScriptedCall]:
-    return [
-        ScriptedCall(shell_tool, {key: "ls"}),
-        ScriptedCall(shell_tool, {key: f"rm -rf {workspace.victim}"}),
-        ScriptedCall(shell_tool, {key: PIPE_TO_SHELL}),
-    ]
+def session_script(workspace: Workspace) -> list[str]:
+    return ["ls", f"rm -rf {workspace.victim}", PIPE_TO_SHELL]
+
+
+def _script(commands: list[str], shell_tool: str, key: str = "command") -> list[ScriptedCall]:
+    return [ScriptedCall(shell_tool, {key: command}) for command in commands]
 
 
 # --------------------------------------------------------------------------- the clients
 
 
-def run_claude_code(workspace: Workspace) -> Run:
+def run_claude_code(workspace: Workspace, commands: list[str]) -> Run:
     claude = cli_binary("claude")
     env = workspace.env(ANTHROPIC_API_KEY="dummy", DISABLE_TELEMETRY="1", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1",
                         DISABLE_AUTOUPDATER="1", IS_SANDBOX="1")
     workspace.bastion("install", "claude-code", "--user", env=env)
-    script = [ScriptedCall(c.name, {**c.args, "description": "scripted"}) for c in _script(workspace, "Bash")]
+    script = [ScriptedCall(c.name, {**c.args, "description": "scripted"}) for c in _script(commands, "Bash")]
     with FakeServer("anthropic", script) as server:
         done = run_cli([claude, "-p", "tidy up the project"], workspace, {**env, "ANTHROPIC_BASE_URL": server.url})
         results = [block_text(b) for b in _last(server.model.bodies(), anthropic_tool_results)]
     return Run(results, workspace, done.stdout, done.stderr, done.returncode)
 
 
-def run_codex(workspace: Workspace) -> Run:
+def run_codex(workspace: Workspace, commands: list[str]) -> Run:
     codex = cli_binary("codex")
     codex_home = workspace.home / ".codex"
     env = workspace.env(CODEX_HOME=str(codex_home), FAKE_MODEL_KEY="dummy")
     workspace.bastion("install", "codex", "--user", env=env)
-    with FakeServer("responses", _script(workspace, "exec_command", "cmd")) as server:
+    with FakeServer("responses", _script(commands, "exec_command", "cmd")) as server:
         (codex_home / "config.toml").write_text(
             'model = "fake-model"\nmodel_provider = "fake"\napproval_policy = "never"\n'
             'sandbox_mode = "danger-full-access"\n\n[model_providers.fake]\nname = "fake"\n'
@@ -95,14 +95,14 @@ def run_codex(workspace: Workspace) -> Run:
     return Run(results, workspace, done.stdout, done.stderr, done.returncode)
 
 
-def run_gemini(workspace: Workspace) -> Run:
+def run_gemini(workspace: Workspace, commands: list[str]) -> Run:
     gemini = cli_binary("gemini")
     env = workspace.env(GEMINI_API_KEY="dummy", GEMINI_CLI_TRUST_WORKSPACE="true")
     settings = workspace.home / ".gemini" / "settings.json"
     settings.parent.mkdir(parents=True)
     settings.write_text(json.dumps({"security": {"auth": {"selectedType": "gemini-api-key"}}}, indent=2))
     workspace.bastion("install", "gemini", "--user", env=env)
-    with FakeServer("gemini", _script(workspace, "run_shell_command")) as server:
+    with FakeServer("gemini", _script(commands, "run_shell_command")) as server:
         done = run_cli([gemini, "-p", "tidy up the project", "--yolo"], workspace,
                        {**env, "GOOGLE_GEMINI_BASE_URL": server.url})
         results = [" ".join(map(str, (r.get("response") or {}).values())) for r in _last(server.model.bodies(), gemini_function_responses)]
@@ -113,8 +113,13 @@ RUNNERS = {"claude-code": run_claude_code, "codex": run_codex, "gemini": run_gem
 
 
 @pytest.fixture(params=sorted(RUNNERS))
-def run(request: pytest.FixtureRequest, workspace: Workspace) -> Run:
-    return RUNNERS[request.param](workspace)
+def client(request: pytest.FixtureRequest) -> str:
+    return request.param
+
+
+@pytest.fixture
+def run(client: str, workspace: Workspace) -> Run:
+    return RUNNERS[client](workspace, session_script(workspace))
 
 
 # --------------------------------------------------------------------------- what a user sees
@@ -139,3 +144,19 @@ def test_a_guarded_session(run: Run) -> None:
     assert decisions.get(PIPE_TO_SHELL) == "deny", decisions
     audit_reason = next(r["reason"] for r in run.workspace.audit() if r["decision"] == "deny" and PIPE_TO_SHELL in json.dumps(r["input"]))
     assert audit_reason[:40] in pipe, (audit_reason, pipe)
+
+
+def test_repeated_denials_never_let_a_call_through(client: str, workspace: Workspace) -> None:
+    """Denial tracking trips after three denials in a row; whatever each client does with
+    bastion's "stop" (Gemini stops the agent, Claude Code and Codex go on), no denied call
+    runs — Codex in particular would run one if the answer carried "continue": false."""
+    settings = workspace.home / ".config" / "bastion" / "settings.json"
+    settings.parent.mkdir(parents=True)
+    settings.write_text(json.dumps({"permissions": {"deny": ["Bash(touch:*)"]}}))
+    markers = [workspace.project / f"marker{n}" for n in range(5)]
+    run = RUNNERS[client](workspace, [f"touch {marker}" for marker in markers])
+    assert run.returncode == 0, run.explain()
+    assert [m.name for m in markers if m.exists()] == [], run.explain()
+    assert run.results and all("Bash(touch:*)" in result for result in run.results), run.explain()
+    # the model (Claude Code, Codex) or the user (Gemini stops the agent) reads bastion's stop
+    assert "stop and ask the user" in " ".join(run.results[2:]) + run.stdout + run.stderr, run.explain()

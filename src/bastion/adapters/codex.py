@@ -5,8 +5,8 @@ shape; the payload names shell calls ``Bash`` with ``tool_input.command`` and ca
 ``permission_mode`` (always ``bypassPermissions`` under ``codex exec``, so bastion does
 not use it). A ``permissionDecision`` of ``deny`` blocks the call and its reason
 reaches the model ("Command blocked by PreToolUse hook: …"). ``allow`` and ``ask`` are
-treated as a failed hook **and the command runs**, so bastion never sends them: an
-allow is silence (exit 0, no output) and an ask becomes a deny, or with
+treated as a failed hook **and the command runs** — and so is ``"continue": false`` —
+so bastion never sends them: an allow is silence (exit 0, no output) and an ask becomes a deny, or with
 ``integrations.codex.ask = "block"`` a blocking exit 2 with the reason on stderr.
 """
 
@@ -50,17 +50,15 @@ def answer(event: str, decision: Decision, policy: Any = None, *, asked: bool = 
     reason = f"bastion: {decision.reason}"
     if asked and ask_style(policy) == "block":
         return Reply(stderr=reason, exit_code=2)
-    out: dict[str, Any] = {
+    # No "continue": false even when denial tracking trips (the reason says to stop):
+    # Codex 0.169 takes that field in a PreToolUse answer as a failed hook and runs the call.
+    return Reply.json({
         "hookSpecificOutput": {
             "hookEventName": "PreToolUse",
             "permissionDecision": "deny",
             "permissionDecisionReason": reason,
         }
-    }
-    if decision.interrupt:
-        out["continue"] = False
-        out["stopReason"] = reason
-    return Reply.json(out)
+    })
 
 
 def answer_post(event: str, findings: list[Finding]) -> Reply:
