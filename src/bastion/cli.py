@@ -324,6 +324,10 @@ def build_parser() -> Any:
     from .adapters.commands import add_parsers  # hook, install, uninstall, mcp-proxy
 
     add_parsers(sub)
+
+    from .sandbox.command import add_parsers as add_sandbox_parsers  # run, doctor
+
+    add_sandbox_parsers(sub, _add_decision_flags)
     return parser
 
 
@@ -359,6 +363,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from .adapters.commands import dispatch
 
             return dispatch(args)
+        if args.verb in ("run", "doctor"):
+            from .sandbox.command import cmd_doctor, cmd_run
+
+            return cmd_run(args, Guards(args), _ask_person) if args.verb == "run" else cmd_doctor(args)
         if args.verb == "rules":
             if not args.rules_command:
                 args.rules_command, args.cwd, args.isolated = "list", None, False
@@ -381,6 +389,21 @@ def main(argv: Sequence[str] | None = None) -> int:
             return EXIT_ASK
         print(f"bastion: internal error: {detail}", file=sys.stderr)
         return 1
+
+
+def _ask_person(call: Any, decision: Any) -> bool:
+    """A minimal y/N prompt on the terminal (``bastion run``); False without one.
+    The approvals stage replaces this with the full prompt."""
+    try:
+        tty = open("/dev/tty", "r+", encoding="utf-8", errors="replace")
+    except OSError:
+        return False
+    with tty:
+        what = call.command if call.command is not None else call.tool
+        tty.write(f"bastion: {what}\n  {decision.reason}\nRun it in the sandbox? [y/N] ")
+        tty.flush()
+        answer = tty.readline().strip().lower()
+    return answer in ("y", "yes")
 
 
 def _internal_error_decision(detail: str) -> dict[str, Any]:

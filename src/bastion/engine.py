@@ -409,6 +409,10 @@ class Guard:
             trace=trace,
             no_grant=no_grant or result.immune,
         )
+        if call.kind is Kind.SHELL:  # sandbox post-step: autoAllowBashIfSandboxed, dangerouslyDisableSandbox
+            from .sandbox.policy import auto_allow
+
+            decision = auto_allow(decision, call, ctx) or decision
         if decision.verdict is Verdict.ASK and ctx.mode is Mode.DONT_ASK:
             decision.verdict = Verdict.DENY
             decision.reason = f"{decision.reason} (dontAsk mode denies what would ask)"

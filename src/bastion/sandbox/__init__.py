@@ -3,8 +3,21 @@
 ``Sandbox(...).run(command, cwd=...)`` → ``RunResult``. Backends: bubblewrap when it is
 installed, else Landlock with user, mount, PID and network namespaces. See the
 README's Sandbox section for what is enforced where, and ``bastion doctor``.
+
+The names below are imported on first use: the engine's post-step
+(``sandbox.policy``) must not pull the runner into every hook process.
 """
 
-from .runner import EXIT_SETUP, EXIT_TIMEOUT, RunResult, Sandbox, SandboxError, SandboxUnavailable
+from __future__ import annotations
+
+from typing import Any
 
 __all__ = ["Sandbox", "RunResult", "SandboxError", "SandboxUnavailable", "EXIT_TIMEOUT", "EXIT_SETUP"]
+
+
+def __getattr__(name: str) -> Any:
+    if name in __all__:
+        from . import runner
+
+        return getattr(runner, name)
+    raise AttributeError(f"module 'bastion.sandbox' has no attribute {name!r}")

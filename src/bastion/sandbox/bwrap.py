@@ -21,9 +21,10 @@ from __future__ import annotations
 import os
 import shutil
 from dataclasses import dataclass
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
-from .plan import Plan
+if TYPE_CHECKING:
+    from .plan import Plan
 
 
 @dataclass(frozen=True)
@@ -58,7 +59,7 @@ def find() -> str | None:
 
 
 def build_argv(
-    plan: Plan,
+    plan: "Plan",
     dirs: RunDirs,
     entry: Sequence[str],
     *,

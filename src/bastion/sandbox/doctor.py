@@ -8,12 +8,9 @@ before it lets ``autoAllowBashIfSandboxed`` allow anything.
 from __future__ import annotations
 
 import os
-import subprocess
-import tempfile
+import shutil
 from dataclasses import dataclass, field
 from typing import Any, Callable
-
-from . import bwrap, landlock, seccomp
 
 
 @dataclass
@@ -106,6 +103,8 @@ def _in_child(probe: Callable[[], None]) -> tuple[bool, str]:
 
 
 def _unshare(flags: int) -> Callable[[], None]:
+    from . import landlock
+
     def probe() -> None:
         if os.geteuid() != 0 or flags != landlock.CLONE_NEWUSER:
             landlock.unshare(landlock.CLONE_NEWUSER)
@@ -118,6 +117,8 @@ def _unshare(flags: int) -> Callable[[], None]:
 def _seccomp_probe() -> None:
     import socket
 
+    from . import landlock, seccomp
+
     landlock.install_seccomp(seccomp.program())
     try:
         socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -127,6 +128,10 @@ def _seccomp_probe() -> None:
 
 
 def _bwrap_check() -> Check:
+    import subprocess
+
+    from . import bwrap
+
     path = bwrap.find()
     if path is None:
         return Check("bubblewrap", False, "not installed (apt-get install bubblewrap); the Landlock backend is used")
@@ -144,6 +149,8 @@ def _bwrap_check() -> Check:
 
 
 def _backend_run(name: str) -> dict[str, Any]:
+    import tempfile
+
     from .runner import Sandbox, SandboxError
 
     with tempfile.TemporaryDirectory(prefix="bastion-doctor-") as workspace:
@@ -158,6 +165,8 @@ def _backend_run(name: str) -> dict[str, Any]:
 
 def report() -> Report:
     """Probe everything (takes a few tens of milliseconds)."""
+    from . import landlock, seccomp
+
     out = Report()
     out.checks.append(_bwrap_check())
     for name, flag in (
@@ -186,4 +195,8 @@ def report() -> Report:
 
 def available() -> bool:
     """Cheap: could ``bastion run`` confine a command here (bubblewrap or Landlock)?"""
-    return bwrap.find() is not None or landlock.abi() > 0
+    if shutil.which("bwrap") is not None:
+        return True
+    from . import landlock
+
+    return landlock.abi() > 0

@@ -301,7 +301,7 @@ class Sandbox:
             finally:
                 for fd in launch.close_after_spawn:
                     os.close(fd)
-            out_cap, err_cap, timed_out = self._pump(proc, ctl_parent, proxy, started + timeout, max_output, on_output)
+            out_cap, err_cap, scanner, timed_out = self._pump(proc, ctl_parent, proxy, started + timeout, max_output, on_output)
             returncode = proc.wait()
             info = _read_all(launch.info_fd)
             status_line = _read_all(launch.status_fd)
@@ -326,7 +326,7 @@ class Sandbox:
             stderr_text = stderr_bytes.decode("utf-8", "replace")
             found = violations.merge(
                 proxy.violations if proxy is not None else (),
-                violations.from_stderr(stderr_text, plan, network=bool(allowed)),
+                violations.from_stderr(scanner.text(), plan, network=bool(allowed)),
             )
             result = RunResult(
                 exit_code=EXIT_TIMEOUT if timed_out else limits.exit_status(returncode),
@@ -426,9 +426,10 @@ class Sandbox:
         deadline: float,
         max_output: int,
         on_output: OutputSink | None,
-    ) -> tuple[limits.OutputCap, limits.OutputCap, bool]:
+    ) -> tuple[limits.OutputCap, limits.OutputCap, violations.LineScanner, bool]:
         """Read both streams through their caps until they close or the time is up."""
         caps = {"stdout": limits.OutputCap(max_output), "stderr": limits.OutputCap(max_output)}
+        scanner = violations.LineScanner()
         selector = selectors.DefaultSelector()
         for name, stream in (("stdout", proc.stdout), ("stderr", proc.stderr)):
             assert stream is not None
@@ -465,6 +466,8 @@ class Sandbox:
                         selector.unregister(key.fd)
                         open_streams -= 1
                         continue
+                    if name == "stderr":
+                        scanner.feed(data)
                     live = caps[name].feed(data)
                     if on_output is not None and live:
                         on_output(name, live)
@@ -486,7 +489,7 @@ class Sandbox:
                 rest = cap.rest()
                 if rest:
                     on_output(name, rest)
-        return caps["stdout"], caps["stderr"], timed_out
+        return caps["stdout"], caps["stderr"], scanner, timed_out
 
     @staticmethod
     def _start_proxy(ctl: socket.socket | None, proxy: Any) -> None:

@@ -26,8 +26,10 @@ _ERRORS = (
 )
 #: Error-line shapes of common tools (coreutils, shells, Python, git …).
 _PATH_PATTERNS = (
-    # touch: cannot touch '/etc/x': Read-only file system / rm: cannot remove '…'
-    rf"cannot [a-z ]+? ['‘`\"]?(?P<path>[^'’`\"\n]+?)['’`\"]?: (?P<err>{_ERRORS})",
+    # touch: cannot touch '/etc/x': Read-only file system / mkdir: cannot create directory ‘/x’: …
+    rf"cannot [a-z ]+ ['‘`\"](?P<path>[^'‘’`\"\n]+)['’`\"]: (?P<err>{_ERRORS})",
+    # sh: 1: cannot create /etc/motd: Read-only file system
+    rf"cannot [a-z]+ (?P<path>[^\s'‘’`\"]+): (?P<err>{_ERRORS})",
     # Python: PermissionError: [Errno 13] Permission denied: '/root/.ssh/id_rsa'
     rf"(?P<err>{_ERRORS}): ['\"](?P<path>[^'\"\n]+)['\"]",
     # git: error: could not lock config file /x/.git/config: Read-only file system
@@ -44,6 +46,7 @@ _NET_PATTERNS = (
 
 
 _MARKERS = ("Read-only", "Permission denied", "not permitted", "No such file", "resource busy")
+_NET_MARKERS = ("resolve host", "connect to", "name resolution", "service not known", "unreachable")
 
 
 def _within(path: str, root: str) -> bool:
@@ -81,6 +84,39 @@ def _classify(path: str, err: str, plan: Plan) -> dict[str, str] | None:
     if not plan.writable(path) and err in ("Read-only file system", "Permission denied", "Device or resource busy"):
         return {"kind": "write", "target": path, "detail": "outside the workspace and the write roots"}
     return None
+
+
+class LineScanner:
+    """Keeps the error lines of a stream as it passes, before the output cap cuts it:
+    a violation on line 10 000 of a flood is still found. Memory is bounded (the
+    current partial line and at most ``max_lines`` candidate lines)."""
+
+    def __init__(self, max_lines: int = 500, max_line: int = 4096) -> None:
+        self.lines: list[str] = []
+        self.max_lines = max_lines
+        self.max_line = max_line
+        self._partial = b""
+
+    def feed(self, data: bytes) -> None:
+        data = self._partial + data
+        *complete, self._partial = data.split(b"\n")
+        if len(self._partial) > self.max_line:
+            self._partial = self._partial[: self.max_line]
+        for raw in complete:
+            self._keep(raw)
+
+    def _keep(self, raw: bytes) -> None:
+        if len(self.lines) >= self.max_lines:
+            return
+        line = raw[: self.max_line].decode("utf-8", "replace")
+        if any(marker in line for marker in _MARKERS + _NET_MARKERS):
+            self.lines.append(line)
+
+    def text(self) -> str:
+        if self._partial:
+            self._keep(self._partial)
+            self._partial = b""
+        return "\n".join(self.lines)
 
 
 def from_stderr(stderr: str, plan: Plan, *, network: bool) -> list[dict[str, str]]:

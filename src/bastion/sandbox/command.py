@@ -1,0 +1,161 @@
+"""``bastion run`` and ``bastion doctor``.
+
+``bastion run [options] -- cmd…`` decides first, exactly like ``bastion check`` (one
+argument is a shell command run with ``bash -c``; several are an argv run as is and
+decided as their shell-quoted join): a deny exits 4 without running anything; an ask
+goes to a person on the terminal and is denied with ``--no-prompt`` or without one.
+Then the command runs in the sandbox and ``bastion run`` exits with its status — 124 at
+the timeout, 125 when no sandbox could be set up (nothing ran).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import sys
+from typing import Any, Callable
+
+EXIT_DENY = 4
+
+Asker = Callable[[Any, Any], bool]
+
+
+def add_parsers(sub: Any, decision_flags: Callable[[Any], None]) -> None:
+    run = sub.add_parser("run", help="decide, then run a command in the sandbox (-- cmd…)")
+    decision_flags(run)
+    run.add_argument("--allow-write", action="append", default=[], metavar="DIR", help="another writable directory")
+    run.add_argument("--allow-domain", action="append", default=[], metavar="HOST",
+                     help="a host the command may reach through bastion's proxy (*.example.com for subdomains)")
+    run.add_argument("--timeout", type=float, metavar="S", help="seconds before the whole process tree is killed (default 30)")
+    run.add_argument("--max-output", type=int, default=100_000, metavar="BYTES", help="cap per output stream")
+    run.add_argument("--json", action="store_true", help="print one JSON result instead of the output")
+    run.add_argument("--no-prompt", action="store_true", help="deny what would ask instead of prompting")
+    run.add_argument("--no-check", action="store_true",
+                     help="skip the decision (the caller already decided); the sandbox still applies in full")
+    run.add_argument("--backend", choices=("auto", "bwrap", "landlock"), default="auto")
+    doctor = sub.add_parser("doctor", help="what the sandbox can enforce on this machine")
+    doctor.add_argument("--json", action="store_true")
+
+
+def cmd_doctor(args: Any) -> int:
+    from .doctor import report
+
+    result = report()
+    print(json.dumps(result.to_dict(), indent=1) if args.json else result.render())
+    return 0 if result.backend else 1
+
+
+def _call(args: Any, cwd: str) -> tuple[Any, str | list[str]]:
+    from ..model import Mode, ToolCall
+
+    words = list(args.command)
+    if words and words[0] == "--":
+        words = words[1:]
+    if not words:
+        raise ValueError("no command given (use: bastion run [options] -- command …)")
+    runnable: str | list[str] = words[0] if len(words) == 1 else words
+    command = words[0] if len(words) == 1 else shlex.join(words)
+    call = ToolCall(
+        "Bash",
+        {"command": command},
+        cwd=cwd,
+        session_id=args.session or "",
+        mode=Mode.parse(args.mode) if args.mode else None,
+    )
+    return call, runnable
+
+
+def _decide(guard: Any, call: Any, args: Any, ask: Asker) -> Any:
+    from ..model import Source, Verdict
+    from ..session import approved, decide
+
+    def approver(call: Any, decision: Any) -> Any:
+        if not args.no_prompt and ask(call, decision):
+            return approved(decision, Source.USER_TEMPORARY, f"approved at the terminal: {decision.reason}")
+        decision.verdict = Verdict.DENY
+        decision.source = Source.USER_REJECT
+        why = "--no-prompt" if args.no_prompt else "no terminal, or not approved"
+        decision.reason = f"{decision.reason} (would ask; denied: {why})"
+        return decision
+
+    return decide(guard, call, approver=approver, audit=not args.no_audit)
+
+
+def _json_out(payload: dict[str, Any]) -> None:
+    print(json.dumps(payload, ensure_ascii=False))
+
+
+def cmd_run(args: Any, guards: Any, ask: Asker) -> int:
+    from ..model import Verdict
+    from .config import SandboxSettings, SandboxSettingsError, credential_globs
+    from .runner import Sandbox, SandboxError
+
+    cwd = os.path.abspath(args.cwd or os.getcwd())
+    call, runnable = _call(args, cwd)
+    guard = guards.for_cwd(cwd)
+    decision = None
+    if not args.no_check:
+        decision = _decide(guard, call, args, ask)
+        if decision.verdict is not Verdict.ALLOW:
+            print(f"bastion: denied, not run: {decision.reason}", file=sys.stderr)
+            if args.json:
+                _json_out({"exit_code": EXIT_DENY, "stdout": "", "stderr": "", "truncated": False,
+                           "violations": [], "enforced": {}, "decision": decision.to_dict()})
+            return EXIT_DENY
+    home = guard.env.get("HOME") or os.path.expanduser("~")
+    try:
+        settings = SandboxSettings.from_policy(guard.policy, home=home)
+    except SandboxSettingsError as exc:
+        raise ValueError(f"settings: {exc}") from None
+    if args.timeout is not None and args.timeout <= 0:
+        raise ValueError("--timeout must be a positive number of seconds")
+    if args.max_output < 1:
+        raise ValueError("--max-output must be at least 1 byte")
+    workspace = guard.policy.project_root or cwd
+    if not (cwd == workspace or cwd.startswith(workspace.rstrip("/") + "/")):
+        workspace = cwd
+    sandbox = Sandbox(
+        backend=args.backend,
+        home=home,
+        environ=guard.env,
+        allow_unix_sockets=settings.allow_unix_sockets,
+        credential_globs=credential_globs(guard.policy, home),
+        warn=sys.stderr,
+    )
+    live = None if args.json else _write_live
+    try:
+        stdin = sys.stdin.fileno() if sys.stdin is not None and not sys.stdin.closed else None
+    except (OSError, ValueError):
+        stdin = None
+    try:
+        result = sandbox.run(
+            runnable,
+            cwd=cwd,
+            workspace=workspace,
+            allow_write=[*guard.policy.additional_directories, *settings.allow_write, *args.allow_write],
+            allow_domains=[*settings.allowed_domains, *args.allow_domain],
+            deny_domains=settings.denied_domains,
+            timeout=args.timeout or settings.timeout or 30,
+            max_output=args.max_output,
+            env_allow=settings.env_allow,
+            deny_read=settings.deny_read,
+            stdin=stdin,
+            on_output=live,
+        )
+    except SandboxError as exc:
+        print(f"bastion: {exc}", file=sys.stderr)
+        return 125
+    if args.json:
+        payload = result.to_dict()
+        if decision is not None:
+            payload["decision"] = decision.to_dict()
+        _json_out(payload)
+    return result.exit_code
+
+
+def _write_live(name: str, data: bytes) -> None:
+    stream = sys.stdout if name == "stdout" else sys.stderr
+    stream.flush()
+    stream.buffer.write(data)
+    stream.buffer.flush()
