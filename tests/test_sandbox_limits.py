@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bastion.sandbox import EXIT_TIMEOUT
+from bastion.sandbox import EXIT_TIMEOUT, landlock
 from bastion.sandbox.limits import OutputCap, filter_env, is_secret_name
 from sandbox_util import BACKENDS, make_world
 
@@ -190,6 +190,26 @@ def test_cap_marker_counts_bytes():
     cap = OutputCap(8)
     cap.feed(b"abcdefghijklmnop")
     assert cap.value() == b"abcdef\n[bastion: output truncated: 8 bytes omitted]\nop"
+
+
+@pytest.mark.skipif(landlock.abi() == 0, reason="needs Landlock to fall back to")
+def test_a_broken_bubblewrap_falls_back_to_landlock_and_says_so(monkeypatch, world, tmp_path):
+    from bastion.sandbox import bwrap
+
+    fake = tmp_path / "bwrap"
+    fake.write_text("#!/bin/sh\necho 'bwrap: No permissions to create a new namespace' >&2\nexit 1\n")
+    fake.chmod(0o755)
+    monkeypatch.setattr(bwrap, "find", lambda: str(fake))
+    import io
+
+    stream = io.StringIO()
+    result = world.sandbox("auto", warn=stream).run("echo ran", cwd=str(world.project))
+    assert result.stdout == "ran\n" and result.enforced["backend"] == "landlock"
+    assert result.enforced["missing"] == [
+        "bubblewrap failed: bwrap: No permissions to create a new namespace",
+        "bubblewrap could not start here; used landlock instead",
+    ]
+    assert "bastion: sandbox enforced less: bubblewrap failed" in stream.getvalue()
 
 
 def test_runner_never_runs_without_confinement(monkeypatch, world):

@@ -77,7 +77,7 @@ def _classify(path: str, err: str, plan: Plan) -> dict[str, str] | None:
     why = plan.hidden_why(path)
     if why is not None:
         kind = "write" if err == "Read-only file system" else "read"
-        return {"kind": kind, "target": path, "detail": f"hidden by the sandbox ({why})"}
+        return {"kind": kind, "target": path, "detail": f"hidden by the sandbox: {why}"}
     why = plan.protected_why(path)
     if why is not None:
         return {"kind": "write", "target": path, "detail": f"read-only in the sandbox: {why}"}
