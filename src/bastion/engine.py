@@ -123,6 +123,28 @@ class Context:
 
         return self._once("path_uses", build)
 
+    def resolve(self, raw: str, *, cwd: str | None = None) -> str:
+        """A path as the call means it: absolute, ``~`` expanded, symlinks resolved."""
+        from .files.workspace import resolve_path
+
+        return resolve_path(raw, cwd=cwd or self.call.cwd, home=self.home)
+
+    def paths_of(self, cmd: Any) -> list[PathUse]:
+        """The files one shell sub-command touches, resolved (for per-command checks
+        such as "an allow rule covers this command only if it writes inside")."""
+        key = f"paths_of:{id(cmd)}"
+
+        def build() -> list[PathUse]:
+            from .files.workspace import resolve_path
+            from .shell.paths import extract_paths
+
+            return [
+                PathUse(access.op, resolve_path(access.resolved, cwd=self.call.cwd, home=self.home), access.path, access.command)
+                for access in extract_paths(cmd, cwd=self.call.cwd, home=self.home)
+            ]
+
+        return self._once(key, build)
+
     # -- shell --------------------------------------------------------------------
 
     @property

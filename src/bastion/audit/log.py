@@ -64,7 +64,7 @@ def entry(call: ToolCall, decision: Decision, *, agent: str = "") -> dict[str, A
         "risk": decision.risk.value,
         "reason": redact(decision.reason),
         "interrupt": decision.interrupt,
-        "trace": [t.to_dict() for t in decision.trace],
+        "trace": [redact(t.to_dict()) for t in decision.trace],
     }
 
 

@@ -34,6 +34,14 @@ class Defaults:
 
     def _shell(self, call: ToolCall, ctx: Any) -> LayerResult:
         analysis = ctx.analysis
+        if analysis.known_safe and analysis.tier is not Tier.READ_ONLY:
+            outside = _runs_outside(ctx)
+            if outside:
+                return LayerResult(
+                    Verdict.ASK,
+                    f"{outside} would run outside the workspace; approval needed",
+                    risk=Tier.HIGH_RISK,
+                )
         if analysis.known_safe:
             what = "read-only" if analysis.tier is Tier.READ_ONLY else "a known-safe development command"
             return LayerResult(Verdict.ALLOW, f"{what}", risk=analysis.tier, source=Source.BUILTIN)
@@ -45,6 +53,20 @@ class Defaults:
                 risk=analysis.tier,
             )
         return LayerResult(Verdict.ASK, "this command changes state; approval needed", risk=analysis.tier)
+
+
+def _runs_outside(ctx: Any) -> str | None:
+    """The first command that changes a directory outside the workspace (a test runner
+    or build in ``/etc`` runs whatever code lives there), or None."""
+    import os
+
+    for cmd in ctx.parsed.commands:
+        if cmd.cwd is None or cmd.name in ("cd", "pushd"):
+            continue
+        where = ctx.resolve(os.path.join(ctx.call.cwd, cmd.cwd))
+        if not ctx.workspace.contains(where):
+            return " ".join(cmd.argv[:2])
+    return None
 
 
 def _known_tools() -> frozenset[str]:

@@ -225,18 +225,15 @@ def _shell_covered(rules: tuple[Any, ...], call: ToolCall, ctx: Any) -> list[str
     if not shell_rules:
         return []
     workspace = ctx.workspace
-    writes_outside = {
-        use.command for use in ctx.path_uses if use.op in _WRITE_OPS and not workspace.contains(use.path)
-    }
     used: list[str] = []
     for cmd in parsed.commands:
-        if cmd.name in ("cd", "pushd") and cmd.origin == "top":
-            target = [use for use in ctx.path_uses if use.command == cmd.text or use.raw in cmd.args]
-            if all(workspace.contains(use.path) for use in target):
+        uses = ctx.paths_of(cmd)
+        if cmd.name in ("cd", "pushd") and cmd.origin == "top" and not cmd.wrappers:
+            if uses and all(workspace.contains(use.path) for use in uses):
                 continue
             return []
         form = allow_form(cmd)
-        if form is None or cmd.text in writes_outside:
+        if form is None or any(use.op in _WRITE_OPS and not workspace.contains(use.path) for use in uses):
             return []
         match = next((rule for rule in shell_rules if rule.content is None or rule.matches_command(form)), None)
         if match is None:
