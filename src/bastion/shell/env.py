@@ -1,0 +1,130 @@
+"""Which environment-variable assignments change *what code runs* (spec 002 §12.12).
+
+``NODE_ENV=test npm test`` must still match a ``Bash(npm test:*)`` rule, so variables
+that only tune output or locale are **safe** and stripped before matching. Variables that
+steer loaders, interpreters, compilers, shells, pagers or network paths are
+**dangerous**: ``LD_PRELOAD=/tmp/x.so ls`` is not ``ls``. Everything else is *unknown*:
+kept in the command (so no allow rule silently matches it) but not reported.
+
+Names are compared upper-cased for the dangerous list because zsh ties lower-case
+``path``/``cdpath``/``fpath`` to their upper-case twins and npm reads ``npm_config_*``;
+the safe list is exact (a safe name must be spelled exactly).
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "SAFE_ENV_VARS",
+    "SAFE_ENV_PREFIXES",
+    "DANGEROUS_ENV_VARS",
+    "DANGEROUS_ENV_PREFIXES",
+    "NEUTRAL_ENV_VARS",
+    "is_safe_env",
+    "is_dangerous_env",
+    "classify_env",
+]
+
+#: Stripped before rule matching: they change output, locale or build target only.
+SAFE_ENV_VARS: frozenset[str] = frozenset(
+    {
+        # Go
+        "GOOS", "GOARCH", "CGO_ENABLED", "GO111MODULE", "GOEXPERIMENT", "GOMAXPROCS",
+        # Rust
+        "RUST_BACKTRACE", "RUST_LOG", "RUST_LOG_STYLE", "CARGO_TERM_COLOR",
+        # Node
+        "NODE_ENV", "NODE_NO_WARNINGS",
+        # Python
+        "PYTHONUNBUFFERED", "PYTHONDONTWRITEBYTECODE", "PYTHONIOENCODING", "PYTHONHASHSEED",
+        # terminal and colour
+        "TERM", "COLORTERM", "NO_COLOR", "FORCE_COLOR", "CLICOLOR", "CLICOLOR_FORCE",
+        "COLUMNS", "LINES", "LS_COLORS", "GREP_COLORS", "GREP_COLOR",
+        # locale and time
+        "LANG", "LANGUAGE", "LC_ALL", "TZ",
+        # harmless switches
+        "CI", "DEBUG", "VERBOSE",
+    }
+)
+
+#: Prefixes of safe names (``LC_CTYPE``, ``LC_MESSAGES`` …).
+SAFE_ENV_PREFIXES: tuple[str, ...] = ("LC_",)
+
+#: Never stripped and always reported: each can change which code runs or where data goes.
+DANGEROUS_ENV_VARS: frozenset[str] = frozenset(
+    {
+        # which binary / library is loaded
+        "PATH", "LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT", "GCONV_PATH", "OPENSSL_CONF",
+        # shells
+        "BASH_ENV", "ENV", "PROMPT_COMMAND", "PS4", "IFS", "CDPATH", "SHELLOPTS", "BASHOPTS",
+        "GLOBIGNORE", "ZDOTDIR", "SHELL", "HOME", "XDG_CONFIG_HOME", "INPUTRC",
+        # interpreters
+        "NODE_OPTIONS", "NODE_PATH", "NODE_TLS_REJECT_UNAUTHORIZED",
+        "PYTHONPATH", "PYTHONSTARTUP", "PYTHONHOME", "PYTHONWARNINGS", "PYTHONBREAKPOINT",
+        "PYTHONUSERBASE", "PYTHONEXECUTABLE", "PYTHONINSPECT", "PYTHONHTTPSVERIFY",
+        "PYTEST_ADDOPTS", "PYTEST_PLUGINS",
+        "PERL5OPT", "PERL5LIB", "PERLLIB", "PERL5DB",
+        "RUBYOPT", "RUBYLIB", "GEM_HOME", "GEM_PATH", "BUNDLE_GEMFILE",
+        "CLASSPATH", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS", "JAVA_OPTIONS",
+        "MAVEN_OPTS", "GRADLE_OPTS",
+        # compilers and build tools
+        "GOFLAGS", "GOTOOLCHAIN", "GOPROXY", "GONOSUMDB", "GONOSUMCHECK", "GOINSECURE",
+        "GOPRIVATE", "GONOPROXY",
+        "RUSTFLAGS", "RUSTDOCFLAGS", "RUSTC", "RUSTC_WRAPPER", "RUSTC_WORKSPACE_WRAPPER",
+        "CC", "CXX", "CPP", "LD", "AR", "AS", "CFLAGS", "CXXFLAGS", "CPPFLAGS", "LDFLAGS",
+        "MAKEFLAGS", "MAKE",
+        # programs other programs start
+        "PAGER", "GIT_PAGER", "MANPAGER", "SYSTEMD_PAGER", "LESS", "LESSOPEN", "LESSCLOSE",
+        "EDITOR", "VISUAL", "SUDO_EDITOR", "BROWSER",
+        "SSH_ASKPASS", "SUDO_ASKPASS", "SSH_AUTH_SOCK",
+        # where traffic goes / whether it is verified
+        "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY", "FTP_PROXY",
+        "SSL_CERT_FILE", "SSL_CERT_DIR", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE",
+        "DOCKER_HOST", "KUBECONFIG",
+    }
+)
+
+#: Every name with one of these (upper-cased) prefixes is dangerous.
+DANGEROUS_ENV_PREFIXES: tuple[str, ...] = (
+    "LD_",
+    "DYLD_",
+    "GIT_",
+    "BASH_FUNC_",
+    "NPM_CONFIG_",
+    "YARN_",
+    "PIP_",
+    "UV_INDEX",
+    "UV_EXTRA_INDEX",
+    "CARGO_BUILD_",
+    "CARGO_TARGET_",
+)
+
+#: ``GIT_*`` names that only label commits; they are *unknown* (kept, not reported).
+NEUTRAL_ENV_VARS: frozenset[str] = frozenset(
+    {
+        "GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_AUTHOR_DATE",
+        "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL", "GIT_COMMITTER_DATE",
+        "GIT_TERMINAL_PROMPT",
+    }
+)
+
+
+def is_safe_env(name: str) -> bool:
+    """True for variables that may be stripped before rule matching."""
+    return name in SAFE_ENV_VARS or name.startswith(SAFE_ENV_PREFIXES)
+
+
+def is_dangerous_env(name: str) -> bool:
+    """True for variables that can change which code runs, what it loads, or where
+    its traffic goes; such an assignment is reported and never stripped."""
+    upper = name.upper()
+    if upper in NEUTRAL_ENV_VARS:
+        return False
+    return upper in DANGEROUS_ENV_VARS or upper.startswith(DANGEROUS_ENV_PREFIXES)
+
+
+def classify_env(name: str) -> str:
+    """``"dangerous"``, ``"safe"`` or ``"unknown"`` (dangerous wins)."""
+    if is_dangerous_env(name):
+        return "dangerous"
+    if is_safe_env(name):
+        return "safe"
+    return "unknown"

@@ -1,0 +1,1084 @@
+"""Parse a shell command into simple commands, failing closed.
+
+``parse(command)`` returns a :class:`~bastion.shell.script.Script` when every node of
+the tree-sitter-bash tree is on an explicit allowlist, and a
+:class:`~bastion.shell.script.TooComplex` otherwise. A too-complex result still carries
+every simple command that could be extracted (inside loops, functions, ``$(…)``,
+process substitutions, ``bash -c`` strings …), so deny checks see
+``for f in *; do rm -rf /; done``.
+
+Interpreted node types (everything else is too complex):
+
+``program``, ``list`` (``&&`` ``||``), ``pipeline`` (``|`` ``|&``), ``;``/``&``/newline,
+``redirected_statement``, ``command``, ``command_name``, ``negated_command`` (``! cmd``),
+``variable_assignment`` / ``variable_assignments`` with literal values,
+``declaration_command`` (``export``/``declare``/``local``/``readonly``/``typeset`` with
+literal words), ``unset_command``, ``test_command`` for single ``[ … ]`` with literal
+operands, ``file_redirect``, ``heredoc_redirect``, ``herestring_redirect``, ``comment``,
+and the word nodes of :mod:`bastion.shell.words` (``word``, ``string`` with literal
+content, ``raw_string``, ``ansi_c_string``, ``translated_string``, ``concatenation``,
+``number``, ``brace_expression``). ``$HOME``/``${HOME}`` at the start of a word is read
+as ``~``; every other expansion is too complex.
+
+Context is tracked along a list: ``cd DIR``/``pushd``/``popd`` set ``cwd`` for the
+commands after it; a ``cd`` inside a pipeline stage or a background job (``&``) runs
+in a subshell and does not carry. ``cd -`` (and anything else unknowable) makes the
+directory :data:`UNKNOWN_CWD`. After ``cd X || cmd`` the directory is known only when
+``cmd`` is ``exit``/``return``.
+
+Wrappers are peeled (:mod:`bastion.shell.unwrap`); shell strings (``bash -c``, ``eval``,
+``su -c`` …), here-documents fed to a shell and ``find -exec`` commands are parsed
+again, at most :data:`MAX_DEPTH` levels deep. Work is linear in the input: the input
+is capped at :data:`MAX_BYTES`, tree nesting at :data:`MAX_NESTING`, and the number of
+nodes visited across all re-parses at :data:`MAX_WORK`.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from typing import Any, Callable
+
+from ..model import Finding, Severity
+from .env import is_dangerous_env, is_safe_env
+from .script import Redirect, Script, SimpleCommand, TooComplex
+from .unwrap import EXEC_RUNNERS as _EXEC_RUNNERS
+from .unwrap import SHELLS, WRAPPER_NAMES, find_exec_commands, peel, shell_string
+from .words import Word, decode_word, literal_dollar, unescape_unquoted
+
+__all__ = ["parse", "UNKNOWN_CWD", "MAX_BYTES", "MAX_COMMANDS", "MAX_DEPTH", "MAX_NESTING", "MAX_WORK"]
+
+#: Longer commands are too complex (spec 002 keeps checks bounded; so do we).
+MAX_BYTES = 10_000
+#: More simple commands than this is too complex (spec 002 §12.6.6).
+MAX_COMMANDS = 50
+#: Shell strings inside shell strings (``bash -c "eval '…'"``) deeper than this.
+MAX_DEPTH = 5
+#: Tree nesting deeper than this is too complex (bounds recursion).
+MAX_NESTING = 100
+#: Nodes visited across the command and all its re-parsed strings.
+MAX_WORK = 40_000
+#: ``cwd`` of commands after ``cd -`` and the like: absolute, so a consumer that joins
+#: paths naively lands outside the workspace (fail closed) rather than inside it.
+UNKNOWN_CWD = "/<unknown>"
+
+_PARSER: Any = None
+
+
+def _parser() -> Any:
+    """One tree-sitter parser per process, created on first use."""
+    global _PARSER
+    if _PARSER is None:
+        import tree_sitter
+        import tree_sitter_bash
+
+        _PARSER = tree_sitter.Parser(tree_sitter.Language(tree_sitter_bash.language()))
+    return _PARSER
+
+
+_REDIRECTS = frozenset({"file_redirect", "heredoc_redirect", "herestring_redirect"})
+_WORDISH = frozenset(
+    {"word", "string", "raw_string", "ansi_c_string", "translated_string", "concatenation", "number",
+     "brace_expression", "simple_expansion", "expansion", "command_substitution",
+     "process_substitution", "arithmetic_expansion"}
+)
+_STATEMENTS = frozenset(
+    {"command", "redirected_statement", "list", "pipeline", "negated_command", "variable_assignments",
+     "declaration_command", "unset_command", "test_command", "for_statement", "c_style_for_statement",
+     "while_statement", "if_statement", "case_statement", "function_definition", "subshell",
+     "compound_statement"}
+)
+_SUBSTITUTIONS = {"command_substitution": "substitution", "process_substitution": "process-substitution"}
+_CONSTRUCT_NAMES = {
+    "for_statement": "for loop",
+    "c_style_for_statement": "for loop",
+    "while_statement": "while/until loop",
+    "if_statement": "if statement",
+    "case_statement": "case statement",
+    "function_definition": "function definition",
+    "subshell": "subshell ( … )",
+    "compound_statement": "compound command { … }",
+    "test_command": "[[ … ]] test",
+    "ERROR": "syntax error",
+}
+_CD = frozenset({"cd", "pushd", "popd"})
+_CD_WRAPPERS = frozenset({"builtin", "command"})
+_EXITS = frozenset({"exit", "return"})
+_TEST_TOKENS = frozenset({"!", "=", "==", "!="})
+_STDIN_SHELL_OPTS = frozenset({"-s", "-", "-e", "-x", "-u", "-l", "--login", "-i", "--noprofile", "--norc"})
+
+
+class _Ctx:
+    """What a command inherits from where it stands in the script."""
+
+    __slots__ = ("cwd", "stack", "carried", "origin", "wrappers", "assignments", "depth", "reparse",
+                 "pipe", "pending", "stdin", "background")
+
+    def __init__(self) -> None:
+        self.cwd: str | None = None
+        self.stack: list[str | None] = []
+        self.carried: tuple[tuple[str, str], ...] = ()
+        self.origin = "top"
+        self.wrappers: tuple[str, ...] = ()
+        self.assignments: tuple[tuple[str, str], ...] = ()
+        #: Any nesting (substitution, shell string, -exec); reported as SimpleCommand.depth.
+        self.depth = 0
+        #: Shell strings parsed again (``bash -c``, ``eval`` …, ``-exec``); capped at MAX_DEPTH.
+        self.reparse = 0
+        self.pipe: tuple[int, int] = (-1, 0)
+        #: Redirects of an outer ``bash -c … > out``; the first inner command takes them.
+        self.pending: list[Redirect] = []
+        #: A literal script arriving on stdin (``cat <<EOF | bash``), for a shell stage.
+        self.stdin: str | None = None
+        self.background = False
+
+    def copy(self) -> "_Ctx":
+        new = _Ctx.__new__(_Ctx)
+        new.cwd = self.cwd
+        new.stack = list(self.stack)
+        new.carried = self.carried
+        new.origin = self.origin
+        new.wrappers = self.wrappers
+        new.assignments = self.assignments
+        new.depth = self.depth
+        new.reparse = self.reparse
+        new.pipe = self.pipe
+        new.pending = self.pending
+        new.stdin = self.stdin
+        new.background = self.background
+        return new
+
+
+class _Unit:
+    """One parsed source text (the command, or a string parsed again) for validators."""
+
+    __slots__ = ("source", "root", "text_of", "slice", "commands", "words", "label", "has_error", "odd")
+
+    def __init__(self, source: str, data: bytes, root: Any, label: str) -> None:
+        self.source = source
+        self.root = root
+        if source.isascii():
+            text = data.decode("ascii")
+
+            def text_of(node: Any) -> str:
+                return text[node.start_byte : node.end_byte]
+
+            def slice_(start: int, end: int) -> str:
+                return text[start:end]
+        else:
+
+            def text_of(node: Any) -> str:
+                return data[node.start_byte : node.end_byte].decode("utf-8", "replace")
+
+            def slice_(start: int, end: int) -> str:
+                return data[start:end].decode("utf-8", "replace")
+
+        self.text_of: Callable[[Any], str] = text_of
+        #: Source text between two byte offsets (gaps between tokens, here-document bodies).
+        self.slice: Callable[[int, int], str] = slice_
+        self.commands: list[SimpleCommand] = []
+        #: Every word as written and decoded (see :class:`~bastion.shell.words.Word`).
+        self.words: list[Word] = []
+        self.label = label
+        self.has_error = bool(root is not None and root.has_error)
+        #: tree-sitter skips blanks and line continuations between tokens, and (a parser
+        #: differential) backslash-blank pairs; without a backslash or an unusual blank
+        #: nothing but plain blanks can lie between tokens, so gap checks are skipped.
+        self.odd = "\\" in source or "\r" in source or "\v" in source or "\f" in source
+
+
+def _gap_ok(gap: str, newline: bool = True) -> bool:
+    """Text tree-sitter left between tokens must be blanks (or line continuations); a
+    newline inside one command (``newline=False``) would end it in bash."""
+    if not gap:
+        return True
+    if "\\" in gap:
+        gap = gap.replace("\\\n", "")
+    return not gap.strip(" \t\n" if newline else " \t")
+
+
+def _join_cwd(current: str | None, target: str) -> str:
+    if current == UNKNOWN_CWD:
+        return UNKNOWN_CWD
+    if target.startswith(("/", "~")) or current is None:
+        return posixpath.normpath(target) if target not in ("~",) else target
+    return posixpath.normpath(posixpath.join(current, target))
+
+
+class _Walker:
+    """Walks tree-sitter trees (the command and every string parsed again)."""
+
+    def __init__(self) -> None:
+        self.commands: list[SimpleCommand] = []
+        self.reasons: list[str] = []
+        self.findings: list[Finding] = []
+        self.units: list[_Unit] = []
+        self.work = 0
+        self.pipes = 0
+        self.stopped = False
+        #: What the last simple command wrote when it is a literal (``cat <<EOF``,
+        #: ``echo TEXT``): a shell in the next pipeline stage runs it.
+        self.literal_out: str | None = None
+
+    # ----------------------------------------------------------------- bookkeeping
+
+    def complex(self, reason: str) -> None:
+        if reason not in self.reasons:
+            self.reasons.append(reason)
+
+    def budget(self, level: int) -> bool:
+        """Count one node; False when the walk must stop (too deep or too much work)."""
+        self.work += 1
+        if self.work > MAX_WORK:
+            if not self.stopped:
+                self.complex("too large to analyse")
+                self.stopped = True
+            return False
+        if level > MAX_NESTING:
+            self.complex(f"nested more than {MAX_NESTING} levels deep")
+            return False
+        return True
+
+    # ----------------------------------------------------------------- sources
+
+    def run(self, source: str, ctx: _Ctx, label: str, limit: int = MAX_BYTES) -> _Unit | None:
+        """Parse ``source`` and walk it; returns the unit (None when refused outright)."""
+        data = source.encode("utf-8", "replace")
+        if len(data) > limit:
+            self.complex(f"{label or 'command'} too long (more than {limit} bytes)")
+            return None
+        # tree-sitter-bash resolves a trailing pipeline far faster with a final newline;
+        # a newline after the last command does not change what bash runs (unless the
+        # text ends in a backslash, which would become a line continuation).
+        if not data.endswith((b"\n", b"\\")):
+            data += b"\n"
+        root = _parser().parse(data).root_node
+        unit = _Unit(source, data, root, label)
+        self.units.append(unit)
+        if root.has_error:
+            self.complex(_error_reason(root, unit.text_of, label))
+        if unit.odd and "#" in source:
+            self.glued_comments(unit)
+        self.sequence(unit, root, ctx, 0)
+        return unit
+
+    def glued_comments(self, unit: _Unit) -> None:
+        """A ``#`` that a line continuation glues to a word is text in bash, but
+        tree-sitter reads a comment there (``rm x\\<newline>#y``)."""
+        stack = [unit.root]
+        while stack:
+            node = stack.pop()
+            if node.type == "comment":
+                before = unit.slice(max(0, node.start_byte - 64), node.start_byte)
+                while before.endswith("\\\n"):
+                    before = before[:-2]
+                if before and before[-1] not in " \t\n;&|()<>":
+                    self.complex("comment glued to a word by a line continuation")
+                    return
+            elif node.named_child_count:
+                stack.extend(node.named_children)
+
+    # ----------------------------------------------------------------- structure
+
+    def sequence(self, unit: _Unit, parent: Any, ctx: _Ctx, level: int) -> None:
+        """Statements separated by ``;``, ``&`` or newlines (program, bodies)."""
+        children = parent.children
+        end = parent.start_byte
+        count = len(children)
+        for index, child in enumerate(children):
+            kind = child.type
+            if not _gap_ok(unit.slice(end, child.start_byte)):
+                self.complex(f"unexpected text near {unit.text_of(child)[:20]!r}")
+            end = child.end_byte
+            if kind in (";", "&", "\n", "comment"):
+                continue
+            if not child.is_named:
+                self.complex(f"unexpected {kind!r}")
+                continue
+            background = index + 1 < count and children[index + 1].type == "&"
+            if background:
+                sub = ctx.copy()
+                sub.background = True
+                self.statement(unit, child, sub, level + 1)
+            else:
+                self.statement(unit, child, ctx, level + 1)
+        if not _gap_ok(unit.slice(end, parent.end_byte)):
+            self.complex("unexpected text at the end")
+
+    def gaps(self, unit: _Unit, parent: Any, nodes: list[Any]) -> None:
+        """Only blanks may lie between ``nodes`` (children of ``parent``, in order)."""
+        if not unit.odd:
+            return
+        end = parent.start_byte
+        for node in nodes:
+            if not _gap_ok(unit.slice(end, node.start_byte)):
+                self.complex(f"unexpected text near {unit.text_of(node)[:20]!r}")
+            end = node.end_byte
+        if not _gap_ok(unit.slice(end, parent.end_byte)):
+            self.complex("unexpected text at the end of a command")
+
+    def statement(self, unit: _Unit, node: Any, ctx: _Ctx, level: int) -> None:
+        if not self.budget(level):
+            return
+        kind = node.type
+        if kind == "command":
+            self.command(unit, node, ctx, level, ())
+        elif kind == "redirected_statement":
+            self.redirected(unit, node, ctx, level)
+        elif kind == "list":
+            self.and_or(unit, node, ctx, level)
+        elif kind == "pipeline":
+            self.pipeline(unit, node, ctx, level)
+        elif kind == "negated_command":
+            self.gaps(unit, node, node.children)
+            for child in node.named_children:
+                self.statement(unit, child, ctx, level + 1)
+        elif kind in ("variable_assignments", "variable_assignment"):
+            self.bare_assignments(unit, node, ctx, level)
+        elif kind in ("declaration_command", "unset_command"):
+            self.declaration(unit, node, ctx, level)
+        elif kind == "test_command" and node.child_count and node.children[0].type == "[":
+            self.single_test(unit, node, ctx, level)
+        elif kind == "comment":
+            return
+        else:
+            self.complex(_CONSTRUCT_NAMES.get(kind, kind.replace("_", " ")))
+            self.descend(unit, node, ctx, level + 1)
+
+    def descend(self, unit: _Unit, node: Any, ctx: _Ctx, level: int) -> None:
+        """Best effort inside a construct we do not interpret: find every command."""
+        if not self.budget(level):
+            return
+        for child in node.named_children:
+            kind = child.type
+            if kind in _STATEMENTS:
+                self.statement(unit, child, ctx, level + 1)
+            elif kind in _SUBSTITUTIONS:
+                self.substitution(unit, child, ctx, level + 1)
+            elif kind == "command_name":
+                # a command name stranded in an ERROR node: record what it would run
+                words = [unit.text_of(child)]
+                self.emit(unit, words, [], [], ctx, unit.text_of(node), level)
+            elif child.named_child_count:
+                self.descend(unit, child, ctx, level + 1)
+
+    def substitution(self, unit: _Unit, node: Any, ctx: _Ctx, level: int) -> None:
+        """Commands inside ``$(…)``, backticks, ``<(…)``: they run too."""
+        sub = ctx.copy()
+        sub.origin = _SUBSTITUTIONS.get(node.type, "substitution")
+        sub.depth = ctx.depth + 1
+        sub.pipe = (-1, 0)
+        sub.pending = []
+        sub.stdin = None
+        self.descend(unit, node, sub, level + 1)
+
+    def and_or(self, unit: _Unit, node: Any, ctx: _Ctx, level: int) -> None:
+        """``a && b || c``: left-nested in the tree, flattened here without recursion."""
+        tails: list[list[Any]] = []
+        cur = node
+        while cur.type == "list" and cur.child_count:
+            children = cur.children
+            tails.append(children[1:])
+            cur = children[0]
+        items: list[Any] = [cur]
+        for tail in reversed(tails):
+            items.extend(tail)
+        self.gaps(unit, node, items)
+        op = None
+        before_prev = ctx.cwd
+        prev_node = None
+        for item in items:
+            kind = item.type
+            if kind in ("&&", "||"):
+                op = kind
+                continue
+            if not item.is_named:
+                self.complex(f"unexpected {kind!r}")
+                continue
+            if kind == "comment":
+                continue
+            if op == "||" and prev_node is not None:
+                changed_before = ctx.cwd != before_prev
+                alt = ctx.copy()
+                alt.cwd = before_prev
+                start = ctx.cwd
+                self.statement(unit, item, alt, level + 1)
+                if changed_before or alt.cwd != before_prev:
+                    exits = _first_word(unit, item) in _EXITS
+                    ctx.cwd = start if (changed_before and exits) else UNKNOWN_CWD
+                before_prev = ctx.cwd
+            else:
+                before_prev = ctx.cwd
+                self.statement(unit, item, ctx, level + 1)
+            prev_node = item
+            op = None
+
+    def pipeline(self, unit: _Unit, node: Any, ctx: _Ctx, level: int) -> None:
+        """Each stage runs in a subshell: ``cd`` inside does not carry."""
+        number = self.pipes
+        self.pipes += 1
+        stage = 0
+        stdin: str | None = None
+        self.gaps(unit, node, node.children)
+        for child in node.children:
+            kind = child.type
+            if kind in ("|", "|&"):
+                continue
+            if not child.is_named or kind == "comment":
+                if not child.is_named:
+                    self.complex(f"unexpected {kind!r}")
+                continue
+            sub = ctx.copy()
+            sub.pipe = (number, stage)
+            sub.stdin = stdin
+            before = len(self.commands)
+            self.literal_out = None
+            self.statement(unit, child, sub, level + 1)
+            stdin = self.literal_out if len(self.commands) == before + 1 else None
+            stage += 1
+
+    def redirected(self, unit: _Unit, node: Any, ctx: _Ctx, level: int) -> None:
+        body = None
+        redirects: list[Any] = []
+        self.gaps(unit, node, node.children)
+        for child in node.children:
+            if child.type in _REDIRECTS:
+                redirects.append(child)
+            elif child.is_named and body is None and child.type != "comment":
+                body = child
+            elif child.is_named:
+                self.complex(f"unexpected {child.type.replace('_', ' ')} after a redirection")
+                self.descend(unit, child, ctx, level + 1)
+        if body is not None and body.type == "command":
+            self.command(unit, body, ctx, level, redirects)
+            return
+        if body is not None:
+            self.statement(unit, body, ctx, level + 1)
+        self.command(unit, None, ctx, level, redirects, text_node=node)
+
+    # ----------------------------------------------------------------- commands
+
+    def command(self, unit: _Unit, node: Any, ctx: _Ctx, level: int, outer: list[Any] | tuple[Any, ...],
+                text_node: Any = None) -> None:
+        """One simple command: assignments, words and redirections, in bash's order."""
+        text_of = unit.text_of
+        argv: list[str] = []
+        assigns: list[tuple[str, str]] = []
+        issues: list[tuple[str, Any]] = []
+        redirect_nodes: list[Any] = []
+        last_count = 0
+        raw_end = 0
+        if node is not None:
+            check_gaps = unit.odd
+            end = -1
+            prev_word = False
+            for child in node.children:
+                kind = child.type
+                is_word = kind in _WORDISH or kind == "command_name" or kind == "$"
+                join = False
+                if end >= 0:
+                    if check_gaps:
+                        gap = unit.slice(end, child.start_byte)
+                        if not _gap_ok(gap, newline=False):
+                            self.complex("unexpected text between words")
+                        # bash joins words separated only by line continuations (r\<newline>m)
+                        join = prev_word and is_word and not gap.replace("\\\n", "")
+                    else:
+                        join = prev_word and is_word and child.start_byte == end
+                end = child.end_byte
+                prev_word = is_word
+                if (join and argv and unit.words and unit.words[-1].raw.endswith("$")
+                        and unit.words[-1].raw == argv[-1]
+                        and (kind == "string" or (kind == "concatenation" and child.children[0].type == "string"))):
+                    # $"…" is a translated string: the $ is not part of the word
+                    argv[-1] = argv[-1][:-1]
+                    prev = unit.words.pop()
+                    unit.words.append(Word(prev.raw[:-1], argv[-1], prev.position))
+                    if not argv[-1]:
+                        argv.pop()
+                        unit.words.pop()
+                        join = False
+                if join:
+                    # tree-sitter split one bash word in two (``{}\;``): join them back
+                    if kind == "command_name" or not argv or last_count != 1:
+                        self.complex("words without a blank between them")
+                    else:
+                        values = decode_word(child, text_of, issues)
+                        glued = unit.words[-1].raw + text_of(child) if unit.words else ""
+                        if "{" in glued or "}" in glued:
+                            # brace expansion applies to the whole bash word
+                            self.complex("braces in a word tree-sitter split")
+                        if unit.words and unit.words[-1].raw.endswith("$"):
+                            # tree-sitter split "$a" after a concatenation ending in $
+                            self.complex("variable expansion split across words")
+                        if len(values) != 1:
+                            self.complex("words without a blank between them")
+                        else:
+                            argv[-1] += values[0]
+                            raw_prev = unit.words.pop()
+                            unit.words.append(Word(raw_prev.raw + unit.slice(raw_end, child.end_byte),
+                                                   argv[-1], raw_prev.position, 1))
+                            raw_end = child.end_byte
+                            continue
+                last_count = 0
+                if kind == "variable_assignment" and not argv:
+                    assigns.append(self.assignment(unit, child, issues))
+                elif kind in _REDIRECTS:
+                    redirect_nodes.append(child)
+                elif kind == "command_name":
+                    name_node = child.named_children[0] if child.named_child_count == 1 else None
+                    if name_node is None:
+                        issues.append(("unusual command name", child))
+                        argv.append(text_of(child))
+                        continue
+                    values = decode_word(name_node, text_of, issues)
+                    argv.extend(values)
+                    unit.words.append(Word(text_of(name_node), " ".join(values), 0, len(values)))
+                    last_count, raw_end = len(values), child.end_byte
+                elif kind in _WORDISH:
+                    values = decode_word(child, text_of, issues)
+                    position = len(argv)
+                    argv.extend(values)
+                    unit.words.append(Word(text_of(child), " ".join(values), position, len(values)))
+                    last_count, raw_end = len(values), child.end_byte
+                elif kind == "$":
+                    raw_dollar = text_of(child)  # tree-sitter lexes "-$" and "\$" as "$" tokens
+                    if not literal_dollar(raw_dollar):
+                        issues.append((f"variable expansion {raw_dollar}", child))
+                    dollar = unescape_unquoted(raw_dollar)
+                    argv.append(dollar)
+                    unit.words.append(Word(raw_dollar, dollar, len(argv) - 1))
+                    last_count, raw_end = 1, child.end_byte
+                elif kind == "comment":
+                    continue
+                else:
+                    issues.append((kind.replace("_", " "), child))
+                    argv.append(text_of(child))
+            if check_gaps and end >= 0 and not _gap_ok(unit.slice(end, node.end_byte), newline=False):
+                self.complex("unexpected text after the last word")
+        if outer:
+            redirect_nodes.extend(outer)
+        redirects: list[Redirect] = []
+        heredoc: tuple[str, bool] | None = None
+        trailing: list[tuple[str, Any]] = []
+        for rnode in redirect_nodes:
+            heredoc = self.redirect(unit, rnode, redirects, argv, issues, trailing) or heredoc
+        for what, inode in issues:
+            self.complex(what)
+            if inode is not None and inode.type in _SUBSTITUTIONS:
+                self.substitution(unit, inode, ctx, level + 1)
+            elif inode is not None and inode.named_child_count:
+                self.descend(unit, inode, ctx, level + 1)
+        shown_node = text_node if text_node is not None else node
+        shown = text_of(shown_node) if shown_node is not None else ""
+        pipe_number = -1
+        if trailing and any(kind == "pipe" for kind, _ in trailing):
+            pipe_number = self.pipes
+            self.pipes += 1
+            ctx = ctx.copy()
+            ctx.pipe = (pipe_number, 0)
+        stdin = heredoc[0] if heredoc and heredoc[1] else None
+        before = len(self.commands)
+        self.emit(unit, argv, assigns, redirects, ctx, shown, level, stdin=stdin)
+        out = None
+        if argv and len(self.commands) == before + 1:
+            if stdin is not None and argv in (["cat"], ["cat", "-"]):
+                out = stdin
+            elif argv[0] == "echo":
+                out = _echo_output(self.commands[before])
+        self.literal_out = out
+        for kind, tnode in trailing:
+            if kind == "pipe":
+                sub = ctx.copy()
+                sub.pipe = (pipe_number, 1)
+                sub.stdin = out
+                self.statement(unit, tnode, sub, level + 1)
+            else:
+                self.statement(unit, tnode, ctx, level + 1)
+
+    def assignment(self, unit: _Unit, node: Any, issues: list[tuple[str, Any]]) -> tuple[str, str]:
+        text_of = unit.text_of
+        name = ""
+        value = ""
+        seen_op = False
+        for child in node.children:
+            kind = child.type
+            if kind == "variable_name" and not seen_op:
+                name = text_of(child)
+            elif kind in ("=", "+="):
+                seen_op = True
+            elif kind == "subscript":
+                issues.append(("array subscript assignment", child))
+                name = text_of(child)
+            elif seen_op and kind in _WORDISH:
+                values = decode_word(child, text_of, issues, braces=False)
+                value = values[0] if values else ""
+                unit.words.append(Word(text_of(child), value, -1))
+            elif seen_op and kind == "array":
+                issues.append(("array assignment", child))
+                value = text_of(child)
+            elif kind == "$":
+                value += unescape_unquoted(text_of(child))
+                if not literal_dollar(text_of(child)):
+                    issues.append(("variable expansion in an assignment", child))
+            else:
+                issues.append((f"{kind.replace('_', ' ')} in an assignment", child))
+        return name, value
+
+    def redirect(self, unit: _Unit, node: Any, out: list[Redirect], argv: list[str],
+                 issues: list[tuple[str, Any]], trailing: list[tuple[str, Any]]) -> tuple[str, bool] | None:
+        """Decode one redirection into ``out``; extra words after its target are command
+        arguments (``echo a >f b`` runs ``echo a b``). Returns ``(body, literal)`` for a
+        here-document or here-string."""
+        text_of = unit.text_of
+        kind = node.type
+        fd: int | None = None
+        op = ""
+        targets: list[str] = []
+        result: tuple[str, bool] | None = None
+        if kind == "file_redirect":
+            for child in node.children:
+                ckind = child.type
+                if ckind == "file_descriptor":
+                    fd = _int(text_of(child))
+                elif not child.is_named:
+                    op = op or ckind
+                elif ckind in _WORDISH:
+                    values = decode_word(child, text_of, issues)
+                    unit.words.append(Word(text_of(child), " ".join(values), -1 if not targets else len(argv), len(values)))
+                    if not targets:
+                        if len(values) != 1:
+                            issues.append(("ambiguous redirect target", child))
+                        targets.append(values[0] if values else "")
+                    else:
+                        argv.extend(values)
+                else:
+                    issues.append((f"{ckind.replace('_', ' ')} in a redirection", child))
+            out.append(Redirect(op, targets[0] if targets else "", fd))
+            return None
+        if kind == "herestring_redirect":
+            value = ""
+            for child in node.children:
+                ckind = child.type
+                if ckind == "file_descriptor":
+                    fd = _int(text_of(child))
+                elif ckind in _WORDISH:
+                    count = len(issues)
+                    values = decode_word(child, text_of, issues, braces=False)
+                    value = values[0] if values else ""
+                    unit.words.append(Word(text_of(child), value, -1))
+                    result = (value + "\n", len(issues) == count)
+                elif child.is_named:
+                    issues.append((f"{ckind.replace('_', ' ')} in a here-string", child))
+            out.append(Redirect("<<<", "", fd))
+            return result
+        # heredoc_redirect: the body is data (not a path); the rest of its line may hold
+        # more redirections, a pipeline or a list, which tree-sitter nests in here.
+        quoted = False
+        body_node = None
+        end_node = None
+        op = "<<"
+        pending_op: str | None = None
+        for child in node.children:
+            ckind = child.type
+            if ckind in ("<<", "<<-"):
+                op = ckind
+            elif ckind == "file_descriptor":
+                fd = _int(text_of(child))
+            elif ckind == "heredoc_start":
+                start = text_of(child)
+                quoted = any(q in start for q in "'\"\\")
+            elif ckind == "heredoc_body":
+                body_node = child
+            elif ckind == "heredoc_end":
+                end_node = child
+            elif ckind in ("file_redirect", "herestring_redirect"):
+                self.redirect(unit, child, out, argv, issues, trailing)
+            elif ckind == "pipeline" and pending_op is None:
+                rest = [c for c in child.children if c.is_named]
+                first = child.children[0].type if child.child_count else ""
+                if first not in ("|", "|&") or len(rest) != 1:
+                    issues.append(("unusual here-document line", child))
+                else:
+                    trailing.append(("pipe", rest[0]))
+            elif ckind in ("&&", "||"):
+                pending_op = ckind
+            elif pending_op is not None and child.is_named:
+                trailing.append((pending_op, child))
+                pending_op = None
+            elif child.is_named:
+                issues.append((f"{ckind.replace('_', ' ')} after a here-document", child))
+        out.append(Redirect(op, "", fd))
+        if body_node is None:
+            return ("", True)
+        literal = True
+        if not quoted:
+            for child in body_node.named_children:
+                if child.type != "heredoc_content":
+                    issues.append((f"{_label(child.type)} in a here-document", child))
+                    literal = False
+        stop = end_node.start_byte if end_node is not None else body_node.end_byte
+        body = unit.slice(body_node.start_byte, stop)
+        if not quoted:
+            body = _unescape_heredoc(body)
+        if op == "<<-":
+            body = "\n".join(line.lstrip("\t") for line in body.split("\n"))
+        return (body, literal)
+
+    def bare_assignments(self, unit: _Unit, node: Any, ctx: _Ctx, level: int) -> None:
+        issues: list[tuple[str, Any]] = []
+        parts = [node] if node.type == "variable_assignment" else node.named_children
+        assigns = [self.assignment(unit, child, issues) for child in parts if child.type == "variable_assignment"]
+        for what, inode in issues:
+            self.complex(what)
+            self.descend(unit, inode, ctx, level + 1)
+        self.emit(unit, [], assigns, [], ctx, unit.text_of(node), level)
+
+    def declaration(self, unit: _Unit, node: Any, ctx: _Ctx, level: int) -> None:
+        """``export A=1 B``, ``local x``, ``unset X``: literal words only."""
+        text_of = unit.text_of
+        issues: list[tuple[str, Any]] = []
+        argv: list[str] = []
+        assigns: list[tuple[str, str]] = []
+        for child in node.children:
+            kind = child.type
+            if not child.is_named:
+                argv.append(kind)
+            elif kind == "variable_assignment":
+                name, value = self.assignment(unit, child, issues)
+                assigns.append((name, value))
+                argv.append(f"{name}={value}")
+            elif kind == "variable_name":
+                argv.append(text_of(child))
+            elif kind in _WORDISH:
+                values = decode_word(child, text_of, issues)
+                argv.extend(values)
+                unit.words.append(Word(text_of(child), " ".join(values), len(argv) - len(values), len(values)))
+            else:
+                issues.append((kind.replace("_", " "), child))
+        for what, inode in issues:
+            self.complex(what)
+            self.descend(unit, inode, ctx, level + 1)
+        self.emit(unit, argv, [], [], ctx, text_of(node), level, persistent=assigns)
+
+    def single_test(self, unit: _Unit, node: Any, ctx: _Ctx, level: int) -> None:
+        """``[ -f x ]`` is the ``[`` command; its operands in source order are its argv."""
+        text_of = unit.text_of
+        issues: list[tuple[str, Any]] = []
+        argv: list[str] = []
+        stack = [node]
+        leaves: list[Any] = []
+        while stack:
+            cur = stack.pop()
+            kids = cur.children
+            for child in reversed(kids):
+                kind = child.type
+                if kind in ("unary_expression", "binary_expression", "parenthesized_expression"):
+                    stack.append(child)
+                else:
+                    leaves.append(child)
+        leaves.sort(key=lambda n: n.start_byte)
+        for leaf in leaves:
+            kind = leaf.type
+            if kind in ("[", "]"):
+                argv.append(kind)
+            elif kind == "test_operator" or kind in _TEST_TOKENS:
+                argv.append(text_of(leaf))
+            elif kind in _WORDISH:
+                values = decode_word(leaf, text_of, issues)
+                argv.extend(values)
+                unit.words.append(Word(text_of(leaf), " ".join(values), len(argv) - len(values), len(values)))
+            else:
+                issues.append((f"{kind!r} inside [ … ]", leaf))
+        for what, inode in issues:
+            self.complex(what)
+            if inode.named_child_count or inode.type in _SUBSTITUTIONS:
+                self.substitution(unit, inode, ctx, level + 1) if inode.type in _SUBSTITUTIONS else self.descend(unit, inode, ctx, level + 1)
+        self.emit(unit, argv, [], [], ctx, text_of(node), level)
+
+    # ----------------------------------------------------------------- emitting
+
+    def emit(self, unit: _Unit, argv: list[str], assigns: list[tuple[str, str]], redirects: list[Redirect],
+             ctx: _Ctx, text: str, level: int, stdin: str | None = None,
+             persistent: list[tuple[str, str]] | None = None) -> None:
+        """Peel wrappers, parse shell strings again, track ``cd``; record the command."""
+        if not argv:
+            # bare assignments persist for the rest of the shell: dangerous ones stay attached
+            kept = [(k, v) for k, v in assigns if not is_safe_env(k)]
+            carried = tuple((k, v) for k, v in assigns if is_dangerous_env(k))
+            if carried and not ctx.background and ctx.pipe[0] < 0:
+                ctx.carried = ctx.carried + carried
+            self.record(unit, (), kept, redirects, (), ctx.cwd, ctx.origin, text, ctx)
+            return
+        if persistent:
+            carried = tuple((k, v) for k, v in persistent if is_dangerous_env(k))
+            if carried and not ctx.background and ctx.pipe[0] < 0:
+                ctx.carried = ctx.carried + carried
+        head = argv[0].rsplit("/", 1)[-1]
+        cwd = ctx.cwd
+        if head in WRAPPER_NAMES:
+            peeled = peel(tuple(argv))
+            for problem in peeled.problems:
+                self.complex(problem)
+            wrappers = ctx.wrappers + tuple(peeled.wrappers)
+            merged = [*ctx.assignments, *ctx.carried, *assigns, *peeled.assignments]
+            for target in peeled.cwd:
+                cwd = _join_cwd(cwd, target)
+            origin = peeled.origin or ctx.origin
+            effective = peeled.argv
+        else:
+            peeled = None
+            wrappers = ctx.wrappers
+            merged = [*ctx.assignments, *ctx.carried, *assigns] if (ctx.assignments or ctx.carried) else assigns
+            origin = "source" if head in ("source", ".") else ctx.origin
+            effective = tuple(argv)
+        if persistent:
+            merged = merged + persistent
+        if peeled is not None and peeled.shell is not None:
+            shell_origin = "eval" if peeled.shell_origin == "eval" else peeled.shell_origin
+            self.nested(unit, peeled.shell, shell_origin, effective, merged, redirects, wrappers, cwd, ctx,
+                        text, level, shares_shell=peeled.shell_origin == "eval")
+            return
+        name = effective[0].rsplit("/", 1)[-1] if effective else ""
+        if name in SHELLS:
+            script = shell_string(effective)
+            if script is not None:
+                self.nested(unit, script, "bash -c", effective, merged, redirects, wrappers + (name,), cwd, ctx,
+                            text, level)
+                return
+            fed = stdin if stdin is not None else ctx.stdin
+            if fed is not None and _reads_stdin(effective):
+                self.nested(unit, fed, "heredoc", effective, merged, redirects, wrappers + (name,), cwd, ctx,
+                            text, level)
+                return
+        self.record(unit, effective, merged, redirects, wrappers, cwd, origin, text, ctx)
+        if name in _CD and set(wrappers) <= _CD_WRAPPERS:
+            _track_cd(ctx, effective)
+        if name not in _EXEC_RUNNERS:
+            return
+        for inner in find_exec_commands(effective):
+            sub = ctx.copy()
+            sub.origin = "find -exec"
+            sub.wrappers = wrappers + (name,)
+            sub.assignments = tuple(merged)
+            sub.carried = ()
+            sub.cwd = cwd
+            sub.depth = ctx.depth + 1
+            sub.reparse = ctx.reparse + 1
+            sub.pending = []
+            sub.stdin = None
+            if sub.reparse > MAX_DEPTH:
+                self.complex(f"-exec commands nested more than {MAX_DEPTH} levels deep")
+                continue
+            self.emit(unit, list(inner), [], [], sub, text, level + 1)
+
+    def nested(self, unit: _Unit, script: str, origin: str, effective: tuple[str, ...],
+               merged: list[tuple[str, str]], redirects: list[Redirect], wrappers: tuple[str, ...],
+               cwd: str | None, ctx: _Ctx, text: str, level: int, shares_shell: bool = False) -> None:
+        """Parse a shell string again; its commands replace the wrapper command."""
+        if ctx.reparse + 1 > MAX_DEPTH:
+            self.complex(f"shell strings nested more than {MAX_DEPTH} levels deep")
+            self.record(unit, effective, merged, redirects, wrappers, cwd, ctx.origin, text, ctx)
+            return
+        sub = ctx.copy()
+        sub.origin = origin
+        sub.wrappers = wrappers
+        sub.assignments = tuple(merged)
+        sub.carried = ()
+        sub.cwd = cwd
+        sub.depth = ctx.depth + 1
+        sub.reparse = ctx.reparse + 1
+        sub.pending = list(redirects)
+        sub.stdin = None
+        before = len(self.commands)
+        label = f"{origin} string" if origin != "heredoc" else "here-document"
+        inner = self.run(script, sub, label)
+        if inner is None or len(self.commands) == before:
+            # nothing inside (or refused): keep the wrapper itself visible
+            self.record(unit, effective, merged, redirects, wrappers[:-1], cwd, ctx.origin, text, ctx)
+        if shares_shell and not ctx.background and ctx.pipe[0] < 0:
+            ctx.cwd = sub.cwd
+            ctx.carried = ctx.carried + sub.carried
+
+    def record(self, unit: _Unit, argv: tuple[str, ...], assigns: list[tuple[str, str]],
+               redirects: list[Redirect], wrappers: tuple[str, ...], cwd: str | None, origin: str,
+               text: str, ctx: _Ctx) -> None:
+        if ctx.pending:
+            redirects = ctx.pending + list(redirects)
+            ctx.pending.clear()
+        kept: list[tuple[str, str]] = []
+        for pair in assigns:
+            if not is_safe_env(pair[0]) and pair not in kept:
+                kept.append(pair)
+        cmd = SimpleCommand(  # keywords: the dataclass may grow fields
+            argv=tuple(argv),
+            assignments=tuple(kept),
+            redirects=tuple(redirects),
+            wrappers=wrappers,
+            cwd=cwd,
+            origin=origin,
+            text=text,
+            depth=ctx.depth,
+            pipeline=ctx.pipe[0],
+            pipe_index=ctx.pipe[1],
+            background=ctx.background,
+        )
+        self.commands.append(cmd)
+        unit.commands.append(cmd)
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _int(text: str) -> int | None:
+    return int(text) if text.isdigit() else None
+
+
+def _label(kind: str) -> str:
+    return {"simple_expansion": "variable expansion", "expansion": "variable expansion"}.get(
+        kind, kind.replace("_", " "))
+
+
+def _unescape_heredoc(body: str) -> str:
+    """Backslashes in an unquoted here-document escape only ``$ ` \\`` and newline."""
+    if "\\" not in body:
+        return body
+    out: list[str] = []
+    i, n = 0, len(body)
+    while i < n:
+        ch = body[i]
+        if ch == "\\" and i + 1 < n and body[i + 1] in "$`\\\n":
+            if body[i + 1] != "\n":
+                out.append(body[i + 1])
+            i += 2
+            continue
+        out.append(ch)
+        i += 1
+    return "".join(out)
+
+
+def _first_word(unit: _Unit, node: Any) -> str:
+    text = unit.text_of(node).split(None, 1)
+    return unescape_unquoted(text[0]) if text else ""
+
+
+def _reads_stdin(argv: tuple[str, ...]) -> bool:
+    """A shell with no script operand reads its commands from stdin."""
+    return all(arg in _STDIN_SHELL_OPTS or (arg.startswith("-") and "c" not in arg) for arg in argv[1:])
+
+
+def _echo_output(cmd: SimpleCommand) -> str | None:
+    """What ``echo TEXT`` writes (plain ``echo`` / ``echo -n`` only)."""
+    if cmd.name == "echo" and not cmd.wrappers and not cmd.redirects:
+        args = cmd.args
+        if args and args[0] == "-n":
+            args = args[1:]
+        if args and args[0].startswith("-"):
+            return None
+        return " ".join(args) + "\n"
+    return None
+
+
+def _track_cd(ctx: _Ctx, argv: tuple[str, ...]) -> None:
+    name = argv[0].rsplit("/", 1)[-1]
+    operands = [a for a in argv[1:] if not (a.startswith("-") and a != "-") or a == "--"]
+    operands = [a for a in operands if a != "--"]
+    if name == "popd":
+        ctx.cwd = ctx.stack.pop() if ctx.stack else UNKNOWN_CWD
+        return
+    if name == "pushd":
+        if len(operands) != 1 or operands[0].startswith(("+", "-")):
+            ctx.cwd = UNKNOWN_CWD
+            return
+        ctx.stack.append(ctx.cwd)
+        ctx.cwd = _join_cwd(ctx.cwd, operands[0])
+        return
+    if not operands:
+        ctx.cwd = "~"
+    elif len(operands) > 1 or operands[0] == "-":
+        ctx.cwd = UNKNOWN_CWD
+    elif operands[0]:
+        ctx.cwd = _join_cwd(ctx.cwd, operands[0])
+
+
+def _error_reason(root: Any, text_of: Callable[[Any], str], label: str) -> str:
+    """Name the first parse error: a missing token or the text tree-sitter rejected."""
+    where = f" in {label}" if label else ""
+    stack = [root]
+    steps = 0
+    while stack and steps < 10_000:
+        steps += 1
+        node = stack.pop()
+        if node.is_missing:
+            return f"syntax error{where}: missing {node.type!r}"
+        if node.type == "ERROR":
+            snippet = text_of(node).strip()[:30]
+            return f"syntax error{where} near {snippet!r}" if snippet else f"syntax error{where}"
+        if node.has_error:
+            stack.extend(reversed(node.children))
+    return f"syntax error{where}"
+
+
+# --------------------------------------------------------------------------- entry point
+
+
+def parse(command: str) -> Script | TooComplex:
+    """Parse ``command``; never raises. Anything not understood is ``TooComplex``."""
+    try:
+        return _parse(command)
+    except Exception as exc:  # fail closed: an analyser bug must never allow
+        return TooComplex(f"internal error while parsing ({type(exc).__name__}: {exc})"[:200], source=_safe(command))
+
+
+def _safe(command: Any) -> str:
+    return command if isinstance(command, str) else ""
+
+
+def _parse(command: str) -> Script | TooComplex:
+    if not isinstance(command, str):
+        return TooComplex("command is not a string")
+    findings: list[Finding] = []
+    reasons: list[str] = []
+    text = command
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        reasons.append("command contains invalid Unicode (lone surrogates)")
+        findings.append(Finding("SH017", Severity.HIGH, "command contains invalid Unicode (lone surrogates)"))
+        text = text.encode("utf-8", "replace").decode("utf-8")
+    if "\0" in text:
+        # a NUL ends the string a process receives; analyse both halves as commands
+        reasons.append("command contains a NUL byte")
+        findings.append(Finding("SH017", Severity.HIGH, "command contains a NUL byte (text after it may be cut off)"))
+        text = text.replace("\0", "\n")
+    too_long = len(text) > MAX_BYTES or len(text.encode("utf-8")) > MAX_BYTES
+    walker = _Walker()
+    if too_long:
+        # still extract what we can (bounded by MAX_WORK) so hard blocks apply
+        reasons.append(f"command too long (more than {MAX_BYTES} bytes)")
+        walker.run(text[: MAX_BYTES * 10], _Ctx(), "", limit=MAX_BYTES * 40)
+    else:
+        walker.run(text, _Ctx(), "")
+        from .validators import run_units
+
+        findings.extend(run_units(walker.units))
+    findings.extend(walker.findings)
+    reasons.extend(r for r in walker.reasons if r not in reasons)
+    commands = tuple(walker.commands)
+    if len(commands) > MAX_COMMANDS:
+        reasons.append(f"more than {MAX_COMMANDS} commands ({len(commands)})")
+    findings = _dedupe(findings)
+    if reasons:
+        reason = reasons[0] if len(reasons) == 1 else f"{reasons[0]} (and {len(reasons) - 1} more)"
+        return TooComplex(reason, partial=commands, findings=tuple(findings), source=command)
+    return Script(commands, findings=tuple(findings), source=command)
+
+
+def _dedupe(findings: list[Finding]) -> list[Finding]:
+    seen: set[tuple[str, str]] = set()
+    out: list[Finding] = []
+    for finding in findings:
+        key = (finding.code, finding.message)
+        if key not in seen:
+            seen.add(key)
+            out.append(finding)
+    return out

@@ -1,0 +1,49 @@
+"""SH015 — a backslash-escaped blank inside a command name or a flag.
+
+``rm\ -rf`` is one word (a command named ``rm -rf``), ``-\ r`` one odd flag; parsers
+that treat ``\ `` differently disagree about the words. Escaped spaces in ordinary
+arguments (``My\ Documents``) are normal and not reported.
+"""
+
+from __future__ import annotations
+
+from ...model import Finding, Severity
+
+ID = "SH015"
+WHAT = "backslash before a space or tab in a command name or flag"
+WHY = "escaped blanks make word boundaries differ between parsers"
+EXAMPLE = "rm\\ -rf /"
+BENIGN = "ls My\\ Documents"
+TRIGGER = ("\\",)
+
+
+def _escaped_blank(raw: str) -> bool:
+    quote = ""
+    i, n = 0, len(raw)
+    while i < n:
+        ch = raw[i]
+        if quote:
+            if ch == quote:
+                quote = ""
+            elif ch == "\\" and quote == '"':
+                i += 1
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "\\" and i + 1 < n:
+            if raw[i + 1] in " \t":
+                return True
+            i += 1
+        i += 1
+    return False
+
+
+def check(source: str, view) -> list[Finding]:
+    found: list[Finding] = []
+    for word in view.words:
+        if "\\" not in word.raw:
+            continue
+        is_flag = word.position > 0 and word.value.startswith("-")
+        if (word.position == 0 or is_flag) and _escaped_blank(word.raw):
+            role = "command name" if word.position == 0 else "flag"
+            found.append(Finding(ID, Severity.HIGH, f"{role} {word.raw[:40]!r} contains an escaped blank"))
+    return found

@@ -1,0 +1,36 @@
+"""SH024 — zsh-only expansions (spec 002 §12.6.5).
+
+In zsh ``=ls`` becomes ``/bin/ls`` (any path lookup), ``~[name]`` calls a function,
+and glob qualifiers run code while matching files: ``*(e:'rm -rf ~':)`` or
+``*(+func)``. bash treats these as plain text, so a bash-based check misses them.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ...model import Finding, Severity
+
+ID = "SH024"
+WHAT = "zsh expansion: =cmd, ~[…], glob qualifiers (e:…:) (+…)"
+WHY = "under zsh these run code or look up paths that a bash reading does not see"
+EXAMPLE = "ls *(e:'rm -rf ~':)"
+BENIGN = "[ a = b ] && echo a=b"
+TRIGGER = ("=", "~[", "(")
+
+_QUALIFIER = re.compile(r"""[\w*?\]/.]\((?:[^()\s]*[^()\w\s])?(?:e[:'"{\[<|]|\+[A-Za-z_]|\#q)""")
+
+
+def check(source: str, view) -> list[Finding]:
+    found: list[Finding] = []
+    for word in view.words:
+        raw = word.raw
+        if len(raw) > 1 and raw[0] == "=" and (raw[1].isalpha() or raw[1] == "_"):
+            found.append(Finding(ID, Severity.HIGH, f"zsh expands {raw[:30]!r} to a command path"))
+            break
+    if "~[" in source:
+        found.append(Finding(ID, Severity.HIGH, "zsh ~[…] expansion calls a function"))
+    match = _QUALIFIER.search(source) if "(" in source else None
+    if match:
+        found.append(Finding(ID, Severity.HIGH, f"zsh glob qualifier {match.group()[1:]!r} runs code while matching"))
+    return found
