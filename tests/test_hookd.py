@@ -139,3 +139,17 @@ def test_hook_client_imports_almost_nothing(project: Path, bastion_env: dict[str
                           env=env, timeout=60)
     assert json.loads(done.stdout)["hookSpecificOutput"]["permissionDecision"] == "allow"
     assert "LOADED ['bastion', 'bastion.adapters', 'bastion.adapters.hookc']" in done.stderr
+
+
+def test_server_protects_each_callers_own_files(project: Path, bastion_env: dict[str, str], runtime: Path, tmp_path: Path) -> None:
+    """bastion's own config folder is protected; the server must use the caller's, not its own."""
+    env = {**bastion_env, "BASTION_RUNTIME_DIR": str(runtime)}
+    _hook(_call(project), env)
+    _wait_for_socket(hookc.socket_path(env))
+    other_config = tmp_path / "other-config"
+    caller = {**env, "BASTION_CONFIG_DIR": str(other_config)}
+    text = _call(project, "Write", {"file_path": str(other_config / "settings.json"), "content": "{}"})
+    served = _hook(text, caller)
+    alone = _hook(text, {**caller, "BASTION_HOOK_SERVER": "0"})
+    assert served.stdout == alone.stdout
+    assert json.loads(served.stdout)["hookSpecificOutput"]["permissionDecision"] != "allow"
