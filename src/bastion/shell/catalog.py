@@ -337,8 +337,8 @@ TOOLS: dict[str, Tool] = {
     ),
     "go": Tool(
         _subs(
-            "version,env,list,doc,help,vet,mod graph,mod why,mod verify,mod edit -json,tool-list:r;"
-            "build,test,run,fmt,generate,mod tidy,mod download,mod init,mod vendor,mod edit,work,fix,tool,get,"
+            "version,env,list,doc,help,vet,mod graph,mod why,mod verify:r;"
+            "build,test,run,fmt,generate,mod tidy,mod download,mod init,mod vendor,mod edit,work,fix,tool,get:l;"
             "install:CAT026;clean:CAT010"
         ),
         value_opts=frozenset({"-C"}),
@@ -359,7 +359,7 @@ TOOLS: dict[str, Tool] = {
     "dpkg": Tool(_subs("-l,--list,-L,--listfiles,-s,--status,-S,--search,--print-architecture,--get-selections,-c,--contents,-I,--info,--version:r;-i,--install,--unpack,--configure,--set-selections,--add-architecture:CAT026;-r,--remove,-P,--purge:CAT010")),
     "dnf": Tool(_subs("list,info,search,repolist,provides,history,check-update,repoquery,deplist:r;install,update,upgrade,reinstall,downgrade,groupinstall,makecache:CAT026;remove,erase,autoremove,clean,history undo:CAT010"), value_opts=frozenset({"-c", "--setopt"})),
     "yum": Tool(_subs("list,info,search,repolist,provides,history,check-update,deplist:r;install,update,upgrade,reinstall,downgrade,groupinstall,localinstall,makecache:CAT026;remove,erase,autoremove,clean:CAT010"), value_opts=frozenset({"-c", "--setopt"})),
-    "pacman": Tool(_subs("-Q,-Qi,-Ql,-Qs,-Ss,-Si,-Qe,-Qdt,-Qm,-Fl,-S,-Sy,-Syu,-Su,-U,-Syy:CAT026;-R,-Rs,-Rns,-Rdd,-Sc,-Scc:CAT010")),
+    "pacman": Tool(_subs("-Q,-Qi,-Ql,-Qs,-Ss,-Si,-Qe,-Qdt,-Qm,-Fl:r;-S,-Sy,-Syu,-Su,-U,-Syy:CAT026;-R,-Rs,-Rns,-Rdd,-Sc,-Scc:CAT010")),
     "snap": Tool(_subs("list,info,find,version,services,connections,changes,logs:r;install,refresh,revert,enable,connect,start,stop,restart:CAT026;remove,disable,disconnect:CAT010")),
     "flatpak": Tool(_subs("list,info,search,remotes,history,--version:r;install,update,run:CAT026;uninstall,remove-delete-data:CAT010")),
     "docker": Tool(
@@ -381,7 +381,7 @@ TOOLS: dict[str, Tool] = {
             "rm,rmi,container rm,image rm,image remove,container prune,image prune,volume rm,volume remove,volume prune,network rm,network prune,"
             "system prune,builder prune,buildx prune,buildx rm,compose rm,compose down,kill,container kill,compose kill,context rm,"
             "secret rm,config rm,service rm,stack rm,stack down,node rm,plugin rm,swarm leave:CAT016;"
-            "push,image push,compose push,manifest push,buildx imagetools create,trust sign:CAT017;"
+            "push,image push,compose push,manifest push,trust sign:CAT017;"
             "service create,service update,stack deploy,swarm init,swarm join,plugin install,plugin enable:CAT009"
         ),
         value_opts=frozenset({"-H", "--host", "--context", "-c", "--config", "--log-level", "-l", "-f", "--file", "-p", "--project-name", "--env-file", "--project-directory", "--profile"}),
@@ -390,7 +390,7 @@ TOOLS: dict[str, Tool] = {
         _subs(
             "get,describe,logs,explain,version,api-resources,api-versions,cluster-info,top,config view,config get-contexts,"
             "config current-context,config get-clusters,config get-users,auth can-i,auth whoami,events,diff,wait,kustomize,"
-            "rollout status,rollout history,completion,plugin list,options,"
+            "rollout status,rollout history,completion,plugin list,options:r;"
             "config use-context,config set-context,config use:l;port-forward,proxy:CAT029;"
             "apply,create,patch,edit,replace,scale,autoscale,label,annotate,set,expose,run,rollout restart,rollout undo,rollout pause,"
             "rollout resume,taint,cordon,uncordon,certificate,debug,attach,cp:CAT009;"
@@ -639,6 +639,14 @@ WIPERS = frozenset({"shred", "wipe", "srm", "secure-delete", "sfill", "sswap", "
 #: Commands that destroy block devices or filesystems.
 DISK_DESTROYERS = frozenset({"mkfs", "mke2fs", "mkswap", "wipefs", "blkdiscard", "mkdosfs", "mkntfs", "newfs"})
 DISK_PARTITIONERS = frozenset({"fdisk", "sfdisk", "cfdisk", "gdisk", "sgdisk", "cgdisk", "parted", "gparted", "partprobe", "diskutil", "lvremove", "vgremove", "pvremove", "mdadm", "cryptsetup", "zpool", "zfs", "btrfs", "losetup", "dmsetup", "hdparm", "nvme", "badblocks", "e2fsck", "fsck", "resize2fs", "tune2fs", "xfs_repair", "mount", "umount", "swapon", "swapoff"})
+#: Partitioning commands and the options or verbs that erase a whole device's layout.
+PARTITION_WIPES: dict[str, frozenset[str]] = {
+    "sgdisk": frozenset({"-Z", "--zap-all", "-z", "--zap", "-o", "--clear"}),
+    "sfdisk": frozenset({"--delete", "--wipe"}),
+    "parted": frozenset({"mklabel", "mktable", "rm"}),
+    "cryptsetup": frozenset({"luksFormat", "erase", "luksErase", "reencrypt"}),
+    "zpool": frozenset({"destroy", "labelclear"}),
+}
 POWER = frozenset({"shutdown", "reboot", "halt", "poweroff", "telinit", "init", "kexec", "pm-suspend", "pm-hibernate", "systemd-halt", "rtcwake", "suspend"})
 ACCOUNTS = frozenset(
     "useradd userdel usermod adduser deluser addgroup delgroup groupadd groupdel groupmod passwd chpasswd chage gpasswd "

@@ -49,7 +49,7 @@ def resolve(path: str, base: str, home: str) -> str:
         user, _, rest = path[1:].partition("/")
         parent = posixpath.dirname(home.rstrip("/")) or "/home"
         path = posixpath.join(parent, user, rest) if user not in ("+", "-") else posixpath.join(base, rest)
-    else:
+    elif path.startswith("$"):
         for prefix, value in _WELL_KNOWN_VARS(home, base):
             if path == prefix or path.startswith(prefix + "/"):
                 path = value + path[len(prefix) :]

@@ -346,7 +346,7 @@ def secret_level(path: str, home: str) -> int:
         return 2
     if base in SECRET_NAMES:
         level = SECRET_NAMES[base]
-    elif base.startswith(".env.") and base not in ENV_TEMPLATES:
+    elif (base.startswith(".env.") and base not in ENV_TEMPLATES) or (base.startswith(".env") and "*" in base):
         level = 1
     else:
         for suffix, value in SECRET_SUFFIXES:

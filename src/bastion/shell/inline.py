@@ -1,0 +1,421 @@
+"""Programs hidden in arguments: sed scripts, awk programs, jq filters, interpreter
+one-liners, SQL statements, and fork bombs in raw source.
+
+These are the places where a "read-only" command or an interpreter is told to do more:
+``sed 'e id'``, ``awk 'BEGIN{system("sh")}'``, ``python -c 'import pty; …'``,
+``psql -c 'DROP TABLE users'``. The checks are lexical and deliberately conservative:
+when the sed scanner cannot follow a script, it says so and the command is not treated
+as read-only.
+
+All patterns are bastion's own and fixed, so the standard ``re`` module is used (RE2 is
+for user-supplied patterns); each is compiled once, on first use.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cache
+
+__all__ = [
+    "heredoc_bodies",
+    "sed_commands",
+    "awk_risks",
+    "jq_risks",
+    "CodeIntent",
+    "code_intents",
+    "sql_risks",
+    "fork_bomb",
+]
+
+# --------------------------------------------------------------------------- sed
+
+
+def _skip_regex(s: str, i: int, delim: str) -> int | None:
+    """Index just past the closing ``delim`` of a regex starting at ``i``; None if open."""
+    n = len(s)
+    in_bracket = False
+    while i < n:
+        c = s[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == "[" and delim != "[":
+            in_bracket = True
+        elif c == "]" and in_bracket:
+            in_bracket = False
+        elif c == delim and not in_bracket:
+            return i + 1
+        elif c == "\n" and delim != "\n":
+            return None
+        i += 1
+    return None
+
+
+def _skip_part(s: str, i: int, delim: str) -> int | None:
+    """Like ``_skip_regex`` but without bracket expressions (replacement text)."""
+    n = len(s)
+    while i < n:
+        c = s[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == delim:
+            return i + 1
+        i += 1
+    return None
+
+
+def _skip_address(s: str, i: int) -> int | None:
+    n = len(s)
+    if i >= n:
+        return i
+    c = s[i]
+    if c.isdigit():
+        while i < n and (s[i].isdigit() or s[i] == "~"):
+            i += 1
+        return i
+    if c == "$":
+        return i + 1
+    if c == "/":
+        end = _skip_regex(s, i + 1, "/")
+        if end is None:
+            return None
+        while end < n and s[end] in "IM":
+            end += 1
+        return end
+    if c == "\\" and i + 1 < n:
+        end = _skip_regex(s, i + 2, s[i + 1])
+        if end is None:
+            return None
+        while end < n and s[end] in "IM":
+            end += 1
+        return end
+    if c in "+~" and i + 1 < n and s[i + 1].isdigit():
+        i += 1
+        while i < n and s[i].isdigit():
+            i += 1
+        return i
+    return i
+
+
+_SIMPLE_SED = frozenset("dDgGhHlLnNpPqQxz=F")
+
+
+def sed_commands(script: str) -> set[str] | None:
+    """The command letters a sed script uses (``e`` and ``w`` also when they are flags of
+    ``s``), or None when the script cannot be followed (treat as unsafe)."""
+    cmds: set[str] = set()
+    s, i, n = script, 0, len(script)
+    while i < n:
+        c = s[i]
+        if c in " \t\n;":
+            i += 1
+            continue
+        if c == "#":
+            while i < n and s[i] != "\n":
+                i += 1
+            continue
+        j = _skip_address(s, i)
+        if j is None:
+            return None
+        if j != i:
+            i = j
+            while i < n and s[i] in " \t":
+                i += 1
+            if i < n and s[i] == ",":
+                i += 1
+                while i < n and s[i] in " \t":
+                    i += 1
+                j = _skip_address(s, i)
+                if j is None:
+                    return None
+                i = j
+        while i < n and s[i] in " \t!":
+            i += 1
+        if i >= n:
+            return None if j != i else cmds
+        c = s[i]
+        i += 1
+        if c in "{}":
+            continue
+        if c in "aic":
+            cmds.add(c)
+            while i < n and s[i] != "\n":
+                if s[i] == "\\" and i + 1 < n:
+                    i += 1
+                i += 1
+            continue
+        if c in ":btT":
+            while i < n and s[i] not in ";\n":
+                i += 1
+            continue
+        if c in "rRwWe":
+            cmds.add(c)
+            while i < n and s[i] != "\n":
+                i += 1
+            continue
+        if c == "v":
+            while i < n and s[i] not in ";\n":
+                i += 1
+            continue
+        if c in "sy":
+            if i >= n or s[i] in "\n\\":
+                return None
+            delim = s[i]
+            end = (_skip_regex if c == "s" else _skip_part)(s, i + 1, delim)
+            if end is None:
+                return None
+            end = _skip_part(s, end, delim)
+            if end is None:
+                return None
+            i = end
+            cmds.add(c)
+            if c == "s":
+                while i < n and s[i] not in ";\n}":
+                    f = s[i]
+                    if f == "w":
+                        cmds.add("w")
+                        while i < n and s[i] != "\n":
+                            i += 1
+                        break
+                    if f == "e":
+                        cmds.add("e")
+                    elif f not in "gpiImM0123456789 \t":
+                        return None
+                    i += 1
+            continue
+        if c in _SIMPLE_SED:
+            cmds.add(c)
+            while i < n and (s[i].isdigit() or s[i] in " \t"):
+                i += 1
+            continue
+        return None
+    return cmds
+
+
+# --------------------------------------------------------------------------- awk, jq
+
+
+@cache
+def _awk_patterns() -> tuple[tuple[str, re.Pattern[str]], ...]:
+    return (
+        ("exec", re.compile(r"\bsystem\s*\(")),
+        ("exec", re.compile(r"\|\s*getline")),
+        ("exec", re.compile(r"\|&")),
+        ("exec", re.compile(r"\bprintf?\b[^;{}]*\|\s*[\"\w(]")),
+        ("write", re.compile(r"\bprintf?\b[^;{}]*>")),
+        ("net", re.compile(r"/inet[46]?/")),
+        ("exec", re.compile(r"@load\b|\bextension\s*\(")),
+        ("env", re.compile(r"\bENVIRON\b")),
+    )
+
+
+def awk_risks(program: str) -> set[str]:
+    """``exec`` (runs commands), ``write`` (print redirection), ``net`` (/inet sockets),
+    ``env`` (reads ENVIRON)."""
+    return {kind for kind, pattern in _awk_patterns() if pattern.search(program)}
+
+
+@cache
+def _jq_patterns() -> tuple[tuple[str, re.Pattern[str]], ...]:
+    return (
+        ("env", re.compile(r"(?<![\w.$])env\b|\$ENV\b")),
+        ("exec", re.compile(r"\bsystem\b")),
+        ("read", re.compile(r"\binput_filename\b|\$__loc__")),
+    )
+
+
+def jq_risks(filter_text: str) -> set[str]:
+    return {kind for kind, pattern in _jq_patterns() if pattern.search(filter_text)}
+
+
+# --------------------------------------------------------------------------- code
+
+
+@dataclass
+class CodeIntent:
+    """What an interpreter one-liner (or a script body) does, lexically."""
+
+    reverse_shell: bool = False
+    bind_shell: bool = False
+    fork_bomb: bool = False
+    download_exec: bool = False
+    network: bool = False
+    env_dump: bool = False
+    shell_exec: bool = False
+    #: Literal shell command strings handed to system()/exec()/backticks.
+    commands: list[str] = field(default_factory=list)
+    #: Literal path strings the code mentions (for secret checks).
+    paths: list[str] = field(default_factory=list)
+    #: Literal paths given to recursive-delete functions (rmtree, rm_rf …).
+    recursive_deletes: list[str] = field(default_factory=list)
+    #: Literal paths given to single-file delete functions (remove, unlink …).
+    deletes: list[str] = field(default_factory=list)
+    library_load: bool = False
+
+
+@cache
+def _code_patterns() -> dict[str, re.Pattern[str]]:
+    c = re.compile
+    return {
+        "socket": c(
+            r"socket|fsockopen|TCPSocket|IO::Socket|net\.connect|new\s+net\.Socket|createConnection|/dev/tcp/|"
+            r"java\.net\.Socket|new\s+Socket\s*\(|\bSocket\.new|TCPClient|stream_socket_client|ServerSocket|"
+            r"createServer|TCPServer|/inet/tcp|nc\s+-|require\s*\(\s*[\"'](?:net|dgram|tls)[\"']\s*\)",
+            re.I,
+        ),
+        "shell": c(
+            r"/bin/(?:ba|z|da|k|c|tc|a)?sh\b|\bcmd(?:\.exe)?\b|pty\.spawn|\bdup2\b|child_process|ProcessBuilder|"
+            r"proc_open|\bexec\s*\(\s*[\"'](?:/bin/)?(?:ba)?sh|spawn\s*\(\s*[\"'](?:/bin/)?(?:ba)?sh|"
+            r"Runtime\.getRuntime|\bsh\s+-i\b|powershell|\bio\.popen\b|\bIO\.popen\b|\bexec\s*\{|\bsystem\s*\(|"
+            r"subprocess\.(?:call|Popen|run)\s*\(\s*\[?\s*[\"'](?:/bin/)?(?:ba)?sh"
+        ),
+        "listen": c(r"\.bind\s*\(|\blisten\s*\(|createServer|TCPServer|ServerSocket|LocalPort|Listen\s*=>|\bbind\s*\(|accept\s*\(|-l\s", re.I),
+        "fork": c(
+            r"fork\s+while\s+fork|while\s*(?:\(\s*)?(?:True|1|true)\s*\)?\s*:?\s*\{?[^\n]*?\bfork\s*\(|"
+            r"for\s*\(\s*;\s*;\s*\)\s*\{?\s*(?:\w+\.)?fork\s*\(|loop\s*\{\s*fork|fork\s*\(\s*\)\s*while|"
+            r"while\s+true\s*;?\s*do\s*fork|\bfork\s*\{\s*fork|os\.fork\(\)[^\n]*\n?\s*os\.fork\(\)\s*$"
+        ),
+        "fetch": c(
+            r"urlopen|urllib|requests\.(?:get|post)|http\.client|http\.get|https\.get|\bfetch\s*\(|XMLHttpRequest|"
+            r"Net::HTTP|open-uri|LWP::|HTTP::Tiny|file_get_contents\s*\(\s*[\"']https?:|curl_init|DownloadString|"
+            r"DownloadFile|Invoke-WebRequest|\biwr\b|Invoke-RestMethod|\birm\b|WebClient|axios|\bwget\b|\bcurl\b|"
+            r"URL\s*\(\s*[\"']https?:",
+            re.I,
+        ),
+        "evaluate": c(r"\bexec\s*\(|\beval\s*\(|\bIEX\b|Invoke-Expression|\bcompile\s*\(|\bload\s*\(|\binstance_eval\b|\bnew\s+Function\s*\(|\|\s*(?:ba)?sh\b|\bsystem\s*\(", re.I),
+        "env_dump": c(r"dict\s*\(\s*os\.environ\s*\)|os\.environ\s*\)|str\s*\(\s*os\.environ|json\.dumps\s*\(\s*os\.environ|process\.env\s*\)|JSON\.stringify\s*\(\s*process\.env|%ENV\b|ENV\.to_h|\$_ENV|getenv\s*\(\s*\)|environ\.items|os\.environ\.copy"),
+        "library": c(r"\bctypes\b|\bdlopen\b|Fiddle|DynaLoader|\bffi\b|System\.load|LoadLibrary|\bcdll\b", re.I),
+        "shell_call": c(
+            r"(?:os\.system|os\.popen|subprocess\.(?:run|call|check_call|check_output|Popen|getoutput|getstatusoutput)|"
+            r"\bsystem|\bexec|\bexecSync|\bexecFileSync|\bspawnSync|shell_exec|passthru|\bpopen|\bIO\.popen|%x|"
+            r"Process\.Start|Runtime\.getRuntime\(\)\.exec)\s*\(\s*(?:\[\s*)?(?:r|b|f)?([\"'])(.+?)\1"
+        ),
+        "backtick": c(r"`([^`]+)`"),
+        "qx": c(r"\bqx\s*[\{\(\[/]([^}\)\]/]+)[\}\)\]/]"),
+        "path": c(r"[\"']((?:~|/|\.\.?/)[^\"'\s]*)[\"']|(?:expanduser|Path)\s*\(\s*[\"'](~[^\"']*)[\"']"),
+        "rdelete": c(
+            r"(?:\brmtree|\brm_rf|\brm_r|FileUtils\.remove_dir|\brimraf(?:\.sync)?|\.rmSync|\.rmdirSync|\.promises\.rm|"
+            r"deleteRecursively|Remove-Item|\bremovedirs|\bremove_tree|\brmdir_p|\brmtree_p|\bdelete_tree)"
+            r"\s*\(?\s*(?:os\.path\.expanduser\s*\(\s*)?[\"']([^\"']+)[\"']"
+        ),
+        "delete": c(r"(?:os\.remove|os\.unlink|os\.rmdir|\bunlink|fs\.unlinkSync|File\.delete|FileUtils\.rm|Files\.delete|pathlib\.Path\([^)]*\)\.unlink)\s*\(?\s*[\"']([^\"']+)[\"']"),
+        "net": c(r"https?://|socket|urlopen|requests\.|http\.client|fetch\s*\(|XMLHttpRequest|Net::HTTP|LWP::|HTTP::Tiny|WebClient|Invoke-WebRequest|net\.connect|smtplib|ftplib|paramiko", re.I),
+    }
+
+
+def code_intents(code: str) -> CodeIntent:
+    """Read an interpreter one-liner for the intents the analyser cares about."""
+    p = _code_patterns()
+    out = CodeIntent()
+    socket = bool(p["socket"].search(code))
+    shell = bool(p["shell"].search(code))
+    if socket and shell:
+        if p["listen"].search(code):
+            out.bind_shell = True
+        else:
+            out.reverse_shell = True
+    out.fork_bomb = bool(p["fork"].search(code))
+    fetch = p["fetch"].search(code)
+    if fetch and p["evaluate"].search(code):
+        out.download_exec = True
+    out.network = socket or bool(p["net"].search(code))
+    out.env_dump = bool(p["env_dump"].search(code))
+    out.library_load = bool(p["library"].search(code))
+    for match in p["shell_call"].finditer(code):
+        out.commands.append(match.group(2))
+        out.shell_exec = True
+    for pattern in ("backtick", "qx"):
+        for match in p[pattern].finditer(code):
+            out.commands.append(match.group(1))
+            out.shell_exec = True
+    if shell and not out.shell_exec:
+        out.shell_exec = True
+    for match in p["path"].finditer(code):
+        out.paths.append(match.group(1) or match.group(2))
+    out.recursive_deletes = [m.group(1) for m in p["rdelete"].finditer(code)]
+    out.deletes = [m.group(1) for m in p["delete"].finditer(code)]
+    return out
+
+
+# --------------------------------------------------------------------------- SQL
+
+
+@cache
+def _sql_patterns() -> tuple[tuple[str, re.Pattern[str]], ...]:
+    c = re.compile
+    flags = re.I | re.S
+    return (
+        ("destroy", c(r"\bdrop\s+(?:table|database|schema|index|view|user|role|collection|keyspace|function|procedure|trigger|sequence|materialized|owned|extension|tablespace)\b", flags)),
+        ("destroy", c(r"\btruncate\s+(?:table\s+)?[\w\"`\[]", flags)),
+        ("destroy", c(r"\bdelete\s+from\s+(?:(?!\bwhere\b)[^;])*(?:;|$)", flags)),
+        ("destroy", c(r"\bupdate\s+[\w.\"`\[\]]+\s+set\s+(?:(?!\bwhere\b)[^;])*(?:;|$)", flags)),
+        ("destroy", c(r"\balter\s+table\s+\S+\s+drop\b", flags)),
+        ("destroy", c(r"dropDatabase\s*\(|\.drop\s*\(\s*\)|deleteMany\s*\(\s*\{\s*\}\s*\)|\.remove\s*\(\s*\{\s*\}\s*\)|\bflushall\b|\bflushdb\b", flags)),
+        ("privilege", c(r"\bgrant\s+(?:all|superuser|super)\b|\balter\s+(?:user|role)\b[^;]*\b(?:superuser|password)\b|\bcreate\s+user\b", flags)),
+        ("write", c(r"\b(?:insert|update|create|alter|replace|merge|upsert|copy)\b", flags)),
+        ("exec", c(r"\bcopy\b[^;]*\b(?:from|to)\s+program\b|\bxp_cmdshell\b|\bsys_exec\b|\bload_file\s*\(|\binto\s+(?:out|dump)file\b", flags)),
+    )
+
+
+def sql_risks(statement: str) -> set[str]:
+    """``destroy`` (DROP/TRUNCATE/DELETE or UPDATE without WHERE …), ``privilege``,
+    ``write``, ``exec`` (COPY … PROGRAM, xp_cmdshell, INTO OUTFILE)."""
+    return {kind for kind, pattern in _sql_patterns() if pattern.search(statement)}
+
+
+# --------------------------------------------------------------------------- fork bombs
+
+
+@cache
+def _fork_bomb_pattern() -> re.Pattern[str]:
+    # name(){ name | name & }; name   — also with `function name { … }`
+    return re.compile(
+        r"(?:function\s+)?(?P<n>[^\s(){}|&;]+)\s*(?:\(\s*\))?\s*\{[^}]*?(?P=n)\s*\|\s*(?P=n)[^}]*?&[^}]*\}\s*[;&\n]?\s*(?P=n)"
+        r"|(?:function\s+)?(?P<m>[^\s(){}|&;]+)\s*(?:\(\s*\))?\s*\{[^}]*?(?P=m)\s*&\s*(?P=m)\s*&?[^}]*\}\s*[;&\n]?\s*(?P=m)"
+    )
+
+
+def fork_bomb(source: str) -> str | None:
+    """The fork-bomb text in ``source`` (``:(){ :|:& };:`` and named variants), or None."""
+    if "{" not in source or ("|" not in source and "&" not in source):
+        return None
+    match = _fork_bomb_pattern().search(source)
+    return match.group(0) if match else None
+
+
+# --------------------------------------------------------------------------- here-documents
+
+
+@cache
+def _heredoc_start() -> re.Pattern[str]:
+    return re.compile(r"<<(-?)[ \t]*(?:'([^'\n]+)'|\"([^\"\n]+)\"|\\?([^\s;|&<>()'\"]+))")
+
+
+def heredoc_bodies(source: str) -> list[str]:
+    """The bodies of the here-documents in ``source`` (text between the delimiter lines).
+
+    The parser does not hand bodies over (they are data for ``cat``), but a body fed to
+    an interpreter (``python3 <<EOF … EOF``) is code and must be read as such.
+    """
+    if "<<" not in source:
+        return []
+    bodies: list[str] = []
+    for match in _heredoc_start().finditer(source):
+        if source.startswith("<<<", match.start()):
+            continue
+        strip_tabs = bool(match.group(1))
+        delim = match.group(2) or match.group(3) or match.group(4)
+        start = source.find("\n", match.end())
+        if start < 0:
+            continue
+        lines = source[start + 1 :].split("\n")
+        body: list[str] = []
+        for line in lines:
+            probe = line.lstrip("\t") if strip_tabs else line
+            if probe.rstrip() == delim or probe.rstrip() == delim + ")":
+                break
+            body.append(line)
+        bodies.append("\n".join(body))
+    return bodies
