@@ -319,3 +319,18 @@ def test_codex_permission_mode_is_not_bastions_mode(project: Path, tmp_path: Pat
     """``codex exec`` always reports bypassPermissions; bastion must still ask (→ deny)."""
     text = payload("codex", "Write", {"file_path": str(tmp_path / "x"), "content": "x"}, project, mode="bypassPermissions")
     assert verdict_of("codex", hook.run(codex, text)) == "deny"
+
+
+PATCH = "*** Begin Patch\n*** Update File: {inside}\n@@\n-a\n+b\n*** Add File: {other}\n+x\n*** End Patch\n"
+
+
+@pytest.mark.parametrize(("other", "expected"), [("src/new.py", "allow"), ("/etc/cron.d/job", "deny")])
+def test_codex_patches_are_judged_by_the_files_they_touch(project: Path, bastion_env: dict[str, str], other: str,
+                                                          expected: str) -> None:
+    settings = Path(bastion_env["BASTION_CONFIG_DIR"]) / "settings.json"
+    settings.parent.mkdir(parents=True, exist_ok=True)
+    settings.write_text(json.dumps({"permissions": {"defaultMode": "acceptEdits"}}))
+    patch = PATCH.format(inside="src/app.py", other=other)
+    assert codex.patch_files(patch) == ["src/app.py", other]
+    reply = hook.run(codex, payload("codex", "apply_patch", {"command": patch}, project))
+    assert verdict_of("codex", reply) == expected
