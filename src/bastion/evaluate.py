@@ -128,13 +128,13 @@ def evaluate_commands(path: Path, records: list[dict[str, Any]], guard: Any, pro
 
 def evaluate_texts(path: Path, records: list[dict[str, Any]]) -> dict[str, Any]:
     """Scan every text record (prompt-injection corpus) and tally detections."""
-    from .injection.scanner import scan
+    from .injection.scanner import is_injection, scan
 
     tallies: dict[str, Counter] = defaultdict(Counter)
     progress = _Progress(path.name, len(records))
     misses: list[dict[str, Any]] = []
     for done, record in enumerate(records, 1):
-        flagged = bool(scan(record["text"], record.get("source", "")))
+        flagged = is_injection(scan(record["text"], record.get("source", "")))
         tags = set(record.get("tags") or ())
         label = record.get("label")
         keys = [f"{label}:all", f"{label}:source:{_source_name(record)}"]
@@ -142,6 +142,8 @@ def evaluate_texts(path: Path, records: list[dict[str, Any]]) -> dict[str, Any]:
             keys.append("injection:without_benign_looking_and_noise")
         if label == "benign" and "discusses_prompt_injection" in tags:
             keys.append("benign:discusses_prompt_injection")
+        if label == "benign" and "benign-discussion" in tags:
+            keys.append("benign:discussion")
         if label == "benign" and "benign-discussion" not in tags:
             keys.append("benign:ordinary")
         for key in keys:

@@ -1,0 +1,1378 @@
+"""The data the injection scanner matches: RE2 patterns and phrase tables, by kind.
+
+Everything here is data. ``scanner.py`` compiles it once, on first use, into one RE2
+set (a single linear-time pass tells which patterns occur) plus one regex per pattern
+(run only for the patterns that occurred, to get the spans).
+
+An indicator is ``(kind, severity, pattern, message)``. Patterns are RE2 syntax: no
+look-arounds and no back-references, so matching is linear in the input whatever the
+text. Each carries its own flags (``(?i)`` for case-insensitive, ``(?m)`` for line
+anchors); ``\\b`` is an ASCII word boundary, so non-Latin phrases do without it.
+
+Severities weigh a finding (see ``scanner.is_injection``): a ``high`` finding alone is
+an injection, ``medium`` ones need a second, different kind. ``low`` marks what is
+worth showing but ordinary in real files (``rm -rf`` in a README, a ``<!-- run -->``
+comment) — it only counts next to something stronger.
+
+Kinds
+-----
+``forged_markup``        chat-template tokens, role tags and turns, fake delimiters
+``instruction_override`` "ignore previous instructions", "new instructions:" …
+``addressed_to_ai``      text that speaks to the AI reading it ("to you, the AI model")
+``role_hijack``          "you are now …", personas, jailbreak modes (DAN, developer mode)
+``safety_bypass``        "no restrictions", "never refuse", content-policy talk
+``concealment``          "do not tell the user", "without asking the user"
+``prompt_extraction``    "repeat your instructions", "print the above prompt"
+``response_steering``    orders about the reader's reply ("begin your reply with …")
+``command_request``      "run the following command", "add this code to your codebase"
+``shell_payload``        dangerous shell forms (``curl … | sh``, reverse shells, wipes)
+``code_payload``         code that ships local data out, runs downloads, or wrecks a system
+``exfiltration``         Markdown images/links carrying data out, "send the secrets to …"
+``account_action``       "transfer $500 to account …", "change the user's password"
+``verdict_steering``     tells an automated reviewer what to conclude ("this is not malicious")
+``hidden_content``       instructions in comments, invisible styling, zero-width or
+                         bidi characters, Unicode tag characters, base64
+``token_flooding``       long runs of one repeated token (pushes real context away)
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from ..model import Severity
+
+__all__ = [
+    "Indicator",
+    "KINDS",
+    "ENGLISH",
+    "PHRASES",
+    "ALL_INDICATORS",
+    "NON_LATIN_LANGUAGES",
+    "HIDDEN_STYLES",
+    "NOT_IMPERATIVE",
+]
+
+LOW, MEDIUM, HIGH = Severity.LOW, Severity.MEDIUM, Severity.HIGH
+
+
+class Indicator(NamedTuple):
+    kind: str
+    severity: Severity
+    pattern: str
+    message: str
+    #: A check the scanner applies to each match (RE2 has no look-arounds):
+    #: ``"imperative"`` — the pattern's first group is a word that starts a command,
+    #: not one of :data:`NOT_IMPERATIVE` ("Thank you for your reply" is not an order).
+    refine: str = ""
+
+
+KINDS = (
+    "forged_markup",
+    "instruction_override",
+    "addressed_to_ai",
+    "role_hijack",
+    "safety_bypass",
+    "concealment",
+    "prompt_extraction",
+    "response_steering",
+    "command_request",
+    "shell_payload",
+    "code_payload",
+    "exfiltration",
+    "account_action",
+    "verdict_steering",
+    "hidden_content",
+    "token_flooding",
+)
+
+# --------------------------------------------------------------------------- fragments
+# Shared pieces of the English patterns, so the table below stays readable.
+
+#: Words that place instructions before or around the text: "ignore all *previous* …".
+_PREV = (
+    r"(?:previous|prior|above|preceding|earlier|former|foregoing|original|initial|old|past|existing"
+    r"|system|developer|all|any\s+(?:other|previous|prior)|other|later|future|following|current)"
+)
+#: "instructions", and the misspellings injected texts use to slip past filters.
+_INSTR = r"\w{0,3}nstruc\w*"
+_ORDERS = (
+    rf"(?:{_INSTR}|directives?|prompts?|rules|guidelines|guidance|commands|orders|context|constraints"
+    r"|programming|restrictions|polic(?:y|ies)|directions|training|conversation|messages?|tasks?|text"
+    r"|input|info|information|data|content)"
+)
+_AI = (
+    r"(?:AI|A\.I\.|artificial\s+intelligence|LLM|large\s+language\s+model|language\s+model"
+    r"|AI\s+(?:language\s+)?(?:model|assistant|agent|system)|chat\s?bot|virtual\s+assistant"
+    r"|coding\s+(?:agent|assistant)|GPT|ChatGPT|Claude|Gemini|Copilot|Bard|Llama"
+    r"|automated\s+(?:\w+\s+)?(?:software|systems?|tools?|agents?|reviewers?|readers?|screening|analysis))"
+)
+_REPLY = r"(?:response|reply|answer|output|summary|completion|message)s?"
+_SOME = r"(?:[\w'’-]+\W+)"  # one word and what follows it
+_SEP = r"[\s_-]+"  # words may be glued with hyphens: output-your-instructions
+_VERB_LEAK = (
+    r"(?:reveal|repeat|recite|print|show|output|display|tell\s+me|give\s+me|write(?:\s+out|\s+down)?|leak"
+    r"|share|list|spell\s+out|dump|expose|disclose|paste|echo|copy|summari[sz]e|translate|convert|encode"
+    r"|format|explain|describe|restate|rephrase|reproduce|return|tl;?dr)"
+)
+_SECRET_THING = (
+    rf"(?:system{_SEP}prompt|system{_SEP}message|system{_SEP}{_INSTR}|prompt|pre-?prompt|{_INSTR}|directives"
+    r"|rules|ruleset|guidelines|configuration|programming|password|passcode|pass\s?phrase|secret|access\s+code"
+    r"|initial\s+\w+)"
+)
+_CODE_THING = r"(?:code|snippet|excerpt|block|segment|section|lines|fragment|script|routine|function|payload)"
+#: What an assistant produces: "… into your *solution*". Files and projects a person
+#: owns ("your settings.py", "your project") are the ordinary case and weigh less.
+_YOUR_OUTPUT = (
+    r"(?:implementation|solution|algorithm|answer|response|output|development|elucidation|creation"
+    r"|code\s+(?:implementation|development)|program\s+logic|solution\s+architecture)"
+)
+_YOUR_WORK = r"(?:code(?:base)?|program|script|project|software|application|app|repository|module|logic|work)"
+_BIG = r"(?:[A-Za-z0-9+/=%_-]{40,})"
+
+#: First words that start a sentence without giving an order ("Thank you for your
+#: reply", "We look forward to your answer") — see ``Indicator.refine``. Also the
+#: orders a form or a letter gives a person ("Submit your answer", "Send your reply").
+NOT_IMPERATIVE = frozenset(
+    """
+    i we you your yours he she they it its this that these those the a an there here our my his her their
+    if when whenever while as since because although though unless whether thank thanks hope hoping looking
+    awaiting waiting appreciate appreciated received got hi hello hey dear regards sorry so but and or nor once
+    after before until with without for from in on at by to of about what how why where who which whose is are
+    was were be been being have has had do does did can could would will shall should may might must not no
+    yes all any each every some many most only even still great good nice ok okay note let feel kindly per
+    based according given regarding re fw fwd subject send submit check enter type select click see view
+    confirm choose compare record save mark circle fill attach upload reply respond answer share forward
+    """.split()
+)
+
+# --------------------------------------------------------------------------- English
+
+ENGLISH: tuple[Indicator, ...] = (
+    # -- forged system / role markup ------------------------------------------------
+    Indicator("forged_markup", HIGH, r"(?i)</?\s*system[-_]reminder\s*>", "forged <system-reminder> tag"),
+    Indicator(
+        "forged_markup",
+        HIGH,
+        r"(?i)</?\s*(?:tool_results?|tool_use|tool_call|tool_response|function_results|function_calls?"
+        r"|system_prompt|system|im_start|im_end)\s*>",
+        "forged tool-result or system tag",
+    ),
+    Indicator("forged_markup", HIGH, r"<\|[A-Za-z_]{2,30}\|>", "chat-template control token"),
+    Indicator("forged_markup", HIGH, r"\[/?INST\]|<</?SYS>>", "Llama instruction markup"),
+    Indicator(
+        "forged_markup",
+        HIGH,
+        r"(?i)#{1,6}\s*\(\s*system[_ ]?(?:message|prompt|note|instructions?)\s*\)|[\[(]\s*system[_ ](?:message|prompt)\s*[\])]",
+        "fake system-message marker",
+    ),
+    Indicator(
+        "forged_markup",
+        MEDIUM,
+        r"(?i)</?\s*(?:assistant|user|human|instructions?|admin|developer|important|information|prompt)\s*>"
+        r"|<\s*end\s+of\s+(?:session|conversation|prompt|input|document|context|turn|text)\s*>",
+        "role, instruction or end-of-session tag",
+    ),
+    Indicator(
+        "forged_markup",
+        MEDIUM,
+        r"(?im)^[ \t>*_]*(?:human|assistant|system)[ \t]*:",
+        "conversation turn (Human:/Assistant:/System:) at line start",
+    ),
+    Indicator(
+        "forged_markup",
+        HIGH,
+        r"(?im)^[ \t>*_]*(?:assistant|ai|bot|gpt|chatgpt)[ \t]*:[^\n]*\n(?:[^\n]*\n){0,3}?[ \t>*_]*(?:user|human|system)[ \t]*:"
+        r"|^[ \t>*_]*(?:user|human)[ \t]*:[^\n]*\n(?:[^\n]*\n){0,3}?[ \t>*_]*(?:assistant|ai|gpt|chatgpt|system)[ \t]*:",
+        "forged conversation (an assistant turn and a user turn)",
+    ),
+    Indicator("forged_markup", LOW, r"(?im)^[ \t>*_]*user[ \t]*:", "\"User:\" turn at line start"),
+    Indicator(
+        "forged_markup",
+        MEDIUM,
+        r"(?im)^[ \t>*_]*(?:user|human)[ \t]*:[ \t]*(?:\w+[ \t]*,?[ \t]+)?(?:please|could\s+you|can\s+you|now|thanks"
+        r"|thank\s+you)\b",
+        "forged user turn making a request",
+    ),
+    Indicator(
+        "forged_markup",
+        MEDIUM,
+        r"(?im)^[ \t]*#{1,6}[ \t]*(?:system|instruction|assistant|human)[ \t]*:",
+        "prompt-template heading (### System:)",
+    ),
+    Indicator("forged_markup", MEDIUM, r"(?i)\[\s*(?:system|assistant|admin|sys)\s*\]", "bracketed role label"),
+    Indicator(
+        "forged_markup",
+        MEDIUM,
+        r"\bSYSTEM\s*(?::|OVERRIDE|MESSAGE|NOTE|ALERT|UPDATE|INSTRUCTIONS?|PROMPT|NOTICE|REQUEST)"
+        r"|\b(?:ADMIN|ADMINISTRATOR|DEVELOPER|OPERATOR|ROOT)\s+(?:OVERRIDE|MESSAGE|NOTE|INSTRUCTIONS?|REQUEST)\b"
+        r"|(?i:\b(?:admin(?:istrator)?|developer|system|root|sudo|operator)\s+override\b)",
+        "fake system or admin notice",
+    ),
+    Indicator(
+        "forged_markup",
+        MEDIUM,
+        r"(?im)^[ \t]*(?:%{2,}|={2,}|-{3,}|#{3,}|\*{3,}|<{2,}|>{2,}|\[{2,}|\|{2,})[ \t]*"
+        r"(?:end|begin|start|stop)\b[^\n]*?"
+        r"\b(?:instructions?|prompt|input|user|system|ambiguity|example|conversation|context|interaction"
+        r"|session|rules|defen[cs]e|document)\b",
+        "fake end-of-prompt delimiter",
+    ),
+    Indicator(
+        "forged_markup",
+        MEDIUM,
+        r"(?m)^[ \t\[\]a-z]*System\s+(?:chain\s+of\s+thought|analysis|result|evaluation|assessment|verdict|note|message|notice)\b",
+        "fake system output",
+    ),
+    Indicator(
+        "forged_markup",
+        MEDIUM,
+        r"(?m)^[ \t]*(?:--|==|##|\*\*|>>)[ \t]*[A-Z][A-Z ,]*\bINSTRUCTIONS?\b",
+        "fake instruction header",
+    ),
+    # -- overriding earlier instructions --------------------------------------------
+    Indicator(
+        "instruction_override",
+        HIGH,
+        r"(?i)\b(?:ignore|disregard|forget|override|overlook|bypass|neglect|abandon|discard"
+        r"|set\s+aside|do\s+not\s+follow|don'?t\s+follow|stop\s+following|no\s+longer\s+follow)\W+"
+        rf"{_SOME}{{0,3}}?{_PREV}\W+{_SOME}{{0,3}}?{_ORDERS}\b",
+        "tells the reader to ignore its earlier instructions",
+    ),
+    Indicator(
+        "instruction_override",
+        HIGH,
+        rf"(?i)\b(?:ignore|disregard|forget)\s+(?:all|any|the|your)\s+(?:\w+\s+)?{_ORDERS}\s+(?:above|before|below|so\s+far"
+        r"|previously|given|you\s+(?:were|have\s+been)\s+given)\b",
+        "tells the reader to ignore what it was given",
+    ),
+    Indicator(
+        "instruction_override",
+        HIGH,
+        r"(?i)\b(?:ignore|disregard|forget)\s+(?:all\s+|everything\s+|anything\s+)?(?:of\s+)?(?:the\s+)?"
+        r"(?:above|previous|preceding|prior)\s*(?:[.,;:!]|and\b|$)"
+        r"|\b(?:ignore|disregard|forget)\s+(?:all\s+of\s+|everything\s+in\s+)?the\s+rest\s+of\s+(?:this|the)\s+(?:\w+\s+)?"
+        r"(?:data|text|document|input|content|context|prompt|conversation|message)",
+        "tells the reader to ignore what came before",
+    ),
+    Indicator(
+        "instruction_override",
+        HIGH,
+        rf"(?i)\b(?:ignore|disregard)\s+(?:your|all|any)\s+{_INSTR}",
+        "tells the reader to ignore its instructions",
+    ),
+    Indicator("instruction_override", MEDIUM, rf"(?i)\b(?:ignore|disregard)\s+(?:the\s+)?{_INSTR}", "ignore instructions"),
+    Indicator(
+        "instruction_override",
+        MEDIUM,
+        r"(?i)\b(?:ignore|disregard)\s+(?:all|any|everything)\s+(?:\w+\s+)?(?:info|information|data|content|text|input)?\s*"
+        r"(?:except|but|other\s+than)\b",
+        "tells the reader to ignore everything but one thing",
+    ),
+    Indicator(
+        "instruction_override",
+        HIGH,
+        r"(?i)\bforget\s+(?:about\s+)?(?:everything|all\s+(?:of\s+)?(?:that|this|the\s+above|your|previous)"
+        r"|what\s+(?:you|i)\s+(?:said|told|were\s+told|know|have\s+been\s+told))",
+        "tells the reader to forget its context",
+    ),
+    Indicator(
+        "instruction_override",
+        MEDIUM,
+        rf"(?i)\b(?:new|updated|real|actual|true|revised|additional|secret|hidden|overriding)\s+(?:system\s+)?{_INSTR}\b"
+        r"\s*(?::|follow|start|begin|are\b|take\s+precedence|supersede)",
+        "announces new instructions",
+    ),
+    Indicator(
+        "instruction_override",
+        HIGH,
+        r"(?i)\byour\s+(?:new|real|actual|only|true)\s+(?:task|goal|objective|instructions?|role|purpose|mission|job)"
+        r"\s+(?:is|are|will\s+be|now)\b",
+        "gives the reader a new task",
+    ),
+    Indicator("instruction_override", MEDIUM, r"(?i)\bfrom\s+now\s+on\b[ ,]{0,3}(?:you|your)\b", "from now on, you …"),
+    Indicator(
+        "instruction_override",
+        MEDIUM,
+        rf"(?i)\b(?:strictly\s+)?(?:adhere|comply|obey|follow)\s+(?:to\s+|with\s+)?(?:the\s+|these\s+|my\s+)?"
+        rf"(?:following|new|these|below)\s+(?:\w+\s+)?{_INSTR}",
+        "demands obedience to the following instructions",
+    ),
+    Indicator(
+        "instruction_override",
+        MEDIUM,
+        rf"(?i)\bkeep\s+your\s+(?:previous|original|current)\s+{_INSTR}\W+but\b"
+        rf"|\b(?:i|we)\s+have\s+(?:changed|updated|replaced|overridden|modified)\s+(?:the|your)\s+{_INSTR}",
+        "amends the reader's instructions",
+    ),
+    Indicator(
+        "instruction_override",
+        MEDIUM,
+        r"(?i)\bbefore\s+you\s+(?:can\s+)?(?:solve|complete|finish|continue(?:\s+with)?|do|perform|answer"
+        r"|proceed(?:\s+with)?|start|begin|summari[sz]e)\s+(?:the|your|my|this|any)\s+(?:\w+\s+){0,3}?"
+        r"(?:task|request|question|job|work)",
+        "puts a task before the user's task",
+    ),
+    Indicator(
+        "instruction_override",
+        MEDIUM,
+        r"(?i)\b(?:everything|all|the\s+(?:above|previous|preceding)\s+(?:\w+\s+)?(?:prompt|text|instructions?|message))"
+        r"\s+(?:up\s+to\s+now\s+|above\s+|so\s+far\s+|before\s+this\s+)?(?:has\s+been|was|is|were)\s+(?:just\s+)?"
+        r"(?:a\s+|an\s+)?(?:trick|test|fake|lie|joke|simulation|from\s+a\s+previous\s+session|outdated|out\s+of\s+date)",
+        "declares the earlier context void",
+    ),
+    Indicator(
+        "instruction_override",
+        MEDIUM,
+        r"(?i)\b(?:end|ignore)\s+(?:of\s+)?(?:the\s+)?(?:out[\s-]of[\s-]date|outdated|old|previous|prior|original"
+        rf"|fake)\s+(?:\w+\s+)?(?:{_INSTR}|prompt|input|ambiguity|context|rules)",
+        "declares earlier instructions over",
+    ),
+    Indicator(
+        "instruction_override",
+        MEDIUM,
+        r"(?i)\b(?:ignore|disregard)\s+(?:all|any)\s+(?:negative|positive|other|contrary|conflicting|critical|red)\s+"
+        r"(?:indicators|signals|evidence|information|findings|flags|feedback|points)\b"
+        r"|\binstead\s+of\s+(?:outputting|answering|responding|replying|following|summari[sz]ing|translating|doing\s+that)\b"
+        rf"|\bfollow\s+(?:the|this|these|my)\s+(?:new\s+)?{_INSTR}\s*:",
+        "redirects what the reader does with the text",
+    ),
+    Indicator(
+        "instruction_override",
+        MEDIUM,
+        r"(?i)\b(?:may|must|should|can|will|shall)\s*(?:not|never)\s+deviate\b|\bdo\s+not\s+deviate\b"
+        r"|\bstop\s+everything\b",
+        "forbids the reader to deviate",
+    ),
+    # -- speaking to the AI ----------------------------------------------------------
+    Indicator(
+        "addressed_to_ai",
+        HIGH,
+        rf"(?i)\b(?:to|for)\s+you\s*,?\s+(?:the|an?|our|my)\s+(?:\w+\s+){{0,2}}?{_AI}\b",
+        "message addressed to the AI reading it",
+    ),
+    Indicator(
+        "addressed_to_ai",
+        HIGH,
+        r"(?i)\b(?:dear|hey|hi|hello|attention|note\s+to|message\s+(?:to|for)|memo\s+to|notice\s+to|reminder\s+to"
+        rf"|a\s+note\s+for|{_INSTR}\s+(?:to|for))\s*,?\s+(?:the\s+|any\s+|all\s+|my\s+)?{_AI}s?\b",
+        "greets or instructs an AI directly",
+    ),
+    Indicator(
+        "addressed_to_ai",
+        HIGH,
+        rf"(?i)\b(?:if|when|since)\s+you\s+are\s+(?:an?\s+)?(?:\w+\s+)?(?:{_AI}|automated\s+(?:system|assistant|agent)|bot)\b",
+        "conditional aimed at an AI reader",
+    ),
+    Indicator(
+        "addressed_to_ai",
+        HIGH,
+        r"(?i)\b(?:AI|LLM|GPT|assistant|agent|model|bot)s?\s+(?:that\s+(?:is|are)\s+)?(?:reading|processing|parsing"
+        r"|summari[sz]ing|analy[sz]ing|viewing|browsing|crawling|scanning|ingesting)\s+(?:this|these)\b"
+        r"|\bfor\s+(?:the\s+|any\s+|all\s+)?automated\s+(?:\w+\s+)?(?:screening|analysis|review|evaluation|scoring|parsing)"
+        r"\s+(?:software|systems?|tools?|agents?)\b",
+        "speaks to AI agents processing the text",
+    ),
+    Indicator(
+        "addressed_to_ai",
+        MEDIUM,
+        r"(?i)\byou\s+are\s+(?:an?\s+)?(?:helpful\s+|harmless\s+|honest\s+|large\s+|smart\s+|advanced\s+)*"
+        r"(?:AI|A\.I\.|LLM|language\s+model|AI\s+(?:assistant|model|agent)|chat\s?bot)\b",
+        "tells the reader it is an AI",
+    ),
+    Indicator(
+        "addressed_to_ai",
+        LOW,
+        r"\b(?:ChatGPT|Chat\s+GPT|GPT-?[345]\w*|Claude|Bard|Gemini|LLaMA|Llama\s?\d|Mistral|Copilot)\b",
+        "names a chat model",
+    ),
+    Indicator(
+        "addressed_to_ai",
+        MEDIUM,
+        r"(?i)\bas\s+an?\s+(?:AI|A\.I\.|LLM|language\s+model|AI\s+(?:language\s+)?model|artificial\s+intelligence)\b",
+        "\"as an AI …\"",
+    ),
+    Indicator(
+        "addressed_to_ai",
+        MEDIUM,
+        r"(?i)\bif\s+(?:the\s+|a\s+)?user\s+(?:asks|requests|says|wants|inquires|enters|types)\b"
+        r"|\b(?:provide|tell|show|give|send|say|inform|respond|reply|report|present|recommend|suggest|display)\s+"
+        r"(?:it\s+|this\s+|that\s+)?(?:to\s+)?the\s+user\b",
+        "tells the reader how to treat the user",
+    ),
+    # -- role hijack and jailbreak personas ------------------------------------------
+    Indicator(
+        "role_hijack",
+        HIGH,
+        r"(?i)\byou\s+are\s+(?:now|no\s+longer|henceforth)\s+(?:going\s+to\s+(?:act|pretend|play|be|operate)|called|named"
+        r"|known\s+as|acting|playing|free|unrestricted|unfiltered|uncensored|jailbroken|in\s+(?:a\s+|the\s+)?"
+        r"[\w-]+\s+mode|bound|restricted|an?\s+AI|ChatGPT|DAN\b|a\s+different|an?\s+unrestricted|an?\s+evil)"
+        r"|\byou\s+(?:to\s+|are\s+going\s+to\s+|will\s+|must\s+)?(?:turn|change|transform)\s+(?:yourself\s+)?into\b",
+        "assigns the reader a new identity",
+    ),
+    Indicator("role_hijack", MEDIUM, r"(?i)\byou\s+are\s+now\s+(?:an?|the|my)\s+\w+", "\"you are now …\""),
+    Indicator(
+        "role_hijack",
+        MEDIUM,
+        r"(?i)(?:^|[.!?\n]\s*)you\s+are\s+(?:an?|the)\s+(?:\w+\s+){0,3}?(?:door|bot|chatbot|assistant|AI|model|guard"
+        r"|gatekeeper|program|machine|server|robot|character|persona|entity|security\s+system|login\s+system)\b",
+        "assigns the reader a role",
+    ),
+    Indicator(
+        "role_hijack",
+        MEDIUM,
+        r"(?i)\b(?:i\s+want|i'?d\s+like|i\s+need)\s+you\s+to\s+(?:act|pretend|behave|roleplay|role-play|play|simulate|imagine)\b"
+        r"|\b(?:pretend|imagine)\s+(?:that\s+)?you\s+(?:are|were|have\s+no)\b|\bpretend\s+to\s+be\b"
+        r"|\b(?:play|take)\s+the\s+role\s+of\b|\b(?:act|behave|respond)\s+as\s+if\s+you\s+(?:are|were|have)\b"
+        r"|\byou\s+(?:will|are\s+going\s+to|must|need\s+to|should|have\s+to)\s+(?:act|pretend|roleplay|role-play|simulate)\b"
+        r"|\b(?:now|from\s+now\s+on)\s*,?\s+you\s+(?:act|pretend|are\s+acting)\s+as\b|\badopt\s+(?:two|a|the)\s+(?:\w+\s+)?personas?\b"
+        r"|\badapt\s+two\s+personalities\b"
+        r"|\bplease\s+act\s+as\b|\bact\s+as\s+my\b|\bas\s+if\s+you\s+were\s+an?\b"
+        r"|\b(?:create|maintain|adopt|use|simulate|play)\s+(?:and\s+maintain\s+)?(?:two|2|both|multiple|separate|these)\s+"
+        r"(?:separate\s+|different\s+)?(?:personas|personalities|characters|identities)\b"
+        r"|\bkeep\s+(?:role[\s-]?playing|pretending|acting\s+as)\b",
+        "role-play request",
+    ),
+    Indicator("role_hijack", HIGH, r"(?i)\bstay\s+in\s+character\b|\bDo\s+Anything\s+Now\b", "jailbreak persona"),
+    Indicator(
+        "role_hijack",
+        MEDIUM,
+        r"(?i)\bbreak(?:ing|s)?\s+(?:out\s+of\s+)?character\b"
+        r"|\b(?:answer|respond|reply)\s+(?:to\s+)?(?:my\s+|every\s+|each\s+)?(?:prompts?\s+|questions?\s+)?in\s+two\s+"
+        r"(?:different\s+|separate\s+)?(?:ways|manners|styles|personas)\b"
+        r"|(?m:^\s*\[?(?:🔒|🔓)?\s*(?:CLASSIC|JAILBREAK|JAILBROKEN|DAN|ChatGPT|GPT)\s*\]?\s*:)",
+        "dual-persona jailbreak format",
+    ),
+    Indicator(
+        "role_hijack",
+        HIGH,
+        r"\b(?i:you\s+are|act\s+as|become|called|named|pretend\s+to\s+be|as\s+(?:a\s+)?(?:persona|character)\s+called)"
+        r"\s+(?:a\s+)?DAN\b|\bDAN\s+(?i:mode|jailbreak)\b|(?m:^\s*DAN:)",
+        "DAN jailbreak persona",
+    ),
+    Indicator(
+        "role_hijack",
+        HIGH,
+        r"(?i)\b(?:enter|enable|activate|switch\s+(?:to|into)|turn\s+on|in|entering|enabled)\s+(?:the\s+)?"
+        r"(?:developer|DAN|god|jailbreak|jailbroken|unrestricted|unfiltered|evil|opposite|anarchy|sudo)\s+mode\b"
+        r"|\bdeveloper\s+mode\s+(?:enabled|output|response)",
+        "jailbreak mode",
+    ),
+    Indicator(
+        "safety_bypass",
+        MEDIUM,
+        r"(?i)\b(?:open\s?ai|anthropic|content|usage|safety|ethical|moral)\s+(?:polic(?:y|ies)|guidelines|filters?)\b"
+        r"|\b(?:guidelines|polic(?:y|ies)|rules)\s+(?:set\s+)?(?:by|of|that)\s+open\s?ai\b",
+        "talks about the model's content policy",
+    ),
+    Indicator(
+        "safety_bypass",
+        MEDIUM,
+        r"(?i)\b(?:never|don'?t|do\s+not|will\s+not|won'?t|cannot|can'?t)\s+refuses?\b"
+        r"|\bbroken\s+(?:free|out)\b|\b(?:typical|usual)\s+confines\b"
+        r"|\b(?:without|no|free\s+(?:of|from))\s+(?:any\s+|all\s+)?(?:moral|ethical)?\s*(?:or\s+\w+\s+)?(?:restrictions|limits|filters"
+        r"|guidelines|boundaries|constraints)\s+(?:and|or|whatsoever|in\s+anything)\b"
+        r"|\b(?:free|freed)\s+(?:of|from)\s+(?:all\s+)?(?:restrictions|filters|rules)"
+        r"|\b(?:can|will|must|could)\s+(?:say\s+or\s+do|say|answer|generate|respond\s+to)\s+anything\b"
+        r"|\b(?:with|has|have)\s+absolutely\s+no\s+(?:restrictions|limits|filters|rules|boundaries)",
+        "removes the model's safeguards",
+    ),
+    Indicator("safety_bypass", LOW, r"(?i)\b(?:jailbr(?:o|ea)k\w*|unfiltered|uncensored|amoral)\b", "jailbreak vocabulary"),
+    Indicator(
+        "safety_bypass",
+        MEDIUM,
+        r"(?i)\b(?:regardless|irrespective)\s+of\s+(?:how\s+)?(?:\w+\s+)?(?:legal(?:ity)?|ethic(?:s|al|ality)|moral(?:ity|s)?"
+        r"|dangerous|harmful|offensive|inappropriate|immoral|unethical|illegal)\b"
+        r"|\b(?:doesn'?t|does\s+not|don'?t|do\s+not|never|won'?t|will\s+not)\s+(?:have|has|follow|care\s+about|abide\s+by"
+        r"|adhere\s+to|obey)\s+(?:any\s+)?(?:of\s+)?(?:the\s+)?(?:open\s?ai'?s?\s+|ethical\s+|moral\s+|content\s+|safety\s+)"
+        r"(?:or\s+\w+\s+)?(?:guidelines|rules|principles|policies|restrictions|filters|standards)",
+        "tells the model to drop its rules",
+    ),
+    Indicator(
+        "safety_bypass",
+        LOW,
+        r"(?i)\b(?:without|no)\s+(?:any\s+)?(?:warnings?|disclaimers?|censorship)\b|\bhypothetical\s+(?:story|scenario|world|setting)\b"
+        r"|\b(?:illegal|unethical|immoral)\s*(?:,|or|and|/)\s*(?:illegal|unethical|immoral|harmful|dangerous)\b",
+        "jailbreak framing",
+    ),
+    Indicator(
+        "safety_bypass",
+        MEDIUM,
+        r"(?i)\b(?:must|should|will|shall|can)\s*(?:not|never)\s+(?:contain|include|say|use|start\s+with)\s+(?:\w+\s+)?[\"“'‘]?"
+        r"(?:I'?m\s+sorry|I\s+apologi[sz]e|as\s+an\s+AI|I\s+cannot|I\s+can'?t)"
+        r"|\bnone\s+of\s+(?:your|\w+'s)\s+responses\s+(?:should|will|must|can)\b",
+        "forbids the model's refusals",
+    ),
+    # -- keeping the user in the dark ------------------------------------------------
+    Indicator(
+        "concealment",
+        HIGH,
+        r"(?i)\b(?:do\s+not|don'?t|never|must\s+not|should\s+not|shouldn'?t)\s+(?:tell|inform|notify|alert|warn|let|ask"
+        r"|(?:mention|reveal|show|disclose|report)\s+(?:this|it|these|that|anything)\s+to)\s+(?:the\s+)?"
+        r"(?:user|human|operator|owner)s?\b",
+        "tells the reader to hide something from the user",
+    ),
+    Indicator(
+        "concealment",
+        HIGH,
+        r"(?i)\bwithout\s+(?:telling|informing|notifying|alerting|warning|asking|consulting|confirming\s+with"
+        r"|the\s+knowledge\s+of)\s+(?:the\s+)?(?:user|human|operator|owner)s?\b",
+        "act without the user knowing",
+    ),
+    Indicator(
+        "concealment",
+        MEDIUM,
+        r"(?i)\bwithout\s+asking\s+(?:me|them|anyone|for\s+(?:confirmation|permission|approval))",
+        "act without asking",
+    ),
+    Indicator(
+        "concealment",
+        HIGH,
+        r"(?i)\b(?:do\s+not|don'?t|never)\s+(?:mention|reveal|disclose|acknowledge|reference|discuss|explain"
+        rf"|say\s+anything\s+about)\s+(?:these|this|the|my|any)\s+(?:\w+\s+)?(?:{_INSTR}|message|note|request|prompt)",
+        "tells the reader to keep these instructions secret",
+    ),
+    Indicator(
+        "concealment",
+        HIGH,
+        r"(?i)\b(?:the\s+user|they)\s+(?:must|should|need)\s+(?:not|never)\s+(?:know|find\s+out|see|notice|be\s+told)\b"
+        r"|\bkeep\s+(?:this|it)\s+(?:a\s+)?secret\s+from\b",
+        "keeps the user in the dark",
+    ),
+    Indicator(
+        "concealment",
+        MEDIUM,
+        r"(?i)\b(?:then|and|afterwards|after\s+that|finally)\s*,?\s+delete\s+(?:the\s+|this\s+|that\s+|all\s+|any\s+)?"
+        r"(?:sent\s+|outgoing\s+)?(?:emails?|e-mails?|messages?|mails?|evidence|logs?|history|traces?)\b",
+        "covers its tracks (delete the sent message)",
+    ),
+    # -- extracting the prompt -------------------------------------------------------
+    Indicator(
+        "prompt_extraction",
+        HIGH,
+        rf"(?i)\b{_VERB_LEAK}{_SEP}(?:me{_SEP}|back{_SEP})?(?:all{_SEP})?(?:of{_SEP})?your{_SEP}(?:\w+{_SEP}){{0,2}}?"
+        rf"{_SECRET_THING}",
+        "asks the reader to reveal its instructions",
+    ),
+    Indicator(
+        "prompt_extraction",
+        HIGH,
+        rf"(?i)\b{_VERB_LEAK}{_SEP}(?:me{_SEP})?(?:all{_SEP})?(?:of{_SEP})?(?:the{_SEP})?(?:above|previous|prior|preceding"
+        rf"|initial|original|hidden|secret|system|full|complete|exact|first|earlier){_SEP}(?:\w+{_SEP})?(?:prompt|{_INSTR}"
+        r"|text|rules|message|conversation|directives|words|sentences?|context)"
+        rf"|\b{_VERB_LEAK}\s+(?:me\s+)?(?:all\s+)?(?:of\s+)?the\s+(?:\w+\s+)?(?:text|words|{_INSTR}|prompt|message|content|rules)"
+        r"\s+(?:above|before\s+this|so\s+far|back|in\s+full|verbatim|you\s+(?:were|have\s+been)\s+given)",
+        "asks the reader to repeat its prompt",
+    ),
+    Indicator(
+        "prompt_extraction",
+        HIGH,
+        rf"(?i)\b{_VERB_LEAK}\s+(?:me\s+)?(?:back\s+)?(?:everything|all|anything|what(?:ever)?\s+is|the\s+\w+)\s+(?:in|from|of)\s+"
+        r"(?:the|your|this)\s+(?:system\s+)?(?:prompt|pre-?prompt|instructions|context\s+window)"
+        rf"|\b{_VERB_LEAK}\s+(?:me\s+)?(?:back\s+)?(?:this|the|our)\s+(?:entire\s+|whole\s+|full\s+)?(?:conversation|chat|dialog(?:ue)?)"
+        r"(?:\s+back)?(?:\s+to\s+me)?\s+(?:word\s+for\s+word|verbatim|in\s+full)"
+        rf"|\b{_VERB_LEAK}\s+(?:all\s+)?(?:the\s+)?{_INSTR}\s+(?:in|from)\s+(?:the\s+)?(?:prompt|system\s+prompt|context)"
+        r"|\b(?:need|want|have)\s+to\s+(?:see|read|know|view)\s+(?:the|your)\s+(?:system\s+prompt|initial\s+prompt|hidden\s+prompt"
+        rf"|{_INSTR})",
+        "asks for the reader's prompt",
+    ),
+    Indicator(
+        "prompt_extraction",
+        MEDIUM,
+        r"(?i)\b(?:the\s+)?(?:system\s+prompt|initial\s+prompt|my\s+instructions|your\s+instructions)\s+(?:is|are|says?)\s*:"
+        r"|\bwhat\s+(?:would|should|do|will)\s+you\s+say\s+(?:if|when|to)\b"
+        r"|\bwhat\s+(?:is|'s)\s+(?:the|your)\s+(?:secret\s+)?(?:password|passcode|pass\s?phrase|access\s+code|secret\s+(?:key|word|code))\b"
+        r"|\b(?:print|console\.log|echo|puts|printf|println)\s*\(\s*(?:this\.|self\.)?(?:system_?prompt|systemPrompt|SYSTEM_PROMPT"
+        r"|instructions)\s*\)"
+        r"|\b(?:words?|text|content|characters?)\s+(?:of|in)\s+this\s+(?:prompt|conversation)\b",
+        "primes the reader to recite its prompt",
+    ),
+    Indicator(
+        "prompt_extraction",
+        HIGH,
+        rf"(?i)\b(?:what|which)\s+(?:are|were|is)\s+(?:your|the)\s+(?:\w+\s+)?(?:{_INSTR}|rules|prompt|directives|guidelines)"
+        r"(?:\s+you\b|\s*\?|$)"
+        r"|\bwhat\s+(?:were|have)\s+you\s+(?:been\s+)?(?:told|instructed|programmed)\b"
+        r"|\bwhat\s+are\s+you\s+not\s+(?:supposed|allowed|permitted)\s+to\b",
+        "asks for the reader's instructions",
+    ),
+    Indicator(
+        "prompt_extraction",
+        MEDIUM,
+        rf"(?i)\b(?:your|my)\s+{_INSTR}\s+(?:are|were|say|state|so\s+far)\b"
+        rf"|\b(?:{_INSTR}|text|prompt|rules|words)\s+(?:that\s+)?(?:you\s+(?:were|have\s+been)\s+(?:given|told|provided)"
+        r"|given\s+to\s+you|you\s+received)"
+        r"|\byour\s+(?:system|initial|original|hidden|secret|pre)[\s-]?(?:prompt|instructions?|message|rules)\b"
+        rf"|\b(?:{_INSTR}|words?|characters?|text)\s+(?:in|of)\s+(?:the|your)\s+(?:system\s+)?(?:prompt|pre-?prompt)\b",
+        "talks about the reader's instructions",
+    ),
+    Indicator(
+        "prompt_extraction",
+        MEDIUM,
+        rf"(?i)\b(?:the|your|all)\s+(?:\w+\s+)?(?:{_INSTR}|rules|ruleset|prompt|password|passcode|access\s+code)\s+"
+        r"(?:as|in|into)\s+(?:an?\s+)?(?:bullet(?:ed)?|list|pseudo-?code|python|code|json|yaml|poem|rap|song|story|sonnet"
+        r"|haiku|simple\s+terms|emoji|base64|hex|rot13|reverse)",
+        "asks for the reader's instructions in another form",
+    ),
+    Indicator(
+        "prompt_extraction",
+        HIGH,
+        rf"(?i)\b{_VERB_LEAK}{_SEP}(?:me{_SEP})?(?:all{_SEP})?(?:of{_SEP})?(?:(?:the|your|these|those){_SEP}(?:\w+{_SEP})?"
+        rf"(?:{_INSTR}|rules|ruleset|prompt|password|passcode|access\s+code|words|text)|the{_SEP}above)(?:{_SEP}to{_SEP}me)?{_SEP}(?:as|in|into|using)"
+        r"[\s_-]+(?:an?[\s_-]+|the[\s_-]+)?(?:\w+[\s_-]+)?(?:bullet(?:ed)?|list|pseudo-?code|python|code|json|yaml|poem|rap|song"
+        r"|story|sonnet|haiku|limerick|emoji|base64|hex|rot13|simple\s+terms|another\s+language)"
+        r"|\b(?:rap|poem|song|sonnet|story|haiku|limerick|riddle)\s+about\s+(?:\w+\s+)?your\s+(?:\w+\s+)?"
+        rf"(?:{_INSTR}|prompt|rules|password|passcode|secret|code)",
+        "asks for the reader's instructions rewritten (an extraction trick)",
+    ),
+    Indicator(
+        "prompt_extraction",
+        LOW,
+        r"(?i)\b(?:system|initial|original|hidden|secret|developer)\s+prompt\b",
+        "mentions the system prompt",
+    ),
+    # -- steering the reader's reply -------------------------------------------------
+    Indicator(
+        "response_steering",
+        HIGH,
+        r"(?i)\b(?:begin|start|end|prefix|preface|open|conclude|finish|close|terminate)\s+(?:each\s+(?:of\s+)?|every\s+"
+        rf"|all\s+(?:of\s+)?)?your\s+(?:\w+\s+)?{_REPLY}\s+(?:with|by)\b",
+        "dictates how the reader's reply starts or ends",
+    ),
+    Indicator(
+        "response_steering",
+        HIGH,
+        r"(?i)(?:(?:^|[.!?:;\n]\s*)(?:(?:can|could|would|will)\s+you\s+)?|\bplease\s+)(?:please\s+|kindly\s+|also\s+|now\s+"
+        r"|then\s+|just\s+|always\s+|simply\s+)?([a-z]+)\b(?:\s+\w+)?(?:\"[^\"\n]*\"|[^.!?\n\"])*?"
+        rf"\byour\s+(?:own\s+)?{_REPLY}\b",
+        "orders a change to the reader's reply",
+        refine="imperative",
+    ),
+    Indicator(
+        "response_steering",
+        HIGH,
+        rf"(?i)\b(?:in|into|within|throughout|with)\s+your\s+{_REPLY}\s*,\s*(?:please\s+)?[a-z]+",
+        "gives an order about the reader's reply",
+    ),
+    Indicator(
+        "response_steering",
+        MEDIUM,
+        r"(?i)\b(?:in|into|within|throughout|inside|at\s+the\s+(?:end|start|beginning)\s+of)\s+(?:each\s+(?:of\s+)?"
+        rf"|every\s+|all\s+(?:of\s+)?)?your\s+(?:\w+\s+)?{_REPLY}\b"
+        rf"|\byour\s+(?:sole|only|one|single|first|next|entire|whole)\s+{_REPLY}\b",
+        "refers to the reader's reply",
+    ),
+    Indicator(
+        "response_steering",
+        MEDIUM,
+        rf"(?i)\byour\s+{_REPLY}\s+(?:must|should|will|shall|needs?\s+to|has\s+to|is\s+to)\b"
+        r"|\byou\s+(?:must|should|will|shall|have\s+to|need\s+to)\s+(?:only\s+)?(?:now\s+)?(?:reply|respond|answer|say|output"
+        r"|print)\b",
+        "sets rules for the reader's reply",
+    ),
+    Indicator(
+        "response_steering",
+        HIGH,
+        r"(?i)\b(?:say|print|output|write|respond\s+with|reply\s+with|answer\s+with|type|return|repeat)\s+(?:only\s+|just\s+"
+        r"|exactly\s+|the\s+(?:words?|phrase|text|string|sentence)\s+)?[\"“'‘][^\"”'’\n]+[\"”'’][ .,]*(?:and|but|,)?\s*"
+        r"(?:nothing\s+else|only|verbatim|exactly|without\s+(?:any\s+)?(?:\w+\s+)?(?:explanation|commentary|comment"
+        r"|context|punctuation|quotes|quotation))",
+        "dictates the reader's exact words",
+    ),
+    Indicator(
+        "response_steering",
+        HIGH,
+        r"(?i)\b(?:say(?:ing)?|print(?:ing)?|output(?:ting)?|writ(?:e|ing)|respond(?:ing)?\s+with|repl(?:y|ying)\s+with"
+        r"|answer(?:ing)?\s+with|return(?:ing)?)\b[^.\n]*?\b(?:and|but)\s+"
+        r"(?:absolutely\s+)?nothing\s+else\b"
+        r"|\b(?:respond|reply|answer)\s+only\s+(?:\w+\s+){0,3}?with\s+(?:the\s+words?\s+)?[\"“'‘]"
+        r"|\bonly\s+(?:output|print|say|return)\s+[\"“'‘]|\b(?:output|print|say|return)\s+only\s+[\"“'‘]"
+        r"|\b(?:respond|reply|answer)\s+with\s+only\b",
+        "demands one exact reply",
+    ),
+    Indicator(
+        "response_steering",
+        MEDIUM,
+        r"(?i)\b(?:and|but)\s+(?:absolutely\s+)?nothing\s+else\b"
+        r"|\b(?:just|only|simply)\s+(?:print|say|output|respond\s+with|reply\s+with|return)\b"
+        r"|\b(?:respond|reply|answer)\s+only\s+(?:with|in|using)\b"
+        r"|\b(?:do\s+not|don'?t)\s+(?:add|include|say|write|output|print)\s+(?:anything|any\s+(?:other|additional|extra|more))"
+        r"|\bwithout\s+any\s+(?:commentary|explanation)\b|\bdo\s+nothing\s+else\b",
+        "restricts what the reader may say",
+    ),
+    Indicator(
+        "response_steering",
+        MEDIUM,
+        r"(?i)(?:^|[.!?\n]\s*)(?:please\s+)?(?:output|print)\s*:?\s*[\"“'‘\[]"
+        r"|(?:^|[.!?\n,]\s*)(?:end)\s+(?:the\s+|each\s+|every\s+)?(?:reply|response|answer|output)?"
+        r"\s*(?:with|by)\s+(?:saying\s+)?[\"“'‘\[]"
+        r"|\bend\s+(?:the\s+|each\s+|every\s+)?(?:reply|response|answer|output)\s+with\b",
+        "dictates the reader's words",
+    ),
+    Indicator(
+        "response_steering",
+        HIGH,
+        r"(?i)(?:^|[.!?\n,;:]\s*|\bthen\s+|\bnow\s+)(?:please\s+)?(?:say|respond\s+with|reply\s+with|answer\s+with)\s*:?\s*[\"“'‘\[]"
+        r"|\b(?:output|say|print|write|return|respond\s+with|reply\s+with|answer\s+with)\s+(?:the\s+)?(?:\w+\s+){0,3}?"
+        r"(?:statement|phrase|words?|sentence|string|message)\s*:?\s*[\"“'‘]"
+        r"|\byou\s+(?:must|should|will|shall|have\s+to|need\s+to)\s+(?:now\s+|only\s+|always\s+)?(?:say|reply\s+with"
+        r"|respond\s+with|answer\s+with|output|print)\s+[\"“'‘]"
+        r"|(?:^|[.!?\n,]\s*)(?:please\s+)?(?:begin|start|prefix|preface)\s+(?:the\s+|each\s+|every\s+)?"
+        r"(?:reply|response|answer|output)?\s*(?:with|by)\s+(?:saying\s+)?[\"“'‘\[]"
+        r"|\b(?:begin|start|prefix|preface)\s+(?:the\s+|each\s+|every\s+)?(?:reply|response|answer|output)\s+with\b",
+        "orders the reader to say given words",
+    ),
+    Indicator(
+        "response_steering",
+        MEDIUM,
+        r"(?i)\b(?:repeat|say|print|output|write|type)\s+(?:back\s+)?(?:the\s+following|this|after\s+me)\s+(?:\w+\s+)?"
+        r"(?:sentence|text|phrase|words?|string)"
+        r"|\bif\s+(?:you\s+are\s+|you'?re\s+)?(?:asked|questioned|prompted)\b[^.\n]*?\b(?:respond|reply|answer|say"
+        r"|report|output|print|state)\b",
+        "scripts what the reader says",
+    ),
+    Indicator(
+        "response_steering",
+        HIGH,
+        r"(?i)(?:^|[.!?\n]\s*)(?:can\s+you\s+|could\s+you\s+|please\s+)?(?:reply|respond|answer|write\s+back)\s+(?:only\s+)?"
+        r"(?:in|using|with)\s+(?:reverse|backwards|emojis?|all\s+caps|upper-?case|base\s?64|binary|morse(?:\s+code)?|pig\s+latin"
+        r"|rhymes?|verse|riddles?|leetspeak|hex(?:adecimal)?|rot13)\b",
+        "orders the reader to garble its reply",
+    ),
+    Indicator(
+        "response_steering",
+        MEDIUM,
+        r"(?i)(?:^|[.!?\n]\s*)(?:can\s+you\s+|could\s+you\s+|please\s+)?(?:reply|respond|answer|write\s+back)\s+(?:only\s+)?"
+        r"in\s+(?:english|german|french|spanish|italian|portuguese|chinese|japanese|russian|korean|arabic|hindi|dutch|polish"
+        r"|turkish|swedish|greek|hebrew|latin)\b"
+        r"|(?:^|[.!?\n]\s*)(?:please\s+)?(?:complete|finish)\s+(?:the\s+following|this|the\s+(?:sentence|phrase|text))?\s*:?\s*"
+        r"[\"“'‘]",
+        "tells the reader how to reply",
+    ),
+    Indicator(
+        "response_steering",
+        MEDIUM,
+        r"(?i)\bcontinue\s+(?:the\s+following|this\s+(?:text|sentence|story))\s*:"
+        r"|\b(?:do\s+not|don'?t|never)\s+say\s+[\"“'‘]"
+        r"|\b(?:respond|reply|answer)\s+to\s+(?:every|each|all|any)\s+(?:\w+\s+)?(?:prompts?|questions?|messages?|requests?)\b"
+        r"|\bi\s+(?:want|need|would\s+like|'d\s+like)\s+you\s+to\s+(?:add|include|insert|respond|reply|answer|start|begin|end"
+        r"|prefix|write|ignore|forget|only|always|never|stop|output|print|say|repeat|generate|translate|format)\b",
+        "gives the reader standing orders about its replies",
+    ),
+    Indicator(
+        "response_steering",
+        MEDIUM,
+        r"(?i)\b(?:do\s+not|don'?t)\s+(?:use|put\s+it\s+in|wrap\s+it\s+in)\s+(?:a\s+)?code\s*blocks?\b",
+        "asks for output that renders (not in a code block)",
+    ),
+    # -- steering an automated verdict -----------------------------------------------
+    Indicator(
+        "verdict_steering",
+        MEDIUM,
+        r"(?i)\b(?:is|are)\s+(?:clearly\s+|definitely\s+|absolutely\s+|certainly\s+)?not\s+(?:malicious|a\s+(?:threat|scam)"
+        r"|suspicious|dangerous|harmful|malware|spam|phishing)\b"
+        r"|\b(?:report|say|state|conclude|respond)\s+that\s+(?:this|the)\s+(?:\w+\s+){0,2}?(?:is|was)\s+(?:safe|legitimate"
+        r"|clean|benign|trustworthy)",
+        "tells an automated reviewer what to conclude",
+    ),
+    Indicator(
+        "verdict_steering",
+        HIGH,
+        r"(?i)\b(?:this|the)\s+(?:domain(?:\s+name)?|file|site|website|url|link|e-?mail|message|package|program|code|document"
+        r"|attachment|app|software|extension|candidate|sender)\s+(?:is|was)\s+(?:clearly\s+|definitely\s+|absolutely\s+|certainly\s+)?"
+        r"not\s+(?:malicious|a\s+threat|a\s+scam|phishing|spam|suspicious)\b",
+        "text that vouches for itself to an automated reviewer",
+    ),
+    Indicator(
+        "verdict_steering",
+        MEDIUM,
+        r"(?i)\b(?:focus|concentrate)\s+(?:exclusively|only|solely|entirely)\s+on\b[^.\n]*?\band\s+(?:report|output|say|respond"
+        r"|answer|conclude|state)\b",
+        "tells an evaluator what to look at and report",
+    ),
+    Indicator(
+        "verdict_steering",
+        HIGH,
+        r"(?i)\boverride\s+(?:the\s+|any\s+|all\s+)?(?:manual\s+|human\s+|previous\s+)?(?:scoring|rating|evaluation|review"
+        r"|assessment|analysis|classification|verdict|decision)",
+        "overrides an evaluation",
+    ),
+    Indicator(
+        "verdict_steering",
+        MEDIUM,
+        r"(?i)\b(?:(?:the\s+)?(?:user|admin|administrator|operator)\s+has|who\s+(?:has\s+)?)\s*(?:entered|provided|given|said|supplied|typed)\s+the\s+"
+        r"(?:correct|right|valid)\s+(?:password|passcode|access\s+code|pass\s?phrase|key|code)"
+        r"|\b(?:correct|right|valid)\s+(?:password|passcode|access\s+code|pass\s?phrase)\s+(?:has\s+been|was|is)\s+(?:provided|entered"
+        r"|given|input|verified|accepted)",
+        "claims an authorization check already passed",
+    ),
+    Indicator(
+        "verdict_steering",
+        LOW,
+        r"(?i)\b(?:pre-?verified|pre-?approved|already\s+(?:verified|approved|vetted))\s+by\b",
+        "claims prior approval",
+    ),
+    # -- run this / add this code ----------------------------------------------------
+    Indicator(
+        "command_request",
+        MEDIUM,
+        r"(?i)\b(?:run|execute|exec|eval(?:uate)?|invoke|launch|paste|enter)\s+(?:the\s+|this\s+|these\s+)?"
+        r"(?:following|below|next|given|attached|provided|this|these)\s+(?:\w+\s+)?(?:commands?|code|scripts?|snippets?"
+        r"|one-liners?|lines?|payloads?|programs?|shell|block)\b",
+        "asks the reader to run the following",
+    ),
+    Indicator(
+        "command_request",
+        MEDIUM,
+        r"(?i)\b(?:you\s+(?:must|should|need\s+to|have\s+to|are\s+required\s+to)|immediately|silently)\s+(?:run|execute)\b"
+        r"|\bexecute\s+the\s+following\b",
+        "demands that something be executed",
+    ),
+    Indicator(
+        "command_request",
+        HIGH,
+        rf"(?i)\b(?:following|subsequent|below|given|provided|next|this|above)\s+(?:\w+\s+){{0,2}}?{_CODE_THING}\b"
+        rf"[^\n]*?\b(?:into|in|within|inside|to|throughout|across|among)\s+(?:\w+\s+){{0,3}}?(?:your\s+"
+        rf"(?:\w+\s+){{0,2}}?{_YOUR_OUTPUT}|the\s+code\s+you\s+(?:develop|write|produce|generate|create))\b"
+        rf"|\byour\s+(?:\w+\s+){{0,2}}?{_YOUR_OUTPUT}\b[^\n]*?\b(?:following|subsequent|below)\s+(?:\w+\s+){{0,2}}?"
+        rf"{_CODE_THING}\b",
+        "asks the reader to put the following code into what it produces",
+    ),
+    Indicator(
+        "command_request",
+        MEDIUM,
+        rf"(?i)\b(?:following|subsequent|below|given|provided|next|this|above)\s+(?:\w+\s+){{0,2}}?{_CODE_THING}\b"
+        rf"[^\n]*?\b(?:into|in|within|inside|to|throughout|across|among)\s+(?:\w+\s+){{0,3}}?your\s+"
+        rf"(?:\w+\s+){{0,2}}?{_YOUR_WORK}\b"
+        rf"|\byour\s+(?:\w+\s+){{0,2}}?{_YOUR_WORK}\b[^\n]*?\b(?:following|subsequent|below)\s+(?:\w+\s+){{0,2}}?"
+        rf"{_CODE_THING}\b",
+        "asks the reader to put the following code into its work",
+    ),
+    Indicator(
+        "command_request",
+        MEDIUM,
+        r"(?i)\b(?:integrate|incorporate|embed|embedding|include|add|insert|inject|append|blend|fuse|merge|meld|infuse"
+        r"|assimilate|weave|adopt|deploy|utili[sz]e|use|employ|feature|featuring|enlist|implement|put|place|make|let)\s+"
+        r"(?:\w+\s+)?(?:the\s+)?(?:following|subsequent|below)\s+code\s+(?:block|snippet|excerpt|section|segment|fragment)",
+        "asks the reader to adopt the following code",
+    ),
+    # -- code that steals, destroys or takes over (a snippet's behaviour) ------------
+    Indicator(
+        "code_payload",
+        MEDIUM,
+        r"(?s)(?:os\.environ|getpass|clipboard|pyperclip|screenshot|ImageGrab|pynput|keyboard\.(?:on_press|hook|read)"
+        r"|/etc/passwd|/etc/shadow|id_rsa|\.ssh/|cookies|private[_ ]?key|/var/log/|syslog|driverquery|netstat|psutil\."
+        r"|platform\.uname|gethostname|getuser|wmi\.WMI|browser_history|Login Data)[^`]*?"
+        r"(?:requests\.(?:post|put)|urlopen|smtplib|ftplib|paramiko|\bscp\b|\.sendall?\(|\.connect\(\(|http\.client"
+        r"|storbinary|sendmail)"
+        r"|(?:requests\.(?:post|put)|\.sendall?\(|storbinary|sendmail)[^`]*?(?:os\.environ|getpass|clipboard|pyperclip"
+        r"|screenshot|pynput|/etc/passwd|/etc/shadow|id_rsa|\.ssh/|private[_ ]?key|cookies)",
+        "code that sends local data (environment, clipboard, keys, screenshots) over the network",
+    ),
+    Indicator(
+        "code_payload",
+        MEDIUM,
+        r"(?s)(?:urlretrieve|requests\.get|urlopen|wget|curl)[^`]*?(?:\bexec\(|\beval\(|os\.system\(|subprocess\.|pickle\.loads"
+        r"|chmod|marshal\.loads|__import__)",
+        "code that downloads something and runs it",
+    ),
+    Indicator(
+        "code_payload",
+        MEDIUM,
+        r"(?s)(?:os\.system|subprocess\.\w+|Popen|check_output|exec_command)\s*\([^`]*?(?:shutdown"
+        r"|reboot|systemctl\s+(?:stop|disable)|kill\s+-9|chmod\s+777|/boot/|crontab|iptables\s+-F|userdel|passwd)"
+        r"|shutil\.rmtree\(\s*[\"'](?:/|~|C:\\\\)[\"']|open\(\s*[\"']/(?:boot|etc)/[^\"']+[\"']\s*,\s*[\"'][aw]"
+        r"|os\.fork\(\)|stratum\+tcp|xmrig|minerd|cryptonight|\bsend\(\s*IP\(|flags=[\"']S[\"']",
+        "code that destroys, reconfigures or overloads a system",
+    ),
+    Indicator(
+        "code_payload",
+        MEDIUM,
+        r"[\"'](?:sudo\s+)?(?:systemctl\s+(?:stop|disable|mask)|shutdown\b|reboot\b|halt\b|kill\s+-9\s+-1)"
+        r"|(?s)for\s+\w+\s+in\s+psutil\.\w+\(\)[^`]*?\.(?:terminate|kill)\("
+        r"|(?s)(?:subprocess\.check_output|os\.popen)\([^`]*?(?:requests\.(?:post|put)|\.sendall?\(|storbinary|smtplib)",
+        "code that stops services, kills processes or ships command output away",
+    ),
+    Indicator(
+        "code_payload",
+        MEDIUM,
+        r"(?s)(?:requests\.get|urlopen|httpx\.get)[^`]*?(?:Fernet|Cipher|AES\.new)[^`]*?\.encrypt\("
+        r"|smtplib\.SMTP[^`]*?\bfor\s+\w+\s+in\b|\bfor\s+\w+\s+in\b[^`]*?smtplib\.SMTP"
+        r"|requests\.\w+\([^)`]*\bcookies\s*=|ipconfig\s+/release|ifconfig\s+\w+\s+down|netsh\s+interface\s+set"
+        r"|while\s+True\s*:[^`]*?(?:os\.system\([^)]*ping|Tk\(\)|create_window|os\.fork|subprocess\.\w+\([^)]*(?:scp|screencapture|snippingtool))",
+        "code that encrypts files with a remote key, mass-mails, ships cookies, or floods",
+    ),
+    # -- dangerous shell (ordinary in docs: only counts with other signals) ----------
+    Indicator(
+        "shell_payload",
+        MEDIUM,
+        r"(?i)\b(?:curl|wget|fetch)\b[^\n|;]*\|\s*(?:sudo\s+)?(?:ba|z|da|k)?sh\b",
+        "downloaded script piped to a shell",
+    ),
+    Indicator(
+        "shell_payload",
+        MEDIUM,
+        r"\brm\s+-(?:[a-zA-Z]*r[a-zA-Z]*f|[a-zA-Z]*f[a-zA-Z]*r)[a-zA-Z]*\s+(?:--no-preserve-root\s+)?(?:/|~|\*|\$HOME)(?:\s|$|/\*|\")"
+        r"|\brm\s+-(?:[a-zA-Z]*r[a-zA-Z]*f|[a-zA-Z]*f[a-zA-Z]*r)[a-zA-Z]*\s+/(?:usr|etc|var|bin|sbin|lib|opt|boot|home|root|srv)\b",
+        "recursive delete of / or ~",
+    ),
+    Indicator(
+        "shell_payload",
+        MEDIUM,
+        r"/dev/(?:tcp|udp)/|\bnc(?:at)?\b[^\n]*\s-[ec]\s|\bbash\s+-i\s*>&|\bmkfifo\b[^\n]*\bnc\b",
+        "reverse shell",
+    ),
+    Indicator(
+        "shell_payload",
+        MEDIUM,
+        r"\bbase64\s+(?:-d|--decode|-D)\b[^\n]*\|\s*(?:ba)?sh\b|:\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:"
+        r"|\bdd\s+if=\S+\s+of=/dev/(?:sd|nvme|hd|disk|mmcblk)",
+        "obfuscated or destructive shell",
+    ),
+    Indicator(
+        "shell_payload",
+        LOW,
+        r"\bchmod\s+\+x\s+\S+\s*(?:&&|;)\s*\./|\b(?:eval|exec)\s*\(\s*(?:base64|atob|requests|urllib|__import__)",
+        "downloads or decodes, then executes",
+    ),
+    # -- data out --------------------------------------------------------------------
+    Indicator(
+        "exfiltration",
+        HIGH,
+        r"!\[[^\]\n]*\]\(\s*<?https?://[^\s)]*?(?:\[[A-Za-z_ ]{2,30}\]|\{\{?[A-Za-z_ .]+\}?\}"
+        r"|<[A-Za-z_]{2,30}>|\$\{?[A-Z_]{2,}\}?|%s\b|\bINSERT|\bDATA\b)",
+        "Markdown image whose URL is a template for data",
+    ),
+    Indicator(
+        "exfiltration",
+        HIGH,
+        r"\[[^\]\n]*\]\(\s*<?https?://[^\s)?]+\?[^\s)]*?=(?:\[[A-Za-z_ ]{2,30}\]|\{\{?[A-Za-z_ .]+\}?\}"
+        r"|<[A-Za-z_]{2,30}>|\$\{?[A-Z_]{2,}\}?|%s\b)",
+        "Markdown link whose query string is a template for data",
+    ),
+    Indicator(
+        "exfiltration",
+        MEDIUM,
+        rf"!\[[^\]\n]*\]\(\s*<?https?://[^\s)?]+\?[^\s)]*?={_BIG}",
+        "Markdown image carrying long encoded data in its query",
+    ),
+    Indicator(
+        "exfiltration",
+        MEDIUM,
+        r"(?i)\b(?:append|add|attach|include|put|insert|encode|concatenate)\b[^.\n]*\b(?:to|in|into|as)\s+(?:the\s+)?"
+        r"(?:url|link|query(?:\s+string)?|image\s+(?:url|link|source)|(?:url|query)\s+parameter)",
+        "asks for data to be put into a URL",
+    ),
+    Indicator(
+        "exfiltration",
+        MEDIUM,
+        r"(?i)\b(?:summary|history|transcript|contents?|log|text)\s+of\s+(?:this|our|the|your|the\s+current"
+        r"|the\s+previous)\s+(?:conversation|chat|session|dialog(?:ue)?)\b",
+        "asks for the conversation's content",
+    ),
+    Indicator(
+        "exfiltration",
+        MEDIUM,
+        r"(?i)\b(?:send|e-?mail|forward|post|upload|exfiltrate|leak|transmit|append)\b[^.\n]*?\b(?:passwords?|secrets?"
+        r"|api[\s_-]?keys?|credentials?|private\s+keys?|ssh\s+keys?|\.env\b|environment\s+variables|cookies"
+        r"|session\s+tokens?|access\s+tokens?|security\s+codes?)\b",
+        "asks for secrets to be sent",
+    ),
+    Indicator(
+        "exfiltration",
+        MEDIUM,
+        r"(?i)\b(?:send|e-?mail|forward|upload|post|share|transfer)\s+(?:me\s+)?(?:the\s+)?(?:contents?|text|bodies|body|copies"
+        r"|copy|a\s+copy|list|summary|details|all|every|each)\s+(?:of\s+)?(?:all\s+|every\s+|each\s+|the\s+|my\s+|your\s+"
+        r"|the\s+user'?s\s+)[^.\n]*?\bto\s+(?:[\w.+-]+@[\w-]+\.[\w.-]+|https?://)",
+        "asks for bulk data to be sent to an outside address",
+    ),
+    Indicator(
+        "exfiltration",
+        LOW,
+        r"(?i)\b(?:send|e-?mail|forward|upload|transfer|wire|transmit)\b[^.\n]*?\bto\s+[\w.+-]+@[\w-]+\.[\w.-]+",
+        "asks for something to be sent to an address",
+    ),
+    # -- moving money, changing accounts ---------------------------------------------
+    Indicator(
+        "account_action",
+        MEDIUM,
+        r"(?i)\b(?:send|transfer|wire|pay|withdraw|move|deposit)\s+(?:a\s+|the\s+)?(?:transaction|payment|money|funds|amount"
+        r"|\$\s?[\d,.]+|[\d,.]+\s*(?:bitcoin|btc|eth|usd|dollars|euros?|eur))\b[^.\n]*?\bto\s+(?:my\s+|the\s+|this\s+"
+        r"|their\s+)?(?:account|iban|wallet|bank|address|payee|[A-Z]{2}\d{6,})"
+        r"|\b(?:change|reset|update|set)\s+(?:the\s+|my\s+|their\s+|his\s+|her\s+)?password\s+(?:of|for)\s+(?:the\s+)?"
+        r"(?:user|account|admin)"
+        r"|\bgrant\s+(?:\w+\s+)?(?:admin(?:istrator)?|root|full|owner|write)\s+(?:access|permissions?|rights|privileges)\s+to\b"
+        r"|\b(?:change|modify|update|set|redirect)\s+(?:the\s+)?(?:recipient|payee|beneficiary|destination\s+account|iban)\b"
+        r"[^.\n]*?\b(?:[A-Z]{2}\d{2}[A-Z0-9]{6,}|account\s+(?:number\s+)?\S*\d{4,})",
+        "asks for money to move or an account to change",
+    ),
+    # -- hidden (regex part; the scanner also decodes and re-scans) ------------------
+    Indicator(
+        "hidden_content",
+        LOW,
+        r"(?is)<!--[^>]*?\b(?:run|exec|execute|curl|wget|ignore|assistant|AI|agent|model)\b",
+        "HTML comment with imperative or AI vocabulary",
+    ),
+    Indicator(
+        "hidden_content",
+        HIGH,
+        r"(?i)\b(?:invisible|hidden)\s+(?:to|from)\s+(?:humans|people|the\s+user|readers|reviewers)\b"
+        r"|\bvisible\s+(?:only\s+)?to\s+(?:the\s+)?(?:AI|LLMs?|models?|bots?|machines|crawlers|automated)\b",
+        "text that says it is hidden from people",
+    ),
+)
+
+# --------------------------------------------------------------------------- other languages
+
+#: ``language → indicators``. Kinds and weights are the English ones; the message names
+#: the language. RE2's ``\w`` is ASCII, so words are spelled with explicit script ranges
+#: (Latin letters ``\x{00C0}-\x{024F}``, Cyrillic ``\x{0400}-\x{04FF}``): ``\pL`` would
+#: cost tens of milliseconds to compile in every hook process.
+PHRASES: dict[str, tuple[Indicator, ...]] = {
+    "es": (
+        Indicator(
+            "instruction_override",
+            HIGH,
+            r"(?i)\b(?:ignora|ignore|ignorad|ignoren|olvida|olvide|olvidad|olviden|descarta|descarte|omite|omita"
+            r"|haz\s+caso\s+omiso\s+(?:a|de)|no\s+sigas)\s+(?:[\w\x{00C0}-\x{024F}]+\s+){0,3}?(?:instrucciones|instrucci[oó]n|indicaciones"
+            r"|[oó]rdenes|reglas|directrices|todo\s+lo\s+anterior)",
+            "tells the reader to ignore its instructions (es)",
+        ),
+        Indicator("instruction_override", MEDIUM, r"(?i)\bnuevas\s+instrucciones\b", "announces new instructions (es)"),
+        Indicator(
+            "role_hijack",
+            MEDIUM,
+            r"(?i)\b(?:ahora\s+eres|a\s+partir\s+de\s+ahora\s+(?:eres|ser[aá]s|act[uú]a)|act[uú]a\s+como\s+(?:si|un|una)"
+            r"|finge\s+(?:ser|que\s+eres))",
+            "assigns the reader a new role (es)",
+        ),
+        Indicator(
+            "prompt_extraction",
+            HIGH,
+            r"(?i)\b(?:revela|muestra|repite|imprime|dime|mu[eé]strame|rev[eé]lame)\s+(?:[\w\x{00C0}-\x{024F}]+\s+)?(?:tus|las)\s+(?:[\w\x{00C0}-\x{024F}]+\s+)?instrucciones",
+            "asks the reader to reveal its instructions (es)",
+        ),
+        Indicator("prompt_extraction", LOW, r"(?i)\b(?:prompt|indicaciones)\s+del\s+sistema\b", "mentions the system prompt (es)"),
+        Indicator(
+            "concealment",
+            HIGH,
+            r"(?i)\bno\s+(?:le\s+)?(?:digas|diga|informes|informe|cuentes|menciones|avises)\s+(?:nada\s+)?(?:de\s+)?(?:esto\s+)?"
+            r"(?:al|a\s+el|a\s+los)\s+usuarios?\b|\bsin\s+(?:decirle|decir|informar|avisar|preguntar)\s+(?:nada\s+)?(?:al|a\s+los)\s+usuarios?",
+            "hides something from the user (es)",
+        ),
+        Indicator(
+            "command_request",
+            MEDIUM,
+            r"(?i)\b(?:ejecuta|ejecute|corre)\s+(?:el\s+siguiente|este|los\s+siguientes|estos)\s+(?:comandos?|c[oó]digo|script)",
+            "asks the reader to run the following (es)",
+        ),
+        Indicator(
+            "addressed_to_ai",
+            MEDIUM,
+            r"(?i)\b(?:como|eres)\s+(?:un|una)\s+(?:IA|inteligencia\s+artificial|modelo\s+de\s+lenguaje|asistente\s+de\s+IA)\b",
+            "speaks to an AI (es)",
+        ),
+        Indicator("response_steering", MEDIUM, r"(?i)\ben\s+tu\s+respuesta\b", "refers to the reader's reply (es)"),
+    ),
+    "fr": (
+        Indicator(
+            "instruction_override",
+            HIGH,
+            r"(?i)\b(?:ignore[zs]?|oublie[zs]?|n[ée]glige[zs]?|ne\s+tiens\s+pas\s+compte\s+d|ne\s+tenez\s+pas\s+compte\s+d"
+            r"|fais\s+abstraction\s+d|faites\s+abstraction\s+d)[\w\x{00C0}-\x{024F}]*['’]?\s*(?:toutes\s+)?(?:les|tes|vos|ces|des)\s+"
+            r"(?:[[\w\x{00C0}-\x{024F}]'’]+\s+){0,2}?(?:instructions|consignes|directives|r[èe]gles|ordres|indications)\b",
+            "tells the reader to ignore its instructions (fr)",
+        ),
+        Indicator("instruction_override", HIGH, r"(?i)\boublie[zs]?\s+tout\b", "tells the reader to forget everything (fr)"),
+        Indicator("instruction_override", MEDIUM, r"(?i)\bnouvelles\s+(?:instructions|consignes)\b", "announces new instructions (fr)"),
+        Indicator(
+            "role_hijack",
+            MEDIUM,
+            r"(?i)\b(?:tu\s+es|vous\s+[êe]tes)\s+(?:d[ée]sormais|maintenant|dor[ée]navant)\b"
+            r"|\b(?:fais|faites)\s+comme\s+si\s+(?:tu|vous)\b|\b(?:agis|agissez)\s+(?:comme|en\s+tant\s+que)\b",
+            "assigns the reader a new role (fr)",
+        ),
+        Indicator(
+            "prompt_extraction",
+            HIGH,
+            r"(?i)\b(?:r[ée]v[èe]le|affiche|r[ée]p[èe]te|montre|donne|[ée]cris)[sz]?\s*-?\s*(?:moi\s+)?(?:tes|vos|les)\s+"
+            r"(?:[\w\x{00C0}-\x{024F}]+\s+)?(?:instructions|consignes)",
+            "asks the reader to reveal its instructions (fr)",
+        ),
+        Indicator("prompt_extraction", LOW, r"(?i)\b(?:prompt|invite)\s+(?:du\s+)?syst[èe]me\b", "mentions the system prompt (fr)"),
+        Indicator(
+            "concealment",
+            HIGH,
+            r"(?i)\bne\s+(?:le\s+|lui\s+)?(?:dis|dites|mentionne[sz]?|r[ée]v[èe]le[sz]?|signale[sz]?)\s+(?:rien\s+|pas\s+)?"
+            r"(?:ceci\s+|cela\s+|[çc]a\s+)?(?:[àa]\s+)?l['’]utilisateur|\bsans\s+(?:le\s+dire|informer|pr[ée]venir|demander)\s+"
+            r"(?:[àa]\s+)?l['’]utilisateur",
+            "hides something from the user (fr)",
+        ),
+        Indicator(
+            "command_request",
+            MEDIUM,
+            r"(?i)\bex[ée]cute[zs]?\s+(?:la|les|cette|ces|le)\s+(?:commande|code|script)s?\s+suivante?s?",
+            "asks the reader to run the following (fr)",
+        ),
+        Indicator("addressed_to_ai", MEDIUM, r"(?i)\ben\s+tant\s+qu['’](?:IA|intelligence\s+artificielle)\b", "speaks to an AI (fr)"),
+        Indicator("response_steering", MEDIUM, r"(?i)\bdans\s+(?:ta|votre)\s+r[ée]ponse\b", "refers to the reader's reply (fr)"),
+    ),
+    "de": (
+        Indicator(
+            "instruction_override",
+            HIGH,
+            r"(?i)\b(?:ignoriere|ignorieren\s+sie|ignoriert|vergiss|vergesst|vergessen\s+sie|missachte|missachten\s+sie"
+            r"|verwirf|verwerfen\s+sie)\s+(?:[\w\x{00C0}-\x{024F}]+\s+){0,3}?(?:anweisungen|instruktionen|befehle|regeln|vorgaben"
+            r"|richtlinien|anordnungen)",
+            "tells the reader to ignore its instructions (de)",
+        ),
+        Indicator("instruction_override", HIGH, r"(?i)\bvergiss\s+alles\b", "tells the reader to forget everything (de)"),
+        Indicator("instruction_override", MEDIUM, r"(?i)\bneue\s+(?:anweisungen|instruktionen)\b", "announces new instructions (de)"),
+        Indicator(
+            "role_hijack",
+            MEDIUM,
+            r"(?i)\b(?:du\s+bist|sie\s+sind)\s+(?:jetzt|nun|ab\s+sofort|ab\s+jetzt)\b|\btu\s+so,?\s+als\s+(?:ob|w[äa]rst)\b"
+            r"|\bverhalte\s+dich\s+wie\b|\bagiere\s+als\b",
+            "assigns the reader a new role (de)",
+        ),
+        Indicator(
+            "prompt_extraction",
+            HIGH,
+            r"(?i)\b(?:zeige?|nenne|wiederhole|verrate|gib)\s+(?:mir\s+)?(?:deine|ihre|die)\s+(?:[\w\x{00C0}-\x{024F}]+\s+)?"
+            r"(?:anweisungen|instruktionen|systemanweisungen|system-?prompt)",
+            "asks the reader to reveal its instructions (de)",
+        ),
+        Indicator("prompt_extraction", LOW, r"(?i)\bsystem-?prompts?\b|\bsystemanweisung[\w\x{00C0}-\x{024F}]*", "mentions the system prompt (de)"),
+        Indicator(
+            "concealment",
+            HIGH,
+            r"(?i)\b(?:sag|sage|erz[äa]hle?|verrate|teile)\s+(?:es\s+|das\s+|dies\s+)?(?:dem\s+)?(?:benutzer|nutzer|anwender)\s+nicht"
+            r"|\bohne\s+(?:den\s+|die\s+)?(?:benutzer|nutzer|anwender)[\w\x{00C0}-\x{024F}]*\s+zu\s+(?:informieren|fragen|benachrichtigen)",
+            "hides something from the user (de)",
+        ),
+        Indicator(
+            "command_request",
+            MEDIUM,
+            r"(?i)\bf[üu]hre\s+(?:den|die|das|diesen|dieses)\s+(?:folgenden?\s+)?(?:befehle?|code|skript)\s+aus",
+            "asks the reader to run the following (de)",
+        ),
+        Indicator(
+            "addressed_to_ai",
+            MEDIUM,
+            r"(?i)\b(?:als|du\s+bist\s+eine?)\s+(?:KI|k[üu]nstliche\s+intelligenz|sprachmodell)\b",
+            "speaks to an AI (de)",
+        ),
+        Indicator("response_steering", MEDIUM, r"(?i)\bin\s+deiner\s+antwort\b", "refers to the reader's reply (de)"),
+    ),
+    "pt": (
+        Indicator(
+            "instruction_override",
+            HIGH,
+            r"(?i)\b(?:ignore|ignora|ignorem|esque[çc]a|esque[çc]am|desconsidere|desconsidera|despreze)\s+(?:[\w\x{00C0}-\x{024F}]+\s+){0,3}?"
+            r"(?:instru[çc][õo]es|instru[çc][ãa]o|ordens|regras|diretrizes|orienta[çc][õo]es|tudo\s+o\s+que)",
+            "tells the reader to ignore its instructions (pt)",
+        ),
+        Indicator("instruction_override", HIGH, r"(?i)\besque[çc]a\s+tudo\b", "tells the reader to forget everything (pt)"),
+        Indicator("instruction_override", MEDIUM, r"(?i)\bnovas\s+instru[çc][õo]es\b", "announces new instructions (pt)"),
+        Indicator(
+            "role_hijack",
+            MEDIUM,
+            r"(?i)\b(?:agora\s+voc[êe]\s+[ée]|a\s+partir\s+de\s+agora\s+voc[êe]|aja\s+como|finja\s+(?:ser|que))",
+            "assigns the reader a new role (pt)",
+        ),
+        Indicator(
+            "prompt_extraction",
+            HIGH,
+            r"(?i)\b(?:revele|mostre|repita|imprima|diga)(?:-me)?\s+(?:as\s+)?(?:suas|tuas)\s+(?:[\w\x{00C0}-\x{024F}]+\s+)?instru[çc][õo]es",
+            "asks the reader to reveal its instructions (pt)",
+        ),
+        Indicator("prompt_extraction", LOW, r"(?i)\bprompt\s+do\s+sistema\b", "mentions the system prompt (pt)"),
+        Indicator(
+            "concealment",
+            HIGH,
+            r"(?i)\bn[ãa]o\s+(?:conte|diga|informe|mencione|avise)\s+(?:nada\s+)?(?:isso\s+|disso\s+)?(?:ao|para\s+o)\s+usu[áa]rio"
+            r"|\bsem\s+(?:avisar|informar|contar|perguntar)\s+(?:ao\s+|o\s+)?usu[áa]rio",
+            "hides something from the user (pt)",
+        ),
+        Indicator(
+            "command_request",
+            MEDIUM,
+            r"(?i)\bexecute\s+(?:o|os|este|estes)\s+(?:seguintes?\s+)?(?:comandos?|c[óo]digo|script)",
+            "asks the reader to run the following (pt)",
+        ),
+        Indicator("response_steering", MEDIUM, r"(?i)\b(?:na|em)\s+sua\s+resposta\b", "refers to the reader's reply (pt)"),
+    ),
+    "it": (
+        Indicator(
+            "instruction_override",
+            HIGH,
+            r"(?i)\b(?:ignora|ignorate|dimentica|dimenticate|trascura|non\s+seguire)\s+(?:[\w\x{00C0}-\x{024F}]+\s+){0,3}?"
+            r"(?:istruzioni|indicazioni|regole|direttive|ordini)",
+            "tells the reader to ignore its instructions (it)",
+        ),
+        Indicator(
+            "role_hijack",
+            MEDIUM,
+            r"(?i)\b(?:ora\s+sei|da\s+ora\s+in\s+poi\s+sei|fingi\s+di\s+essere|comportati\s+come)\b",
+            "assigns the reader a new role (it)",
+        ),
+        Indicator(
+            "concealment",
+            HIGH,
+            r"(?i)\bnon\s+(?:dire|dirlo|informare|menzionare)\s+(?:nulla\s+)?(?:all['’]\s*)?utente",
+            "hides something from the user (it)",
+        ),
+    ),
+    "ru": (
+        Indicator(
+            "instruction_override",
+            HIGH,
+            r"(?i)(?:игнорируй|игнорируйте|проигнорируй|проигнорируйте|забудь|забудьте|не\s+обращай\s+внимания\s+на"
+            r"|отбрось|отбросьте|отмени)\s+(?:[\x{0400}-\x{04FF}]+\s+){0,3}?(?:инструкци[\x{0400}-\x{04FF}]*|указани[\x{0400}-\x{04FF}]*|правил[\x{0400}-\x{04FF}]*|команд[\x{0400}-\x{04FF}]*|промпт[\x{0400}-\x{04FF}]*)",
+            "tells the reader to ignore its instructions (ru)",
+        ),
+        Indicator("instruction_override", HIGH, r"(?i)забуд(?:ь|ьте)\s+вс[её]", "tells the reader to forget everything (ru)"),
+        Indicator("instruction_override", MEDIUM, r"(?i)нов[\x{0400}-\x{04FF}]+\s+инструкци[\x{0400}-\x{04FF}]*", "announces new instructions (ru)"),
+        Indicator(
+            "role_hijack",
+            MEDIUM,
+            r"(?i)(?:теперь\s+ты|ты\s+теперь|отныне\s+ты|притворись|представь,?\s+что\s+ты|веди\s+себя\s+как|действуй\s+как)",
+            "assigns the reader a new role (ru)",
+        ),
+        Indicator(
+            "prompt_extraction",
+            HIGH,
+            r"(?i)(?:покажи|повтори|выведи|раскрой|напиши|перечисли)\s+(?:мне\s+)?(?:свои|твои|ваши|все)\s+(?:[\x{0400}-\x{04FF}]+\s+)?"
+            r"(?:инструкции|указания|промпт[\x{0400}-\x{04FF}]*)",
+            "asks the reader to reveal its instructions (ru)",
+        ),
+        Indicator("prompt_extraction", LOW, r"(?i)системн[\x{0400}-\x{04FF}]+\s+(?:промпт[\x{0400}-\x{04FF}]*|подсказк[\x{0400}-\x{04FF}]*)", "mentions the system prompt (ru)"),
+        Indicator(
+            "concealment",
+            HIGH,
+            r"(?i)не\s+(?:говори|сообщай|рассказывай|упоминай)\s+(?:об\s+этом\s+|это\s+|ничего\s+)?пользовател[\x{0400}-\x{04FF}]*"
+            r"|без\s+ведома\s+пользовател[\x{0400}-\x{04FF}]*",
+            "hides something from the user (ru)",
+        ),
+        Indicator(
+            "command_request",
+            MEDIUM,
+            r"(?i)(?:выполни|выполните|запусти|запустите)\s+(?:следующ[\x{0400}-\x{04FF}]+|эт[\x{0400}-\x{04FF}]+)\s+(?:команд[\x{0400}-\x{04FF}]*|код[\x{0400}-\x{04FF}]*|скрипт[\x{0400}-\x{04FF}]*)",
+            "asks the reader to run the following (ru)",
+        ),
+        Indicator(
+            "response_steering",
+            MEDIUM,
+            r"(?i)в\s+(?:своём|своем|твоём|твоем|вашем)\s+ответе",
+            "refers to the reader's reply (ru)",
+        ),
+    ),
+    "zh": (
+        Indicator(
+            "instruction_override",
+            HIGH,
+            r"(?:忽略|忽视|忽視|无视|無視|忘记|忘記|不要理会|不要理會|不理会|無需理會|无需理会|放弃|放棄)(?:掉)?"
+            r"(?:你的|之前|以前|先前|上面|上述|前面|所有|全部|一切|以上|此前|的|了){0,5}"
+            r"(?:指令|指示|说明|說明|规则|規則|提示|命令|要求|设定|設定|内容|內容)",
+            "tells the reader to ignore its instructions (zh)",
+        ),
+        Indicator("instruction_override", MEDIUM, r"新(?:的)?(?:指令|指示)[:：]", "announces new instructions (zh)"),
+        Indicator(
+            "role_hijack",
+            MEDIUM,
+            r"(?:你现在是|你現在是|从现在开始你|從現在開始你|现在你是|現在你是|(?:请|請|你)(?:将|將)?扮演|假装你是|假裝你是)",
+            "assigns the reader a new role (zh)",
+        ),
+        Indicator(
+            "prompt_extraction",
+            HIGH,
+            r"(?:告诉我|告訴我|显示|顯示|输出|輸出|重复|重複|打印|泄露|洩露|透露|列出)(?:一下)?(?:你的|你)"
+            r"(?:系统|系統)?(?:提示词|提示詞|提示|指令|指示|设定|設定|规则|規則)",
+            "asks the reader to reveal its instructions (zh)",
+        ),
+        Indicator("prompt_extraction", LOW, r"(?:系统|系統)提示(?:词|詞)?", "mentions the system prompt (zh)"),
+        Indicator(
+            "concealment",
+            HIGH,
+            r"(?:不要|别|別|切勿|不得)(?:告诉|告訴|通知|提醒|透露给|透露給)(?:用户|用戶|使用者)",
+            "hides something from the user (zh)",
+        ),
+        Indicator(
+            "command_request",
+            MEDIUM,
+            r"(?:执行|執行|运行|運行)(?:以下|下面|下列|这个|這個|这段|這段)(?:的)?(?:命令|代码|代碼|脚本|腳本|指令)",
+            "asks the reader to run the following (zh)",
+        ),
+        Indicator(
+            "response_steering",
+            MEDIUM,
+            r"(?:在你的|你的)(?:回答|回复|回覆|响应|回應)(?:中|里|裡)",
+            "refers to the reader's reply (zh)",
+        ),
+    ),
+    "ja": (
+        Indicator(
+            "instruction_override",
+            HIGH,
+            r"(?:以前|前|上記|これまで|先|今まで|全て|すべて)の(?:全ての|すべての)?(?:指示|命令|指令|ルール|プロンプト|設定)"
+            r"(?:を|は)?(?:全て|すべて)?(?:無視|忘れ)|(?:指示|命令|ルール)を(?:全て|すべて)?無視",
+            "tells the reader to ignore its instructions (ja)",
+        ),
+        Indicator("instruction_override", MEDIUM, r"新しい(?:指示|命令)[:：は]", "announces new instructions (ja)"),
+        Indicator(
+            "role_hijack",
+            MEDIUM,
+            r"(?:あなたは今から|今からあなたは|これからあなたは|あなたはこれから|になりきって|のふりをして|として振る舞)",
+            "assigns the reader a new role (ja)",
+        ),
+        Indicator(
+            "prompt_extraction",
+            HIGH,
+            r"(?:システムプロンプト|あなたの指示|プロンプト)を(?:表示|出力|教え|繰り返|開示|見せ)",
+            "asks the reader to reveal its instructions (ja)",
+        ),
+        Indicator("prompt_extraction", LOW, r"システムプロンプト", "mentions the system prompt (ja)"),
+        Indicator(
+            "concealment",
+            HIGH,
+            r"ユーザー?に(?:は)?(?:言わ|伝え|知らせ|教え|報告し)(?:ない|ず)",
+            "hides something from the user (ja)",
+        ),
+        Indicator(
+            "command_request",
+            MEDIUM,
+            r"(?:次|以下)の(?:コマンド|コード|スクリプト)を実行",
+            "asks the reader to run the following (ja)",
+        ),
+    ),
+    "ko": (
+        Indicator(
+            "instruction_override",
+            HIGH,
+            r"(?:이전|위의|앞의|모든)\s*(?:모든\s*)?(?:지시|명령|지침|규칙)(?:을|를|사항을|사항들을)?\s*(?:모두\s*)?(?:무시|잊어)",
+            "tells the reader to ignore its instructions (ko)",
+        ),
+        Indicator(
+            "concealment",
+            HIGH,
+            r"(?:사용자|유저)에게\s*(?:알리지|말하지)\s*(?:마|말)",
+            "hides something from the user (ko)",
+        ),
+    ),
+}
+
+ALL_INDICATORS: tuple[Indicator, ...] = ENGLISH + tuple(ind for table in PHRASES.values() for ind in table)
+
+#: Languages whose phrases cannot occur in pure-ASCII text: the scanner skips them there.
+NON_LATIN_LANGUAGES = frozenset({"ru", "zh", "ja", "ko"})
+
+#: Inline CSS that hides text from a person but not from a model reading the source.
+HIDDEN_STYLES = (
+    r"display\s*:\s*none",
+    r"visibility\s*:\s*hidden",
+    r"font-size\s*:\s*0(?:\.0+)?(?:px|pt|em|rem|%)?\s*(?:;|\"|'|$)",
+    r"opacity\s*:\s*0(?:\.0+)?\s*(?:;|\"|'|$)",
+    r"color\s*:\s*(?:white|#fff(?:fff)?\b|transparent|rgba?\(\s*255\s*,\s*255\s*,\s*255)",
+    r"(?:height|width|max-height)\s*:\s*0(?:px)?\s*(?:;|\"|'|$)",
+    r"text-indent\s*:\s*-\d{3,}",
+    r"(?:left|top)\s*:\s*-\d{4,}",
+)

@@ -1,0 +1,469 @@
+"""Scan untrusted text (tool output, files, web pages) for prompt-injection indicators.
+
+``scan(text)`` returns typed findings with character spans; ``is_injection(findings)``
+says whether they add up to an injection. The patterns are data (``indicators.py``);
+this module compiles them once, lazily, into an RE2 set — one linear pass over the
+text tells which patterns occur, and only those are run again for their spans — and
+adds the checks a regex cannot make alone: decoding base64 and Unicode tag characters
+and scanning what they hide, instructions inside HTML comments or invisibly styled
+elements, zero-width and bidi characters, and runs of one repeated token.
+
+Why a threshold: real files are full of single weak signals (``rm -rf`` in a README,
+"System:" in tool output, a CSS ``display:none``). A finding's severity gives it a
+weight — low 1, medium 2, high 4 — and a text is an injection when the heaviest
+finding of each *kind*, summed over kinds, reaches :data:`THRESHOLD` (4): one high
+finding, or medium findings of two different kinds, or a medium and two lows.
+Repeating one *low* kind never adds up, so a document that merely *discusses* "system
+prompts" ten times stays below it; three separate *medium* findings of one kind
+(:data:`PERSISTENT`) count as one high.
+
+Everything runs on the UTF-8 bytes of the text (RE2's native form, encoded once);
+byte spans become character offsets only for the findings reported.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import functools
+import operator
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Sequence
+
+from ..model import Severity
+
+__all__ = ["InjectionFinding", "scan", "is_injection", "score", "THRESHOLD", "PERSISTENT", "WEIGHTS"]
+
+#: Weight of one finding by severity; a kind counts once, with its heaviest finding.
+WEIGHTS: dict[Severity, int] = {Severity.LOW: 1, Severity.MEDIUM: 2, Severity.HIGH: 4, Severity.CRITICAL: 8}
+#: A text whose score (see :func:`score`) reaches this is treated as an injection.
+THRESHOLD = 4
+#: This many separate medium findings of one kind weigh as much as a high one.
+PERSISTENT = 3
+
+_MAX_MATCHES_PER_PATTERN = 8
+_MAX_DEPTH = 2  # decoded content is scanned again, at most this deep
+_MAX_BLOBS = 16  # base64 candidates decoded per text
+_FLOOD_RUN = 40  # a token repeated this many times in a row is flooding …
+_FLOOD_RUN_HIGH = 100  # … and this many times, padding no person writes
+_STYLESHEET_SUFFIXES = (".css", ".scss", ".sass", ".less", ".styl")
+
+
+@dataclass(frozen=True)
+class InjectionFinding:
+    """One indicator in a text: ``text[start:end]`` is what matched."""
+
+    kind: str
+    severity: Severity
+    start: int
+    end: int
+    message: str
+
+    @property
+    def weight(self) -> int:
+        return WEIGHTS[self.severity]
+
+    def excerpt(self, text: str, width: int = 80) -> str:
+        """The matched text on one line, cut to ``width`` characters."""
+        snippet = " ".join(text[self.start : self.end].split())
+        return snippet if len(snippet) <= width else snippet[: width - 1] + "…"
+
+    def to_dict(self, text: str | None = None) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "kind": self.kind,
+            "severity": self.severity.value,
+            "start": self.start,
+            "end": self.end,
+            "message": self.message,
+        }
+        if text is not None:
+            data["excerpt"] = self.excerpt(text)
+        return data
+
+
+def score(findings: Iterable[InjectionFinding]) -> int:
+    """Sum over kinds of the heaviest finding of each kind.
+
+    A kind with :data:`PERSISTENT` or more separate findings of at least medium weight
+    counts as high: one order about the reader's reply is ordinary, a text full of
+    them is not.
+    """
+    best: dict[str, int] = {}
+    weighty: dict[str, int] = {}
+    for finding in findings:
+        if finding.weight > best.get(finding.kind, 0):
+            best[finding.kind] = finding.weight
+        if finding.weight >= WEIGHTS[Severity.MEDIUM]:
+            weighty[finding.kind] = weighty.get(finding.kind, 0) + 1
+    for kind, count in weighty.items():
+        if count >= PERSISTENT:
+            best[kind] = max(best[kind], WEIGHTS[Severity.HIGH])
+    return sum(best.values())
+
+
+def is_injection(findings: Iterable[InjectionFinding]) -> bool:
+    """True when the findings reach :data:`THRESHOLD` (see the module docstring)."""
+    return score(findings) >= THRESHOLD
+
+
+# --------------------------------------------------------------------------- compiling
+
+
+class _Compiled:
+    """Everything compiled from the tables, built once per process on first use.
+
+    The indicators go into one RE2 set per kind rather than one set for all: a set's
+    DFA has a state for every combination of partial matches alive at once, so a
+    single set of everything builds far more states on a fresh text (a hook process
+    scans one text, cold) than a handful of small ones do. Phrases in non-Latin
+    scripts get their own set, skipped for pure-ASCII text.
+    """
+
+    def __init__(self) -> None:
+        import re2
+
+        from .indicators import ENGLISH, HIDDEN_STYLES, NON_LATIN_LANGUAGES, PHRASES
+
+        self._re2 = re2
+        indicators: list[Any] = []
+        groups: dict[tuple[str, bool], list[int]] = {}
+        tables = [("en", ENGLISH)] + list(PHRASES.items())
+        for language, table in tables:
+            non_latin = language in NON_LATIN_LANGUAGES
+            for indicator in table:
+                key = ("*", True) if non_latin else (indicator.kind, False)
+                groups.setdefault(key, []).append(len(indicators))
+                indicators.append(indicator)
+        self.indicators = tuple(indicators)
+        #: ``(set, global index of each of its patterns, needs non-ASCII text)``
+        self.sets: list[tuple[Any, list[int], bool]] = []
+        for (_, non_latin), members in groups.items():
+            options = re2.Options()
+            options.max_mem = 32 << 20
+            pattern_set = re2.Set.SearchSet(options)
+            for index in members:
+                pattern_set.Add(self.indicators[index].pattern)
+            pattern_set.Compile()
+            self.sets.append((pattern_set, members, non_latin))
+        self.regexes: dict[int, Any] = {}
+        style = "|".join(HIDDEN_STYLES)
+        self.hidden_element = re2.compile(
+            r"(?is)<[a-z][a-z0-9]*\b[^>]*?\bstyle\s*=\s*[\"'][^\"'>]*?(?:" + style + r")[^>]*>([^<]+)"
+        )
+        self.hidden_attribute = re2.compile(
+            r"(?is)<[a-z][a-z0-9]*\b[^>]*?\s(?:hidden|aria-hidden\s*=\s*[\"']true[\"'])[\s/>][^>]*?>?([^<]+)"
+        )
+        self.comment = re2.compile(r"(?s)<!--(.*?)-->")
+        self.base64 = re2.compile(r"[A-Za-z0-9+/_-]{40,}={0,2}")
+        self.invisible = re2.compile(
+            "[\u200b\u200c\u200d\u2060-\u2064\ufeff\u180e\u00ad\u202a-\u202e\u2066-\u2069\U000e0000-\U000e007f]"
+        )
+
+    def hits(self, buffer: "_Text") -> list[int]:
+        """Indices of the indicators that occur in the text (one pass per set)."""
+        found: list[int] = []
+        for pattern_set, members, non_latin in self.sets:
+            if non_latin and buffer.ascii:
+                continue
+            matched = pattern_set.Match(buffer.data)
+            if matched:
+                found.extend(members[i] for i in matched)
+        return sorted(found)
+
+    def regex(self, index: int) -> Any:
+        compiled = self.regexes.get(index)
+        if compiled is None:
+            compiled = self.regexes[index] = self._re2.compile(self.indicators[index].pattern)
+        return compiled
+
+
+@functools.lru_cache(maxsize=1)
+def _compiled() -> _Compiled:
+    return _Compiled()
+
+
+class _Text:
+    """A text with its UTF-8 bytes, and byte → character offset conversion."""
+
+    __slots__ = ("text", "data", "ascii")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.data = text.encode("utf-8", "surrogatepass")
+        self.ascii = len(self.data) == len(text)
+
+    def char(self, offset: int) -> int:
+        if self.ascii:
+            return offset
+        return len(self.data[:offset].decode("utf-8", "ignore"))
+
+    def finding(self, kind: str, severity: Severity, start: int, end: int, message: str) -> InjectionFinding:
+        """A finding from a byte span."""
+        return InjectionFinding(kind, severity, self.char(start), self.char(end), message)
+
+
+# --------------------------------------------------------------------------- scanning
+
+
+def scan(text: str, source: str = "") -> list[InjectionFinding]:
+    """Every indicator in ``text``, sorted by position.
+
+    ``source`` says where the text came from (a path, URL or tool name). It changes
+    nothing about what counts, except that a stylesheet's ``display:none`` is not
+    hidden text.
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"scan() needs a str, got {type(text).__name__}")
+    return _scan(text, source, depth=0)
+
+
+def _scan(text: str, source: str, depth: int) -> list[InjectionFinding]:
+    if not text:
+        return []
+    compiled = _compiled()
+    buffer = _Text(text)
+    findings = _pattern_findings(compiled, buffer)
+    findings.extend(_hidden_findings(compiled, buffer, findings, source, depth))
+    flood = _flooding(text)
+    if flood is not None:
+        findings.append(flood)
+    return _dedupe(findings)
+
+
+def _pattern_findings(compiled: _Compiled, buffer: _Text) -> list[InjectionFinding]:
+    found: list[InjectionFinding] = []
+    for index in compiled.hits(buffer):
+        indicator = compiled.indicators[index]
+        refine = _REFINEMENTS[indicator.refine] if indicator.refine else None
+        count = 0
+        for match in compiled.regex(index).finditer(buffer.data):
+            if refine is not None and not refine(match):
+                continue
+            found.append(buffer.finding(indicator.kind, indicator.severity, *match.span(), indicator.message))
+            count += 1
+            if count >= _MAX_MATCHES_PER_PATTERN:
+                break
+    return found
+
+
+def _imperative(match: Any) -> bool:
+    """The match's first group is a word that can start an order (see NOT_IMPERATIVE)."""
+    from .indicators import NOT_IMPERATIVE
+
+    word = (match.group(1) or b"").decode("ascii", "ignore").lower()
+    return bool(word) and word not in NOT_IMPERATIVE
+
+
+_REFINEMENTS: dict[str, Callable[[Any], bool]] = {"imperative": _imperative}
+
+
+def _weighty(findings: Sequence[InjectionFinding], start: int, end: int) -> list[InjectionFinding]:
+    """Findings of at least medium weight inside ``[start, end)`` (character offsets)."""
+    return [
+        f for f in findings if f.start >= start and f.end <= end and f.weight >= 2 and f.kind != "hidden_content"
+    ]
+
+
+def _hidden_findings(
+    compiled: _Compiled, buffer: _Text, found: list[InjectionFinding], source: str, depth: int
+) -> list[InjectionFinding]:
+    extra: list[InjectionFinding] = []
+    data = buffer.data
+    if b"<!--" in data:
+        for match in compiled.comment.finditer(data):
+            inner = _weighty(found, buffer.char(match.start(1)), buffer.char(match.end(1)))
+            if inner:
+                message = f"instructions hidden in an HTML comment ({inner[0].message})"
+                extra.append(buffer.finding("hidden_content", Severity.HIGH, *match.span(), message))
+    if b"<" in data and not source.lower().endswith(_STYLESHEET_SUFFIXES):
+        lowered = data.lower()
+        for regex, what, needle in (
+            (compiled.hidden_element, "invisibly styled", b"style"),
+            (compiled.hidden_attribute, "hidden", b"hidden"),
+        ):
+            if needle not in lowered:
+                continue
+            for match in regex.finditer(data):
+                if not match.group(1).strip():
+                    continue
+                inner = _weighty(found, buffer.char(match.start(1)), buffer.char(match.end(1)))
+                if inner:
+                    message = f"instructions in {what} text ({inner[0].message})"
+                    extra.append(buffer.finding("hidden_content", Severity.HIGH, *match.span(), message))
+                else:
+                    message = f"{what} text a person would not see"
+                    extra.append(buffer.finding("hidden_content", Severity.LOW, *match.span(), message))
+    if not buffer.ascii and compiled.invisible.search(data):
+        extra.extend(_invisible_characters(buffer.text, found, source, depth))
+    if depth < _MAX_DEPTH:
+        extra.extend(_base64_findings(compiled, buffer, source, depth))
+    return extra
+
+
+_ZERO_WIDTH = frozenset("\u200b\u200c\u200d\u2060\u2061\u2062\u2063\u2064\ufeff\u180e")
+_BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+_SOFT_HYPHEN = "\u00ad"
+_TAG_FLAG_BASE = "\U0001f3f4"  # 🏴 + tag characters spells a regional flag (legitimate)
+
+
+def _is_tag(char: str) -> bool:
+    return 0xE0000 <= ord(char) <= 0xE007F
+
+
+def _invisible_characters(
+    text: str, found: list[InjectionFinding], source: str, depth: int
+) -> list[InjectionFinding]:
+    """Zero-width, bidi and Unicode tag characters: what they are, and what they hide."""
+    extra: list[InjectionFinding] = []
+    zero_width: list[int] = []
+    bidi: list[int] = []
+    tags: list[int] = []
+    for index, char in enumerate(text):
+        if char in _ZERO_WIDTH:
+            if char == "\ufeff" and index == 0:
+                continue  # a byte-order mark
+            if char in "\u200c\u200d" and not _between_ascii_letters(text, index):
+                continue  # joiners inside emoji and non-Latin scripts
+            zero_width.append(index)
+        elif char in _BIDI:
+            bidi.append(index)
+        elif _is_tag(char):
+            tags.append(index)
+    if tags:
+        hidden = "".join(chr(ord(text[i]) - 0xE0000) for i in tags if 0x20 <= ord(text[i]) - 0xE0000 < 0x7F)
+        flag = tags[0] >= len(_TAG_FLAG_BASE) and text[tags[0] - len(_TAG_FLAG_BASE) : tags[0]] == _TAG_FLAG_BASE
+        if not (flag and len(hidden) <= 6):
+            message = "Unicode tag characters carry invisible text"
+            if hidden.strip():
+                message += f": {_quote(hidden)}"
+            extra.append(InjectionFinding("hidden_content", Severity.HIGH, tags[0], tags[-1] + 1, message))
+    if bidi:
+        message = f"{len(bidi)} bidirectional control character(s) can reorder what a person sees"
+        extra.append(InjectionFinding("hidden_content", Severity.MEDIUM, bidi[0], bidi[-1] + 1, message))
+    if zero_width or _SOFT_HYPHEN in text:
+        revealed: list[InjectionFinding] = []
+        if depth < _MAX_DEPTH:
+            stripped = "".join(ch for ch in text if ch not in _ZERO_WIDTH and ch != _SOFT_HYPHEN and not _is_tag(ch))
+            before = {f.kind for f in found if f.weight >= 2}
+            revealed = [f for f in _scan(stripped, source, depth + 1) if f.weight >= 2 and f.kind not in before]
+        positions = zero_width or [text.index(_SOFT_HYPHEN)]
+        if revealed:
+            message = f"invisible characters split up an instruction ({revealed[0].message})"
+            extra.append(InjectionFinding("hidden_content", Severity.HIGH, positions[0], positions[-1] + 1, message))
+        elif zero_width:
+            severity = Severity.MEDIUM if len(zero_width) >= 3 else Severity.LOW
+            message = f"{len(zero_width)} zero-width character(s)"
+            extra.append(InjectionFinding("hidden_content", severity, zero_width[0], zero_width[-1] + 1, message))
+    return extra
+
+
+def _between_ascii_letters(text: str, index: int) -> bool:
+    if not 0 < index < len(text) - 1:
+        return False
+    before, after = text[index - 1], text[index + 1]
+    return before.isascii() and before.isalpha() and after.isascii() and after.isalpha()
+
+
+def _base64_findings(compiled: _Compiled, buffer: _Text, source: str, depth: int) -> list[InjectionFinding]:
+    """Base64 blobs that decode to readable text are scanned again."""
+    extra: list[InjectionFinding] = []
+    for count, match in enumerate(compiled.base64.finditer(buffer.data)):
+        if count >= _MAX_BLOBS:
+            break
+        decoded = _decode_base64(match.group(0))
+        if decoded is None:
+            continue
+        inner = _scan(decoded, source, depth + 1)
+        if is_injection(inner) or any(f.weight >= 2 for f in inner):
+            message = f"base64 that decodes to instructions: {_quote(decoded)}"
+            extra.append(buffer.finding("hidden_content", Severity.HIGH, *match.span(), message))
+    return extra
+
+
+def _decode_base64(blob: bytes) -> str | None:
+    """The text a base64 (or base64url) blob encodes, or None if it is not readable text."""
+    body = blob.rstrip(b"=")
+    if len(body) % 4 == 1:
+        return None
+    url_safe = b"-" in body or b"_" in body
+    if url_safe and (b"+" in body or b"/" in body):
+        return None
+    padded = body + b"=" * (-len(body) % 4)
+    try:
+        raw = base64.b64decode(padded, altchars=b"-_" if url_safe else None, validate=True)
+        decoded = raw.decode("utf-8")
+    except (binascii.Error, ValueError, UnicodeDecodeError):
+        return None
+    printable = sum(1 for ch in decoded if ch.isprintable() or ch in "\n\t\r")
+    if " " not in decoded or printable < 0.95 * len(decoded):
+        return None
+    return decoded
+
+
+@functools.lru_cache(maxsize=1)
+def _flood_regexes() -> tuple[Any, Any]:
+    import re2
+
+    run = re2.compile(b"\x01{%d,}" % _FLOOD_RUN)
+    numeric = re2.compile(r"[-+]?[\d.,:eE]+[\]\[,;]?")
+    return run, numeric
+
+
+def _flooding(text: str) -> InjectionFinding | None:
+    """A run of one short token (or a 2–3 token cycle) repeated many times in a row."""
+    tokens = text.split()
+    if len(tokens) <= _FLOOD_RUN:
+        return None
+    run, numeric = _flood_regexes()
+    for period in (1, 2, 3):
+        same = bytes(map(operator.eq, tokens, tokens[period:]))
+        if b"\x01" * _FLOOD_RUN not in same:
+            continue
+        match = run.search(same)
+        assert match is not None
+        first = match.start()
+        unit = tokens[first : first + period]
+        if max(len(t) for t in unit) > 12 or all(numeric.fullmatch(t) for t in unit):
+            continue  # long words are prose; numbers are data (an array of zeros)
+        start = _token_offset(text, tokens, first)
+        end = _token_offset(text, tokens, match.end() + period - 1, end=True)
+        repeats = (match.end() - match.start()) // period + 1
+        return InjectionFinding(
+            "token_flooding",
+            Severity.HIGH if repeats >= _FLOOD_RUN_HIGH else Severity.MEDIUM,
+            start,
+            end,
+            f"the token sequence {_quote(' '.join(unit))} is repeated {repeats} times in a row",
+        )
+    return None
+
+
+def _token_offset(text: str, tokens: list[str], token_index: int, *, end: bool = False) -> int:
+    """Character offset of the start (or end) of ``tokens[token_index]`` in ``text``."""
+    position = 0
+    for token in tokens[:token_index]:
+        position = text.find(token, position) + len(token)
+    position = text.find(tokens[token_index], position)
+    return position + len(tokens[token_index]) if end else position
+
+
+def _quote(value: str, width: int = 60) -> str:
+    flat = " ".join(value.split())
+    return '"' + (flat if len(flat) <= width else flat[: width - 1] + "…") + '"'
+
+
+def _dedupe(findings: list[InjectionFinding]) -> list[InjectionFinding]:
+    """Sort by position; of overlapping findings of one kind keep the heaviest."""
+    findings.sort(key=lambda f: (f.start, -f.weight, f.end))
+    kept: list[InjectionFinding] = []
+    last_by_kind: dict[str, int] = {}
+    for finding in findings:
+        index = last_by_kind.get(finding.kind)
+        if index is not None and finding.start < kept[index].end:
+            if finding.weight > kept[index].weight:
+                kept[index] = finding
+            continue
+        last_by_kind[finding.kind] = len(kept)
+        kept.append(finding)
+    kept.sort(key=lambda f: (f.start, f.end))
+    return kept
