@@ -180,9 +180,8 @@ class _Unit:
         self.words: list[Word] = []
         self.label = label
         self.has_error = bool(root is not None and root.has_error)
-        #: tree-sitter skips blanks and line continuations between tokens, and (a parser
-        #: differential) backslash-blank pairs; without a backslash or an unusual blank
-        #: nothing but plain blanks can lie between tokens, so gap checks are skipped.
+        #: A backslash or an unusual blank: only then can a line continuation glue a
+        #: comment to a word.
         self.odd = "\\" in source or "\r" in source or "\v" in source or "\f" in source
 
 
@@ -304,11 +303,9 @@ class _Walker:
         if not _gap_ok(unit.slice(end, parent.end_byte)):
             self.complex("unexpected text at the end")
 
-    def gaps(self, unit: _Unit, parent: Any, nodes: list[Any]) -> None:
+    def gaps(self, unit: _Unit, parent: Any, nodes: list[Any], start: int | None = None) -> None:
         """Only blanks may lie between ``nodes`` (children of ``parent``, in order)."""
-        if not unit.odd:
-            return
-        end = parent.start_byte
+        end = parent.start_byte if start is None else start
         for node in nodes:
             if not _gap_ok(unit.slice(end, node.start_byte)):
                 self.complex(f"unexpected text near {unit.text_of(node)[:20]!r}")
@@ -439,8 +436,16 @@ class _Walker:
     def redirected(self, unit: _Unit, node: Any, ctx: _Ctx, level: int) -> None:
         body = None
         redirects: list[Any] = []
-        self.gaps(unit, node, node.children)
-        for child in node.children:
+        children = node.children
+        dash = False
+        if (len(children) > 1 and children[0].type == "command" and children[1].type == "heredoc_redirect"
+                and unit.slice(children[0].end_byte, children[1].start_byte).split() == ["-"]):
+            # tree-sitter drops a lone "-" (stdin) just before "<<": put it back
+            dash = True
+            self.gaps(unit, node, children[1:], start=children[1].start_byte)
+        else:
+            self.gaps(unit, node, children)
+        for child in children:
             if child.type in _REDIRECTS:
                 redirects.append(child)
             elif child.is_named and body is None and child.type != "comment":
@@ -449,7 +454,7 @@ class _Walker:
                 self.complex(f"unexpected {child.type.replace('_', ' ')} after a redirection")
                 self.descend(unit, child, ctx, level + 1)
         if body is not None and body.type == "command":
-            self.command(unit, body, ctx, level, redirects)
+            self.command(unit, body, ctx, level, redirects, extra=["-"] if dash else None)
             return
         if body is not None:
             self.statement(unit, body, ctx, level + 1)
@@ -458,7 +463,7 @@ class _Walker:
     # ----------------------------------------------------------------- commands
 
     def command(self, unit: _Unit, node: Any, ctx: _Ctx, level: int, outer: list[Any] | tuple[Any, ...],
-                text_node: Any = None) -> None:
+                text_node: Any = None, extra: list[str] | None = None) -> None:
         """One simple command: assignments, words and redirections, in bash's order."""
         text_of = unit.text_of
         argv: list[str] = []
@@ -468,7 +473,9 @@ class _Walker:
         last_count = 0
         raw_end = 0
         if node is not None:
-            check_gaps = unit.odd
+            # tree-sitter may skip text between tokens (a lone "-" before "<<", an
+            # escaped blank): every gap is checked
+            check_gaps = True
             end = -1
             prev_word = False
             for child in node.children:
@@ -504,7 +511,7 @@ class _Walker:
                     else:
                         values = decode_word(child, text_of, issues)
                         glued = unit.words[-1].raw + text_of(child) if unit.words else ""
-                        if "{" in glued or "}" in glued:
+                        if "{" in glued and ("," in glued or ".." in glued):
                             # brace expansion applies to the whole bash word
                             self.complex("braces in a word tree-sitter split")
                         if unit.words and unit.words[-1].raw.endswith("$"):
@@ -555,6 +562,10 @@ class _Walker:
                     argv.append(text_of(child))
             if check_gaps and end >= 0 and not _gap_ok(unit.slice(end, node.end_byte), newline=False):
                 self.complex("unexpected text after the last word")
+            if extra:
+                for word in extra:
+                    argv.append(word)
+                    unit.words.append(Word(word, word, len(argv) - 1))
         if outer:
             redirect_nodes.extend(outer)
         redirects: list[Redirect] = []
@@ -851,7 +862,7 @@ class _Walker:
                             text, level)
                 return
         self.record(unit, effective, merged, redirects, wrappers, cwd, origin, text, ctx)
-        if name in _CD and set(wrappers) <= _CD_WRAPPERS:
+        if name in _CD and (peeled is None or set(peeled.wrappers) <= _CD_WRAPPERS):
             _track_cd(ctx, effective)
         if name not in _EXEC_RUNNERS:
             return

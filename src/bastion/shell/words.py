@@ -383,29 +383,48 @@ def _expansion_label(node: Any, text_of: TextOf) -> str:
 
 
 def _string_value(node: Any, text_of: TextOf, issues: Issues, at_start: bool) -> str:
-    """A double-quoted string: literal unless it holds an expansion (``"$HOME/x"`` at the
-    start of a word is the one allowed)."""
+    """A double-quoted string: literal unless it holds an expansion. Allowed inside:
+    ``$HOME`` at the start of a word (``"$HOME/x"``) and ``$(cat <<'EOF' … EOF)``."""
     raw = text_of(node)
-    if len(raw) < 2 or raw[0] != '"' or raw[-1] != '"' or _bad_body(raw[1:-1], '"'):
+    if len(raw) < 2 or raw[0] != '"' or raw[-1] != '"':
         issues.append(("malformed string", node))
         return raw
-    inner_start = node.start_byte + 1
-    rest_from = None
+    base = node.start_byte
+    pos = base + 1
+    out: list[str] = []
+    home = False
     for child in node.children:
         kind = child.type
-        if kind in ("string_content", '"', "$"):
+        if kind == '"':
             continue
-        if at_start and rest_from is None and child.start_byte == inner_start and _is_home(child, text_of):
-            rest_from = child.end_byte
-            continue
-        issues.append((_expansion_label(child, text_of), child))
-    if rest_from is not None:
-        rest = raw[1 + (rest_from - inner_start) : -1]
-        if rest and not rest.startswith("/"):
-            issues.append(("variable expansion $HOME followed by text", node))
-            return "$HOME" + unescape_double_quoted(rest)
-        return "~" + unescape_double_quoted(rest)
-    return unescape_double_quoted(raw[1:-1])
+        if child.start_byte > pos:
+            out.append(unescape_double_quoted(raw[pos - base : child.start_byte - base]))
+        if kind == "string_content":
+            content = text_of(child)
+            if _bad_body(content, '"'):
+                issues.append(("malformed string", node))
+            out.append(unescape_double_quoted(content))
+        elif kind == "$":
+            text = text_of(child)
+            if not literal_dollar(text):
+                issues.append((f"variable expansion {text}", child))
+            out.append(text)
+        elif at_start and not out and _is_home(child, text_of):
+            out.append("~")
+            home = True
+        elif kind == "command_substitution" and (literal := cat_heredoc_literal(child, text_of)) is not None:
+            out.append(literal)
+        else:
+            issues.append((_expansion_label(child, text_of), child))
+            out.append(text_of(child))
+        pos = child.end_byte
+    if pos < node.end_byte - 1:
+        out.append(unescape_double_quoted(raw[pos - base : -1]))
+    value = "".join(out)
+    if home and value != "~" and not value.startswith("~/"):
+        issues.append(("variable expansion $HOME followed by text", node))
+        return "$HOME" + value[1:]
+    return value
 
 
 def _piece(node: Any, text_of: TextOf, issues: Issues, at_start: bool) -> tuple[str, bool]:
