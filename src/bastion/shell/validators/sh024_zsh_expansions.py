@@ -28,9 +28,36 @@ def check(source: str, view) -> list[Finding]:
         if len(raw) > 1 and raw[0] == "=" and (raw[1].isalpha() or raw[1] == "_"):
             found.append(Finding(ID, Severity.HIGH, f"zsh expands {raw[:30]!r} to a command path"))
             break
-    if "~[" in source:
+    bare = _unquoted(source) if ("~[" in source or "(" in source) else ""
+    if "~[" in bare:
         found.append(Finding(ID, Severity.HIGH, "zsh ~[…] expansion calls a function"))
-    match = _QUALIFIER.search(source) if "(" in source else None
+    match = _QUALIFIER.search(bare) if "(" in bare else None
     if match:
         found.append(Finding(ID, Severity.HIGH, f"zsh glob qualifier {match.group()[1:]!r} runs code while matching"))
     return found
+
+
+def _unquoted(source: str) -> str:
+    """``source`` with quoted and escaped characters blanked (zsh does not expand them)."""
+    out: list[str] = []
+    quote = ""
+    escaped = False
+    for ch in source:
+        if escaped:
+            out.append(" ")
+            escaped = False
+        elif quote:
+            if ch == quote:
+                quote = ""
+            elif ch == "\\" and quote == '"':
+                escaped = True
+            out.append(" ")
+        elif ch == "\\":
+            escaped = True
+            out.append(" ")
+        elif ch in "'\"":
+            quote = ch
+            out.append(" ")
+        else:
+            out.append(ch)
+    return "".join(out)
