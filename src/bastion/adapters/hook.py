@@ -7,7 +7,8 @@ which provides:
 * ``PRE_EVENTS`` / ``POST_EVENTS`` — hook event names before and after a tool runs;
 * ``to_call(payload) -> ToolCall``;
 * ``can_ask`` — whether the client can put an ``ask`` in front of a person;
-* ``answer(event, decision, policy, asked=) -> Reply`` (``asked``: an ask made a deny) and ``answer_post(event, findings) -> Reply``;
+* ``answer(event, decision, policy, asked=) -> Reply`` (``asked``: an ask made a deny)
+  and ``answer_post(event, findings) -> Reply``;
 * ``failure(event, payload, message) -> Reply`` — the client's fail-closed answer.
 
 ``bastion hook`` first goes through ``hookc`` (a thin client for the warm decision server
