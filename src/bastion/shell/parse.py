@@ -270,7 +270,8 @@ class _Walker:
                 before = unit.slice(max(0, node.start_byte - 64), node.start_byte)
                 while before.endswith("\\\n"):
                     before = before[:-2]
-                if before and before[-1] not in " \t\n;&|()<>":
+                escaped = (len(before) - 1) - len(before[:-1].rstrip("\\"))  # backslashes before the last char
+                if before and (before[-1] not in " \t\n;&|()<>" or escaped % 2 == 1):
                     self.complex("comment glued to a word by a line continuation")
                     return
             elif node.named_child_count:

@@ -293,46 +293,55 @@ def _find_close(text: str, active: list[bool], i: int, separator: str) -> int:
     return -1
 
 
-def _expand(text: str, active: list[bool]) -> list[str]:
-    i = 0
+#: Brace groups nested deeper than this are not expanded (reported as too large).
+_MAX_BRACE_NESTING = 32
+
+
+def _expand(text: str, active: list[bool], nesting: int = 0) -> list[str]:
+    """Expand brace groups left to right (iteratively along the word, recursively only
+    into nested groups)."""
+    if nesting > _MAX_BRACE_NESTING:
+        raise BraceLimit
+    results = [""]
     while True:
-        start = _find_open(text, active, i)
-        if start < 0:
-            return [text]
-        close = _find_close(text, active, start + 1, "}")
-        if close >= 0:
-            break
-        i = start + 1
-    pre = text[:start]
-    amble, amble_mask = text[start + 1 : close], active[start + 1 : close]
-    post, post_mask = text[close + 1 :], active[close + 1 :]
-    if not any(c == "," and a for c, a in zip(amble, amble_mask)):
-        seq = _sequence(amble) if all(amble_mask) else None
-        if seq is not None:
-            tack = seq
-        elif post:
-            tack = [text[start : close + 1]]
-        else:
-            return [text]
-    else:
-        tack = []
-        begin = 0
+        i = 0
         while True:
-            cut = _find_close(amble, amble_mask, begin, ",")
-            end = cut if cut >= 0 else len(amble)
-            tack.extend(_expand(amble[begin:end], amble_mask[begin:end]))
-            if len(tack) > MAX_BRACE_WORDS:
-                raise BraceLimit
-            if cut < 0:
+            start = _find_open(text, active, i)
+            if start < 0:
+                return [r + text for r in results]
+            close = _find_close(text, active, start + 1, "}")
+            if close >= 0:
                 break
-            begin = cut + 1
-    result = [pre + t for t in tack]
-    if post:
-        posts = _expand(post, post_mask)
-        if len(result) * len(posts) > MAX_BRACE_WORDS:
+            i = start + 1
+        pre = text[:start]
+        amble, amble_mask = text[start + 1 : close], active[start + 1 : close]
+        post, post_mask = text[close + 1 :], active[close + 1 :]
+        if not any(c == "," and a for c, a in zip(amble, amble_mask)):
+            seq = _sequence(amble) if all(amble_mask) else None
+            if seq is not None:
+                tack = seq
+            elif post:
+                tack = [text[start : close + 1]]
+            else:
+                return [r + text for r in results]
+        else:
+            tack = []
+            begin = 0
+            while True:
+                cut = _find_close(amble, amble_mask, begin, ",")
+                stop = cut if cut >= 0 else len(amble)
+                tack.extend(_expand(amble[begin:stop], amble_mask[begin:stop], nesting + 1))
+                if len(tack) > MAX_BRACE_WORDS:
+                    raise BraceLimit
+                if cut < 0:
+                    break
+                begin = cut + 1
+        if len(results) * len(tack) > MAX_BRACE_WORDS:
             raise BraceLimit
-        result = [r + p for r in result for p in posts]
-    return result
+        results = [r + pre + t for r in results for t in tack]
+        if not post:
+            return results
+        text, active = post, post_mask
 
 
 def _unquoted_pieces(raw: str) -> tuple[str, list[bool]]:
