@@ -60,12 +60,64 @@ def _time_process_ms(argv: list[str], rounds: int, stdin: bytes = b"", env: dict
     return statistics.median(samples)
 
 
+SANDBOX_COMMANDS = (
+    ("`true`", ["/bin/true"], {}),
+    ("`sh -c 'echo hi'`", ["/bin/sh", "-c", "echo hi"], {}),
+    ("`git status --short`", ["git", "status", "--short"], {}),
+    ("`true`, network bridged to the proxy", ["/bin/true"], {"allow_domains": ["example.com"]}),
+)
+
+
+def sandbox_section(project: str, env: dict, rounds: int) -> None:
+    """Median added time per command: ``Sandbox.run`` vs the same argv run bare.
+
+    Samples are interleaved (bare, bwrap, landlock, bare, …) so that load on the machine
+    hits every column alike. The sandbox runs as ``bastion run`` runs it: limits applied
+    to the launching process once, so the launcher starts with vfork.
+    """
+    from bastion.sandbox import Sandbox, bwrap, landlock
+    from bastion.sandbox.limits import apply_to_self, filter_env
+
+    apply_to_self()
+    backends = [b for b, ok in (("bwrap", bwrap.find() is not None), ("landlock", landlock.abi() > 0)) if ok]
+    boxes = {b: Sandbox(backend=b, environ=env, warn=None, rlimits_inherited=True) for b in backends}
+    bare_env = filter_env(env)
+    print(f"\n## Sandbox overhead (ms, median of {rounds}; added = sandboxed − bare)\n")
+    print("| command | bare | " + " | ".join(f"{b} | added" for b in backends) + " |")
+    print("|---|---:|" + "---:|---:|" * len(backends))
+    for label, argv, options in SANDBOX_COMMANDS:
+        samples: dict[str, list[float]] = {"bare": [], **{b: [] for b in backends}}
+        for _ in range(rounds + 3):
+            start = time.perf_counter_ns()
+            subprocess.run(argv, cwd=project, env=bare_env, capture_output=True, check=False)
+            samples["bare"].append((time.perf_counter_ns() - start) / 1e6)
+            for name, box in boxes.items():
+                start = time.perf_counter_ns()
+                box.run(argv, cwd=project, **options)
+                samples[name].append((time.perf_counter_ns() - start) / 1e6)
+        medians = {k: statistics.median(v[3:]) for k, v in samples.items()}
+        cells = " | ".join(f"{medians[b]:.1f} | +{medians[b] - medians['bare']:.1f}" for b in backends)
+        print(f"| {label} | {medians['bare']:.1f} | {cells} |")
+    bastion = shutil.which("bastion") or os.path.join(os.path.dirname(sys.executable), "bastion")
+    bare = _time_process_ms(["/bin/true"], rounds, env=env)
+    run = _time_process_ms([bastion, "run", "--isolated", "--no-audit", "--cwd", project, "--", "true"], rounds, env=env)
+    print(f"\n| whole process | median ms |\n|---|---:|\n| `true` | {bare:.1f} |\n"
+          f"| `bastion run -- true` (decide, then sandbox) | {run:.1f} |")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true", help="fewer rounds")
+    parser.add_argument("--sandbox", action="store_true", help="only the sandbox overhead section")
     args = parser.parse_args()
     rounds = 200 if args.quick else 2000
     proc_rounds = 10 if args.quick else 40
+    if args.sandbox:
+        project = tempfile.mkdtemp(prefix="bastion-bench-")
+        subprocess.run(["git", "init", "-q", project], check=False)
+        sandbox_section(project, dict(os.environ, BASTION_AUDIT="0"), 20 if args.quick else 100)
+        shutil.rmtree(project, ignore_errors=True)
+        return 0
 
     from bastion.engine import Guard
     from bastion.model import ToolCall
@@ -129,6 +181,7 @@ def main() -> int:
     print(f"| `bastion hook claude-code` (`git status`) | {hook:.1f} | {hook / baseline:.1f} |")
     print(f"| the same, first call (starts the decision server) | {cold:.1f} | {cold / baseline:.1f} |")
     print(f"| the same, without the server (`BASTION_HOOK_SERVER=0`) | {alone:.1f} | {alone / baseline:.1f} |")
+    sandbox_section(project, env, proc_rounds)
     shutil.rmtree(project, ignore_errors=True)
     return 0
 

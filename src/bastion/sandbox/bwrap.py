@@ -2,7 +2,8 @@
 
 Order matters — bubblewrap applies the mounts as given, each over the previous ones:
 
-1. ``/`` read-only, a fresh ``/dev`` and ``/proc``, private ``/run`` and ``/tmp``;
+1. ``/`` read-only, a fresh ``/dev`` and ``/proc``, private ``/run`` and ``/tmp`` (tmpfs:
+   they vanish with the run);
 2. what must stay visible inside the private ``/tmp`` (read-only);
 3. the write roots, read-write;
 4. protected paths inside them, read-only again (and their writable exceptions);
@@ -18,8 +19,11 @@ ones that called ``setsid``. As root, ``--cap-drop ALL`` matters: a process that
 
 from __future__ import annotations
 
+import functools
 import os
 import shutil
+import stat
+import tempfile
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Sequence
 
@@ -28,39 +32,75 @@ if TYPE_CHECKING:
 
 
 @dataclass(frozen=True)
-class RunDirs:
-    """Per-run host paths: the private /tmp and the placeholders."""
+class Placeholders:
+    """Host paths mounted over what the sandbox must not see: an unreadable file, an
+    unreadable directory, and an empty read-only directory. They never change, so one
+    set per user is kept (and checked before every run) instead of made per run."""
 
-    tmp: str
     denied_file: str
     denied_dir: str
     empty_dir: str
 
-    @classmethod
-    def create(cls, base: str) -> "RunDirs":
-        tmp = os.path.join(base, "tmp")
-        os.mkdir(tmp)
-        os.chmod(tmp, 0o1777)
-        denied_file = os.path.join(base, "denied")
-        with open(denied_file, "w"):
-            pass
-        os.chmod(denied_file, 0)
-        denied_dir = os.path.join(base, "denied.d")
-        os.mkdir(denied_dir)
-        os.chmod(denied_dir, 0)
-        empty_dir = os.path.join(base, "empty.d")
-        os.mkdir(empty_dir, 0o555)
-        return cls(tmp, denied_file, denied_dir, empty_dir)
+
+_SPECS = (("denied", False, 0), ("denied.d", True, 0), ("empty.d", True, 0o555))
+
+
+def _own_dir(path: str) -> bool:
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        try:
+            os.mkdir(path, 0o700)
+            st = os.lstat(path)
+        except OSError:
+            return False
+    return stat.S_ISDIR(st.st_mode) and st.st_uid == os.getuid() and not st.st_mode & 0o077
+
+
+def _ensure(path: str, is_dir: bool, mode: int) -> None:
+    try:
+        st = os.lstat(path)
+        if (stat.S_ISDIR(st.st_mode) if is_dir else stat.S_ISREG(st.st_mode)) and stat.S_IMODE(st.st_mode) == mode \
+                and (is_dir or st.st_size == 0) and st.st_uid == os.getuid():
+            return
+        if is_dir:
+            os.chmod(path, 0o700)
+            shutil.rmtree(path)
+        else:
+            os.unlink(path)
+    except FileNotFoundError:
+        pass
+    if is_dir:
+        os.mkdir(path, mode)
+    else:
+        os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, mode))
+    os.chmod(path, mode)
+
+
+def placeholders() -> Placeholders:
+    """The per-user placeholder set in ``$TMPDIR/bastion-sandbox-UID`` (0700, owned by
+    this user — if someone else squats the name, a private directory is made instead)."""
+    base = os.path.join(tempfile.gettempdir(), f"bastion-sandbox-{os.getuid()}")
+    if not _own_dir(base):
+        base = tempfile.mkdtemp(prefix="bastion-sandbox-")
+    for name, is_dir, mode in _SPECS:
+        _ensure(os.path.join(base, name), is_dir, mode)
+    return Placeholders(*(os.path.join(base, name) for name, _, _ in _SPECS))
+
+
+@functools.lru_cache(maxsize=1)
+def _which() -> str | None:
+    return shutil.which("bwrap")
 
 
 def find() -> str | None:
-    """The bubblewrap binary, if installed."""
-    return shutil.which("bwrap")
+    """The bubblewrap binary, if installed (looked up once per process)."""
+    return _which()
 
 
 def build_argv(
     plan: "Plan",
-    dirs: RunDirs,
+    dirs: Placeholders,
     entry: Sequence[str],
     *,
     bwrap: str = "bwrap",
@@ -72,7 +112,7 @@ def build_argv(
     argv = [bwrap, "--die-with-parent", "--new-session", "--unshare-all"]
     if as_root if as_root is not None else os.geteuid() == 0:
         argv += ["--cap-drop", "ALL"]
-    argv += ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/run", "--bind", dirs.tmp, "/tmp"]
+    argv += ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/run", "--tmpfs", "/tmp"]
     for path in plan.visible:
         argv += ["--ro-bind", path, path]
     for path in plan.write_roots:

@@ -115,7 +115,11 @@ def cmd_run(args: Any, guards: Any, ask: Asker) -> int:
     workspace = guard.policy.project_root or cwd
     if not (cwd == workspace or cwd.startswith(workspace.rstrip("/") + "/")):
         workspace = cwd
+    from .limits import apply_to_self
+
+    apply_to_self()  # this process only launches the sandbox: its children inherit the limits
     sandbox = Sandbox(
+        rlimits_inherited=True,
         backend=args.backend,
         home=home,
         environ=guard.env,

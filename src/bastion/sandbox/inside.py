@@ -14,22 +14,25 @@ no forwarding process stays behind.
 
 from __future__ import annotations
 
+import _socket  # not ``socket``: its enum set-up costs milliseconds at every start
 import os
-import socket
 import sys
+
+_SOL_SOCKET, _SCM_RIGHTS = 1, 1
 
 NO_PROXY = "localhost,127.0.0.1,::1"
 
 
 def open_bridge(ctl_fd: int, environ: dict[str, str]) -> None:
     """Listen on 127.0.0.1, hand the listener to the proxy, set the proxy variables."""
-    ctl = socket.socket(fileno=ctl_fd)
-    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    ctl = _socket.socket(fileno=ctl_fd)
+    listener = _socket.socket(_socket.AF_INET, _socket.SOCK_STREAM)
     try:
         listener.bind(("127.0.0.1", 0))
         listener.listen(128)
         port = listener.getsockname()[1]
-        socket.send_fds(ctl, [b"L"], [listener.fileno()])
+        fd = listener.fileno().to_bytes(4, sys.byteorder, signed=True)
+        ctl.sendmsg([b"L"], [(_SOL_SOCKET, _SCM_RIGHTS, fd)])
     finally:
         listener.close()
         ctl.close()

@@ -7,8 +7,8 @@ module, standard library only):
 1. ``unshare``: a user namespace (so an unprivileged user may do the rest), then mount,
    network, IPC, UTS and PID namespaces; each one that fails is reported, and the mount
    namespace is required (without it credential stores could not be hidden).
-2. Mounts from the same ``Plan`` bubblewrap gets: a fresh ``/proc``, private ``/run``,
-   ``/dev/shm`` and ``/tmp``, protected paths re-bound read-only, credential stores
+2. Mounts from the same ``Plan`` bubblewrap gets: a fresh ``/proc``, private (tmpfs)
+   ``/tmp``, ``/run`` and ``/dev/shm``, protected paths re-bound read-only, credential stores
    covered by unreadable placeholders.
 3. Landlock: read and execute everywhere, write only beneath the write roots, the
    private ``/tmp`` and ``/dev/shm``, and a few device files. Landlock also forbids
@@ -18,19 +18,21 @@ module, standard library only):
 4. All capabilities dropped, ``no_new_privs``, the seccomp filter, then the command
    runs as PID 2 under a small init (PID 1 exits with it, which kills whatever is left).
 
-The runner learns what was achieved from one JSON line on a status pipe.
+The runner learns what was achieved from one ``marshal``-ed dict on a status pipe (the
+spec arrives the same way, in a memory file): ``json`` would import ``re`` at every start.
 """
 
 from __future__ import annotations
 
+import _signal  # not ``signal``: its enum set-up costs milliseconds at every start
 import ctypes
 import errno
-import json
+import marshal  # not ``json``: it imports ``re``; spec and status are plain data
 import os
-import platform
-import signal
 import struct
 import sys
+
+_SIGKILL, _SIGTERM, _SIGINT, _SIGHUP = 9, 15, 2, 1
 
 # --------------------------------------------------------------------------- constants
 
@@ -264,7 +266,7 @@ def drop_capabilities() -> None:
         if lib.prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) < 0 and ctypes.get_errno() == errno.EINVAL:
             break  # past the last capability this kernel knows
     lib.prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)
-    nr = _SYS_CAPSET.get(platform.machine())
+    nr = _SYS_CAPSET.get(os.uname().machine)
     if nr is not None:
         header = ctypes.create_string_buffer(struct.pack("=Ii", 0x20080522, 0), 8)
         data = ctypes.create_string_buffer(bytes(24), 24)
@@ -337,6 +339,10 @@ def _mounts(spec: dict, status: dict, missing: list[str]) -> list[str]:
             status["own_proc"] = True
         except OSError as exc:
             missing.append(f"host /proc stays visible ({exc.strerror})")
+    try:
+        _mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777")
+    except OSError as exc:
+        raise SetupError(f"cannot make a private /tmp ({exc.strerror})") from None
     writable: list[str] = []
     for target in ("/run", "/dev/shm"):
         try:
@@ -359,15 +365,15 @@ def _report(fd: int | None, status: dict) -> None:
     if fd is None:
         return
     try:
-        os.write(fd, (json.dumps(status) + "\n").encode())
+        os.write(fd, marshal.dumps(status))
     finally:
         os.close(fd)
 
 
 def _wait_as_init(child: int) -> None:
     """PID 1: reap everything, exit with the command's status (taking the rest down)."""
-    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
-        signal.signal(sig, signal.SIG_IGN)
+    for sig in (_SIGTERM, _SIGINT, _SIGHUP):
+        _signal.signal(sig, _signal.SIG_IGN)
     while True:
         try:
             pid, status = os.wait()
@@ -389,12 +395,12 @@ def main() -> None:
     """``landlock <spec-fd>``: confine this process, then run ``spec["argv"]``."""
     spec_fd = int(sys.argv[1])
     with os.fdopen(spec_fd, "rb") as handle:
-        spec = json.loads(handle.read())
+        spec = marshal.loads(handle.read())
     lib = _lib()
     status_fd = spec.get("status_fd")
     status: dict = {"missing": []}
     missing: list[str] = status["missing"]
-    lib.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    lib.prctl(PR_SET_PDEATHSIG, _SIGKILL, 0, 0, 0)
     if os.getppid() != spec["ppid"]:
         os._exit(125)
     try:
@@ -409,7 +415,7 @@ def main() -> None:
                 os.close(status_fd)
             _exit_like(os.waitpid(child, 0)[1])
         os.close(alive_w)
-        lib.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        lib.prctl(PR_SET_PDEATHSIG, _SIGKILL, 0, 0, 0)
         os.set_blocking(alive, False)
         try:
             if os.read(alive, 1) == b"":

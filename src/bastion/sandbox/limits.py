@@ -148,6 +148,11 @@ def rlimit_setter(limits: Mapping[str, int] = RLIMITS) -> Callable[[], None]:
     return apply
 
 
+def apply_to_self(limits: Mapping[str, int] = RLIMITS) -> None:
+    """Lower this process's own limits (for a process that only launches the sandbox)."""
+    rlimit_setter(limits)()
+
+
 # --------------------------------------------------------------------------- killing
 
 

@@ -10,14 +10,12 @@ without file-system confinement: when no backend works it raises ``SandboxUnavai
 
 from __future__ import annotations
 
-import json
+import marshal
 import os
 import selectors
-import shutil
 import socket
 import subprocess
 import sys
-import tempfile
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Sequence, TextIO
@@ -84,7 +82,7 @@ class _Launch:
     pass_fds: list[int] = field(default_factory=list)
     close_after_spawn: list[int] = field(default_factory=list)
     info_fd: int | None = None  # bwrap: empty after exit → bubblewrap itself failed
-    status_fd: int | None = None  # landlock: one JSON line of what held
+    status_fd: int | None = None  # landlock: a marshal-ed dict of what held
 
 
 def _shell(command: str) -> list[str]:
@@ -110,28 +108,6 @@ def _read_all(fd: int | None) -> bytes:
     return b"".join(chunks)
 
 
-def _remove_tree(path: str) -> None:
-    """Delete a run directory even when the command left unreadable files in it."""
-
-    def fix(func: Any, target: str, _exc: Any) -> None:
-        try:
-            os.chmod(os.path.dirname(target), 0o700)
-            if os.path.isdir(target) and not os.path.islink(target):
-                os.chmod(target, 0o700)
-                shutil.rmtree(target, onerror=fix)
-            else:
-                os.unlink(target)
-        except OSError:
-            pass
-
-    for name in ("denied.d", "empty.d"):
-        try:
-            os.chmod(os.path.join(path, name), 0o700)
-        except OSError:
-            pass
-    shutil.rmtree(path, onerror=fix)
-
-
 class Sandbox:
     """Runs commands confined. One instance may run many commands.
 
@@ -139,6 +115,9 @@ class Sandbox:
     ``landlock``. ``environ`` is where the allowlisted variables come from (default:
     this process). ``hosts`` maps names to addresses for the proxy (tests).
     ``warn`` gets the readable lines after each run (None: silent).
+    ``rlimits_inherited``: the caller has already applied ``limits.RLIMITS`` to its own
+    process (``limits.apply_to_self``, as ``bastion run`` does), so children inherit
+    them and the launcher can be started with vfork instead of a costlier fork.
     """
 
     def __init__(
@@ -152,6 +131,7 @@ class Sandbox:
         credential_globs: Iterable[str] = (),
         warn: TextIO | None = sys.stderr,
         python: str | None = None,
+        rlimits_inherited: bool = False,
     ) -> None:
         if backend not in ("auto", "bwrap", "landlock"):
             raise ValueError(f"unknown sandbox backend {backend!r} (expected auto, bwrap or landlock)")
@@ -163,6 +143,7 @@ class Sandbox:
         self.credential_globs = tuple(credential_globs)
         self.warn = warn
         self.python = python or sys.executable
+        self.rlimits_inherited = rlimits_inherited
 
     # -- choosing a backend ---------------------------------------------------------
 
@@ -257,13 +238,12 @@ class Sandbox:
     ) -> RunResult | None:
         """One attempt; ``None`` when bubblewrap itself failed before the command ran."""
         from . import seccomp
-        from .bwrap import RunDirs
+        from .bwrap import placeholders
 
-        base = tempfile.mkdtemp(prefix="bastion-run-")
         proxy = None
         ctl_parent: socket.socket | None = None
         try:
-            dirs = RunDirs.create(base)
+            dirs = placeholders()
             program = None
             missing: list[str] = []
             if self.allow_unix_sockets:
@@ -296,7 +276,7 @@ class Sandbox:
                     env=env,
                     pass_fds=launch.pass_fds,
                     start_new_session=True,
-                    preexec_fn=limits.rlimit_setter(),
+                    preexec_fn=None if self.rlimits_inherited else limits.rlimit_setter(),
                 )
             finally:
                 for fd in launch.close_after_spawn:
@@ -315,8 +295,9 @@ class Sandbox:
             status: dict[str, Any] = {}
             if status_line:
                 try:
-                    status = json.loads(status_line.decode().splitlines()[0])
-                except ValueError:
+                    loaded = marshal.loads(status_line)
+                    status = loaded if isinstance(loaded, dict) else {}
+                except (ValueError, EOFError, TypeError):
                     status = {}
             if status.get("error"):
                 raise SandboxError(f"sandbox setup failed: {status['error']}")
@@ -346,7 +327,6 @@ class Sandbox:
                 proxy.close()
             if ctl_parent is not None:
                 ctl_parent.close()
-            _remove_tree(base)
 
     # -- backends -----------------------------------------------------------------------
 
@@ -382,8 +362,7 @@ class Sandbox:
         self, plan: Plan, dirs: Any, argv: list[str], env: dict[str, str], program: bytes | None, bridge_fd: int | None
     ) -> _Launch:
         status_read, status_write = os.pipe()
-        binds: list[dict[str, Any]] = [{"src": dirs.tmp, "dst": "/tmp", "ro": False, "dir": True}]
-        binds += [{"src": p, "dst": p, "ro": True, "dir": os.path.isdir(p)} for p in plan.visible]
+        binds: list[dict[str, Any]] = [{"src": p, "dst": p, "ro": True, "dir": os.path.isdir(p)} for p in plan.visible]
         binds += [{"src": p, "dst": p, "ro": False, "dir": True} for p in plan.write_roots]
         binds += [{"src": p, "dst": p, "ro": True, "dir": os.path.isdir(p)} for p, _ in plan.readonly]
         binds += [{"src": dirs.empty_dir, "dst": p, "ro": True, "dir": True} for p, _ in plan.create_readonly]
@@ -406,7 +385,7 @@ class Sandbox:
         # the spec travels in a memory file, not on the command line, where every
         # process on the machine could read it
         spec_fd = os.memfd_create("bastion-sandbox-spec", os.MFD_CLOEXEC)
-        os.write(spec_fd, json.dumps(spec).encode())
+        os.write(spec_fd, marshal.dumps(spec))
         os.lseek(spec_fd, 0, os.SEEK_SET)
         boot = _BOOT.format(here=_HERE, module="landlock")
         return _Launch(
@@ -442,21 +421,30 @@ class Sandbox:
             selector.register(stream.fileno(), selectors.EVENT_READ, name)
         if ctl is not None:
             selector.register(ctl.fileno(), selectors.EVENT_READ, "ctl")
+        # the launcher's exit is an event too (pidfd): no polling, no sleeping
+        pidfd = os.pidfd_open(proc.pid)
+        selector.register(pidfd, selectors.EVENT_READ, "exit")
         open_streams = 2
-        timed_out = False
+        exited = timed_out = False
         grace_until: float | None = None
         try:
-            while open_streams:
+            while open_streams or not exited:
                 now = time.monotonic()
                 if not timed_out and now >= deadline:
                     timed_out = True
                     limits.kill_group(proc.pid)
                     grace_until = now + 2.0
                 if grace_until is not None and now >= grace_until:
-                    break  # a writer outlived the kill (no PID namespace): stop reading
+                    break  # a writer outlived the launcher (no PID namespace): stop reading
                 wait = (grace_until if grace_until is not None else deadline) - now
                 for key, _ in selector.select(timeout=max(0.0, min(wait, 1.0))):
                     name = key.data
+                    if name == "exit":
+                        selector.unregister(key.fd)
+                        exited = True
+                        if open_streams and grace_until is None:
+                            grace_until = time.monotonic() + 0.5
+                        continue
                     if name == "ctl":
                         selector.unregister(key.fd)
                         self._start_proxy(ctl, proxy)
@@ -473,17 +461,12 @@ class Sandbox:
                         on_output(name, live)
         finally:
             selector.close()
-            if timed_out or grace_until is not None:
+            os.close(pidfd)
+            if timed_out or not exited:
                 limits.kill_group(proc.pid)
             for stream in (proc.stdout, proc.stderr):
                 if stream is not None:
                     stream.close()
-        if not timed_out:
-            try:
-                proc.wait(timeout=max(0.1, deadline - time.monotonic()))
-            except subprocess.TimeoutExpired:
-                timed_out = True
-                limits.kill_group(proc.pid)
         if on_output is not None:
             for name, cap in caps.items():
                 rest = cap.rest()
