@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..model import Kind, LayerResult, Source, Tier, ToolCall, Verdict
+from ..model import Kind, LayerResult, Severity, Tier, ToolCall, Verdict
+
+_SEVERITY_ORDER = [Severity.CRITICAL, Severity.HIGH, Severity.MEDIUM, Severity.LOW]
 
 
 def _first_line(findings: list[Any]) -> str:
@@ -72,11 +74,15 @@ class ShellAnalysis:
             return None
         analysis = ctx.analysis
         findings = list(ctx.parsed.findings) + [f for f in analysis.findings if f not in ctx.parsed.findings]
-        if not findings:
+        # Low-severity findings are notes for the person (they appear in the decision),
+        # not reasons to interrupt: a quoted ';' in `find -exec … ';'` is ordinary shell.
+        reasons = [f for f in findings if f.severity is not Severity.LOW]
+        if not reasons:
             return None
+        reasons.sort(key=lambda f: _SEVERITY_ORDER.index(f.severity))
         return LayerResult(
             Verdict.ASK,
-            _first_line(findings),
+            _first_line(reasons),
             risk=analysis.tier,
             findings=findings,
             no_grant=analysis.destructive,
