@@ -6,7 +6,7 @@ may insert their own with ``Guard.insert_layer``.
 | 0 | validate |
 | 1 | deny_rules |
 | 2 | hard_blocks, removal_targets |
-| 3 | protected_paths, ask_rules, too_complex, plugins_restrict |
+| 3 | protected_paths, taint, ask_rules, too_complex, plugins_restrict |
 | 4 | mode |
 | 5 | allow_rules, plugins_allow |
 | 6 | shell_analysis, path_boundary |
@@ -20,6 +20,7 @@ from typing import Any
 
 def default_layers() -> list[Any]:
     from .files.layers import PathBoundary, ProtectedPaths, RemovalTargets
+    from .injection.taint import TaintLayer
     from .policy.defaults import Defaults
     from .policy.layers import AllowRules, AskRules, DenyRules, ModeLayer, PluginGuards
     from .shell.layers import HardBlocks, ShellAnalysis, TooComplex
@@ -31,6 +32,7 @@ def default_layers() -> list[Any]:
         HardBlocks(),
         RemovalTargets(),
         ProtectedPaths(),
+        TaintLayer(),
         AskRules(),
         TooComplex(),
         PluginGuards("restrict"),

@@ -1,0 +1,93 @@
+"""What the PostToolUse / AfterTool hooks do with a tool's result.
+
+``Guard.check`` is pure: it decides before a call runs and writes nothing. Reading a
+secret and receiving injected text happen *during* the call, so the hook that sees the
+result records them here, for the ``taint`` layer to use on the session's later calls.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Mapping
+
+from ..model import Kind, Severity, ToolCall
+from .scanner import InjectionFinding, is_injection, scan
+from .taint import record_injection, record_read, record_secret
+
+__all__ = ["observe_tool_result", "provenance_of", "source_kind_of"]
+
+#: Environment dumps and secret variables: a shell factor of this kind at least medium.
+_ENV_ACCESS = "env_access"
+
+
+def provenance_of(call: ToolCall) -> str:
+    """Where a result came from, for messages: the file, URL, command or tool."""
+    if call.kind in (Kind.FILE_READ, Kind.SEARCH) and call.paths:
+        return ", ".join(call.paths)
+    if call.kind is Kind.WEB_FETCH and isinstance(call.input.get("url"), str):
+        return call.input["url"]
+    if call.kind is Kind.SHELL and call.command:
+        command = " ".join(call.command.split())
+        return f"`{command if len(command) <= 60 else command[:59] + '…'}`"
+    return call.tool
+
+
+def source_kind_of(call: ToolCall) -> str:
+    """The ``wrap_untrusted`` source kind of a call's result."""
+    return {Kind.SHELL: "command", Kind.WEB_FETCH: "web", Kind.MCP: "mcp"}.get(call.kind, "file")
+
+
+def observe_tool_result(
+    call: ToolCall, result_text: str, env: Mapping[str, str] | None = None, *, config: Any = None
+) -> list[InjectionFinding]:
+    """Scan a tool result, record secret reads and injection taint for the session,
+    and return the findings (``scanner.is_injection`` says whether to warn).
+
+    Secret reads come from the call itself: a ``Read`` (or ``Grep``) of a credential
+    store or a ``.env`` file, or a shell command that reads one or dumps the
+    environment. Nothing is recorded for calls without a session id. Raises
+    ``OSError`` when the session state cannot be written — a hook should report that,
+    since the session's later calls would otherwise go unguarded.
+    """
+    env = env if env is not None else os.environ
+    text = result_text if isinstance(result_text, str) else str(result_text or "")
+    provenance = provenance_of(call)
+    findings = scan(text, provenance)
+    if not call.session_id:
+        return findings
+    analysis = _analysis(call, env) if call.kind is Kind.SHELL else None
+    for path in _paths_read(call, analysis):
+        record_read(call.session_id, path, env, cwd=call.cwd, config=config)
+    if analysis is not None and _dumps_environment(analysis):
+        record_secret(call.session_id, "the environment", "the command prints environment variables", env)
+    if is_injection(findings):
+        record_injection(call.session_id, provenance, env, findings=findings)
+    return findings
+
+
+def _paths_read(call: ToolCall, analysis: Any) -> list[str]:
+    if call.kind in (Kind.FILE_READ, Kind.SEARCH):
+        return list(call.paths)
+    if analysis is None:
+        return []
+    return [access.resolved or access.path for access in analysis.paths if access.op == "read"]
+
+
+def _dumps_environment(analysis: Any) -> bool:
+    return any(
+        factor.kind == _ENV_ACCESS and factor.severity is not Severity.LOW for factor in getattr(analysis, "factors", ())
+    )
+
+
+def _analysis(call: ToolCall, env: Mapping[str, str]) -> Any:
+    """The shell analysis of the call's command (None if there is none to be had)."""
+    if not call.command:
+        return None
+    from ..shell.analyse import analyse
+    from ..shell.parse import parse
+
+    home = env.get("HOME") or os.path.expanduser("~")
+    try:
+        return analyse(parse(call.command or ""), cwd=call.cwd, home=home)
+    except Exception:  # noqa: BLE001 - an unanalysable command reads nothing we can name
+        return None
