@@ -44,6 +44,7 @@ from collections import defaultdict
 import re
 import shlex
 from dataclasses import dataclass, field, replace
+from functools import cache
 from typing import Iterable, Sequence
 
 from ..model import Finding, Severity, Tier
@@ -52,8 +53,8 @@ from .inline import fork_bomb
 from .intents import CODES, RiskFactor, at_least, factor, finding, safety
 from .paths import EXEC, PathAccess, resolve
 from .script import Script, SimpleCommand, TooComplex
-from .semantics import Ctx, Facts, Hit, classify
-from .targets import within
+from .semantics import Ctx, Facts, classify
+from .targets import persistence_level, secret_level
 
 __all__ = ["Analysis", "analyse"]
 
@@ -400,8 +401,6 @@ _CRON_FIELDS = re.compile(r"^\s*(?:@\w+|(?:[\d*/,\-]+\s+){5})\s*")
 def _payloads(facts: list[Facts], ctx: Ctx, depth: int, hits: list[_Hit]) -> None:
     """Text written into a file that runs later (rc files, cron) is code: an echoed
     ``curl … | sh`` appended to ``~/.bashrc`` is a hard block, not data."""
-    from .targets import persistence_level
-
     for f in facts:
         if f.name not in ("echo", "printf") or len(f.cmd.argv) < 2:
             continue
@@ -446,17 +445,12 @@ def _find_exec_inputs(facts: list[Facts], ctx: Ctx, hits: list[_Hit]) -> None:
             hits.extend(_Hit(h.code, f"{h.detail} [via find -exec]", fed.label) for h in fed.hits if h.code in ("HB009", "HB008"))
 
 
-_RAW_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = ()
-
-
+@cache
 def _raw_pattern_table() -> tuple[tuple[str, re.Pattern[str]], ...]:
-    global _RAW_PATTERNS
-    if not _RAW_PATTERNS:
-        _RAW_PATTERNS = (
-            # PowerShell download cradles pasted into a shell
-            ("HB005", re.compile(r"(?:\biex\b|Invoke-Expression)[^\n]*(?:DownloadString|Invoke-WebRequest|\biwr\b|Net\.WebClient)|(?:DownloadString|Invoke-WebRequest|\biwr\b)[^\n]*\|\s*(?:iex|Invoke-Expression)\b", re.I)),
-        )
-    return _RAW_PATTERNS
+    return (
+        # PowerShell download cradles pasted into a shell
+        ("HB005", re.compile(r"(?:\biex\b|Invoke-Expression)[^\n]*(?:DownloadString|Invoke-WebRequest|\biwr\b|Net\.WebClient)|(?:DownloadString|Invoke-WebRequest|\biwr\b)[^\n]*\|\s*(?:iex|Invoke-Expression)\b", re.I)),
+    )
 
 
 _READ_SUBST = re.compile(r"\$\(\s*<\s*([^)\s]+)\s*\)")
@@ -465,8 +459,6 @@ _READ_SUBST = re.compile(r"\$\(\s*<\s*([^)\s]+)\s*\)")
 def _raw_patterns(raw: str, commands: Sequence[SimpleCommand], ctx: Ctx, hits: list[_Hit]) -> None:
     """Constructs the parser refuses but whose meaning is plain: PowerShell cradles,
     and ``$(<file)`` (bash's "read this file")."""
-    from .targets import secret_level
-
     for code, pattern in _raw_pattern_table():
         match = pattern.search(raw)
         if match and not _quoted_data(match.group(0), commands):

@@ -27,7 +27,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Mapping
 
-__all__ = ["canonical_name", "Tool", "TOOLS", "READ_ONLY", "ROUTINE"]
+__all__ = ["canonical_name", "Tool", "TOOLS", "READ_ONLY", "ROUTINE", "GIT"]
 
 # ------------------------------------------------------------------------ name handling
 
@@ -552,8 +552,6 @@ NETWORK: dict[str, str] = {
     **dict.fromkeys("ngrok cloudflared localtunnel lt tailscale wormhole croc bore frpc chisel".split(), "send"),
     **dict.fromkeys("mail mailx sendmail mutt swaks".split(), "send"),
 }
-#: Network tools whose output is remote content (can be piped into a shell).
-FETCHERS = frozenset(k for k, v in NETWORK.items() if v == "both")
 #: Network tools that open raw connections or listen (reverse/bind shells).
 RAW_SOCKETS = frozenset("nc ncat netcat nc.openbsd nc.traditional socat telnet cryptcat pwncat sbd openssl".split())
 
@@ -625,9 +623,6 @@ INTERPRETER_VALUE_OPTS: dict[str, frozenset[str]] = {
     "php": frozenset({"-c", "-d", "-z", "-t", "-S"}),
     "java": frozenset({"-cp", "-classpath", "--class-path", "-jar", "-D", "--module-path", "-p", "-m", "--add-modules", "-agentlib", "-javaagent"}),
 }
-#: Options of interpreters that load libraries or agents (code from elsewhere).
-INTERPRETER_LOADERS = frozenset({"-r", "--require", "--import", "--loader", "--experimental-loader", "-M", "-m-perl", "-javaagent", "-agentpath", "-agentlib"})
-
 #: Pagers and editors with shell escapes: interactive, and ``-c``/``+cmd`` run commands.
 INTERACTIVE = frozenset(
     "less more most pg man info vi vim nvim view vimdiff gvim ex ed red nano pico emacs emacsclient joe jed micro kak helix hx "
@@ -675,10 +670,6 @@ DESTRUCTIVE_VERBS = frozenset(
     "compact".split()
 )
 DESTRUCTIVE_VERB_PREFIXES = ("delete-", "remove-", "destroy-", "terminate-", "purge-", "deregister-", "batch-delete", "drop-", "delete_", "remove_", "disable-")
-#: Verbs of remote CLIs that only read.
-READ_VERBS = frozenset("list ls get describe show status info view inspect version whoami help logs search cat tree top explain".split())
-READ_VERB_PREFIXES = ("describe-", "list-", "get-", "show-", "lookup-")
-
 #: Cloud, infrastructure and SaaS CLIs: always network; destructive verbs ask loudly.
 REMOTE_ADMIN = frozenset(
     "aws gcloud gsutil bq az azcopy doctl linode-cli hcloud oci ibmcloud scw vultr-cli exo flyctl fly heroku vercel "
@@ -711,71 +702,6 @@ DB_DESTROYERS = frozenset({"dropdb", "dropuser", "mysqladmin", "pg_resetwal", "p
 #: SQL keywords that appear as a "command" when SQL is pasted into a shell.
 SQL_KEYWORDS = frozenset({"drop", "delete", "truncate", "alter", "update", "insert", "grant", "revoke", "create", "select"})
 
-#: Environment variables that make a command load or run other code.
-EXEC_ENV_VARS = frozenset(
-    {
-        "LD_PRELOAD",
-        "LD_LIBRARY_PATH",
-        "LD_AUDIT",
-        "DYLD_INSERT_LIBRARIES",
-        "DYLD_LIBRARY_PATH",
-        "DYLD_FRAMEWORK_PATH",
-        "BASH_ENV",
-        "ENV",
-        "PROMPT_COMMAND",
-        "PS4",
-        "SHELLOPTS",
-        "BASHOPTS",
-        "IFS",
-        "PYTHONSTARTUP",
-        "PYTHONPATH",
-        "PYTHONHOME",
-        "PYTHONINSPECT",
-        "PERL5OPT",
-        "PERL5LIB",
-        "PERLLIB",
-        "PERL5DB",
-        "RUBYOPT",
-        "RUBYLIB",
-        "NODE_OPTIONS",
-        "NODE_PATH",
-        "JAVA_TOOL_OPTIONS",
-        "_JAVA_OPTIONS",
-        "JDK_JAVA_OPTIONS",
-        "GIT_SSH",
-        "GIT_SSH_COMMAND",
-        "GIT_EXTERNAL_DIFF",
-        "GIT_PAGER",
-        "GIT_EDITOR",
-        "GIT_ASKPASS",
-        "GIT_PROXY_COMMAND",
-        "GIT_EXEC_PATH",
-        "GIT_TEMPLATE_DIR",
-        "GIT_CONFIG_GLOBAL",
-        "GIT_CONFIG_SYSTEM",
-        "GIT_CONFIG_PARAMETERS",
-        "GIT_CONFIG_COUNT",
-        "PAGER",
-        "MANPAGER",
-        "SYSTEMD_PAGER",
-        "EDITOR",
-        "VISUAL",
-        "SUDO_ASKPASS",
-        "SSH_ASKPASS",
-        "LESSOPEN",
-        "LESSCLOSE",
-        "BROWSER",
-        "TERMINAL",
-        "GROFF_BIN_PATH",
-        "RESTIC_PASSWORD_COMMAND",
-        "BORG_PASSCOMMAND",
-        "RCLONE_PASSWORD_COMMAND",
-        "CC",
-        "CXX",
-        "PATH",
-    }
-)
-EXEC_ENV_SUFFIXES = ("_COMMAND", "_CMD", "_PROGRAM", "_HOOK")
 #: History variables whose change hides what was done.
 HISTORY_VARS = frozenset({"HISTFILE", "HISTSIZE", "HISTFILESIZE", "HISTCONTROL", "HISTIGNORE", "SAVEHIST"})
 #: Variable names that look like they hold secrets (spec 000's env_access pattern).
@@ -814,7 +740,7 @@ WRAPPERS = frozenset(
 )
 
 #: Commands that only take data: their arguments are never executed (data, not code).
-DATA_ONLY = frozenset({"echo", "printf", "grep", "egrep", "fgrep", "rg", "ag", "ack", "git-commit-msg"})
+DATA_ONLY = frozenset({"echo", "printf", "grep", "egrep", "fgrep", "rg", "ag", "ack"})
 
 #: Commands the analyser recognises by name (for ``canonical_name``).
 _ALL_NAMES: frozenset[str] = frozenset()
@@ -853,56 +779,3 @@ def _all_names() -> frozenset[str]:
 
 
 _ALL_NAMES = _all_names()
-
-
-def is_known(name: str) -> bool:
-    """Whether the catalog knows the (canonical) command name."""
-    return name in _ALL_NAMES or name in SPECIAL
-
-
-#: Commands ``semantics.py`` handles with a dedicated check (beyond table lookups).
-SPECIAL = frozenset(
-    {
-        "git",
-        "rm",
-        "rmdir",
-        "dd",
-        "tar",
-        "find",
-        "bfs",
-        "chmod",
-        "chown",
-        "chgrp",
-        "kill",
-        "pkill",
-        "killall",
-        "crontab",
-        "history",
-        "source",
-        ".",
-        "eval",
-        "trap",
-        "enable",
-        "make",
-        "gmake",
-        "truncate",
-        "env",
-        "printenv",
-        "set",
-        "export",
-        "unset",
-        "alias",
-        "hostname",
-        "ifconfig",
-        "getent",
-        "xargs",
-        "busybox",
-        "rsync",
-        "ssh",
-        "scp",
-        "sftp",
-        "curl",
-        "wget",
-        "openssl",
-    }
-)

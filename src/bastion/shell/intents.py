@@ -105,7 +105,7 @@ CODES: dict[str, Code] = _codes(
     ("HB002", "system_modification", _C, "formats a filesystem on a device", True),
     ("HB003", "system_modification", _C, "raw write or wipe of a block device", True),
     ("HB004", "process_management", _C, "fork bomb", True),
-    ("HB005", "pipe_injection", _C, "downloaded code is executed (download piped or handed to a shell or interpreter)", True),
+    ("HB005", "pipe_injection", _C, "downloaded code is executed (piped to a shell, run after download, or written where it runs automatically)", True),
     ("HB006", "network_exfil", _C, "reverse shell (a shell wired to a network connection)", True),
     ("HB007", "network_exfil", _C, "bind shell (a shell served on a listening socket)", True),
     ("HB008", "network_exfil", _C, "secret exfiltration (a secret or the environment is read and sent over the network)", True),

@@ -19,6 +19,7 @@ is never scanned.
 from __future__ import annotations
 
 import posixpath
+import re
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -395,8 +396,8 @@ def _SECRET_PATTERN_HINT(word: str) -> bool:
     return any(h in low for h in ("private key", "begin rsa", "begin openssh", "aws_secret", "akia", "ghp_", "xoxb-", "sk-ant-", "sk_live_"))
 
 
-_AWK_TARGET = __import__("re").compile(r'>>?\s*"([^"]+)"')
-_SHELL_WORD = __import__("re").compile(r"(?:^|[\s\"'(/!])(?:ba|z|da|k)?sh\b(?!\.)")
+_AWK_TARGET = re.compile(r'>>?\s*"([^"]+)"')
+_SHELL_WORD = re.compile(r"(?:^|[\s\"'(/!])(?:ba|z|da|k)?sh\b(?!\.)")
 
 
 def _jq(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
@@ -532,7 +533,7 @@ def _ifconfig(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
         f.hit("CAT009", f.label)
 
 
-def _ip(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
+def _ip(f: Facts, args: tuple[str, ...], ctx: Ctx | None) -> None:
     ops = [a for a in args if not a.startswith("-")]
     if any(o in _IP_MUTATORS for o in ops[1:]):
         f.hit("CAT009", f.label)
@@ -1020,7 +1021,7 @@ def _inline_code(f: Facts, code: str, ctx: Ctx) -> None:
         f.spawns_shell = True
 
 
-_WRITE_CALL = __import__("re").compile(r"file_put_contents|fputs|fwrite|\.write\s*\(|open\s*\([^)]*[\"'][wa]\+?[\"']|File\.write|writeFile|>>?\s*[\"']|print\s+\w+\s|IO\.write|spit\b")
+_WRITE_CALL = re.compile(r"file_put_contents|fputs|fwrite|download\s*\(|createWriteStream|FileWriter|OpenFile|writeFileSync|copyfile|urlretrieve|\.write\s*\(|open\s*\([^)]*[\"'][wa]\+?[\"']|File\.write|writeFile|>>?\s*[\"']|print\s+\w+\s|IO\.write|spit\b")
 
 
 def _shell(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
@@ -1218,7 +1219,7 @@ def _refine_npm(f: Facts, parsed: Args, value: str, key: str) -> bool:
 
 
 def _refine_ip(f: Facts, parsed: Args, value: str, key: str) -> bool:
-    _ip(f, tuple(parsed.operands), Ctx("/", "/", ()))
+    _ip(f, tuple(parsed.operands), None)
     return any(h.code == "CAT009" for h in f.hits)
 
 
@@ -1576,13 +1577,6 @@ _GIT_SUBS: dict[str, Callable[[Facts, tuple[str, ...], Ctx], str | None]] = {
 }
 
 # --------------------------------------------------------------------------- admin groups
-
-
-def _code_group(code: str) -> Checker:
-    def check(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
-        f.hit(code, f.label)
-
-    return check
 
 
 def _power(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
@@ -2011,6 +2005,9 @@ def _check_access(f: Facts, access: PathAccess, ctx: Ctx, dumps: bool) -> None:
         f.hit("CAT009", f"{f.label} ({path})")
         return
     plevel = persistence_level(path, ctx.home)
+    if plevel and op == WRITE and ("fetch" in f.roles or path in f.downloads):
+        f.hit("HB005", f"{f.label} (downloads into {path}, which runs automatically)")
+        return
     if plevel >= 2:
         f.hit("HB011", f"{f.label} ({path})")
         return
