@@ -328,6 +328,10 @@ def build_parser() -> Any:
     from .sandbox.command import add_parsers as add_sandbox_parsers  # run, doctor
 
     add_sandbox_parsers(sub, _add_decision_flags)
+
+    from .injection.command import add_parser as add_scan_parser  # scan
+
+    add_scan_parser(sub)
     return parser
 
 
@@ -367,6 +371,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from .sandbox.command import cmd_doctor, cmd_run
 
             return cmd_run(args, Guards(args), _ask_person) if args.verb == "run" else cmd_doctor(args)
+        if args.verb == "scan":
+            from .injection.command import run as cmd_scan
+
+            return cmd_scan(args)
         if args.verb == "rules":
             if not args.rules_command:
                 args.rules_command, args.cwd, args.isolated = "list", None, False
