@@ -10,16 +10,26 @@ from pathlib import Path
 
 import pytest
 
-from bastion.sandbox import Sandbox, bwrap, landlock
+from bastion.sandbox import Sandbox, doctor, landlock
+
+
+def _landlock_usable() -> tuple[bool, str]:
+    if landlock.abi() == 0:
+        return False, "this kernel has no Landlock"
+    if os.geteuid() != 0:
+        ok, detail = doctor._in_child(doctor._unshare(landlock.CLONE_NEWUSER))
+        if not ok:
+            return False, f"no user namespaces for the Landlock backend: {detail}"
+    return True, ""
 
 
 def _backend_params() -> list:
+    """Each backend this machine can run; the others are skipped with the reason
+    (``bastion doctor`` says the same; scripts/setup.sh --test installs bubblewrap)."""
     params = []
-    for name, present, why in (
-        ("bwrap", bwrap.find() is not None, "bubblewrap is not installed (scripts/setup.sh --test installs it)"),
-        ("landlock", landlock.abi() > 0, "this kernel has no Landlock"),
-    ):
-        marks = [] if present else [pytest.mark.skip(reason=why)]
+    check = doctor._bwrap_check()
+    for name, (usable, why) in (("bwrap", (check.ok, check.detail)), ("landlock", _landlock_usable())):
+        marks = [] if usable else [pytest.mark.skip(reason=f"{name} backend unusable here: {why}")]
         params.append(pytest.param(name, marks=marks, id=name))
     return params
 

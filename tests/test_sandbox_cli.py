@@ -160,3 +160,20 @@ def test_doctor(project, bastion_env):
     assert data["backend"] in ("bwrap", "landlock")
     assert {c["name"] for c in data["checks"]} >= {"bubblewrap", "user namespaces", "Landlock", "seccomp"}
     assert data["backends"][data["backend"]]["pid_namespace"] is True
+
+
+def test_limits_are_inherited_hard(project, bastion_env, tmp_path):
+    flags = settings(tmp_path, {"sandbox": {"enabled": True, "autoAllowBashIfSandboxed": True}})
+    proc = run("run", "--settings", flags, "--", "ulimit -c; ulimit -Hc; ulimit -c 1000", cwd=project, env=bastion_env)
+    lines = proc.stdout.split()
+    assert lines == ["0", "0"]
+    assert proc.returncode != 0  # the hard limit cannot be raised again
+
+
+def test_stdin_reaches_the_command(project, bastion_env):
+    proc = subprocess.run(
+        [sys.executable, "-m", "bastion", "run", "--", "cat"], input="piped\n", capture_output=True, text=True,
+        cwd=str(project), env=bastion_env, timeout=60, start_new_session=True,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == "piped\n"
