@@ -205,3 +205,23 @@ def test_plan_lists_protected_and_hidden_paths(world):
     assert not plan.writable(str(world.project / ".git" / "hooks" / "x"))
     assert not plan.writable(str(world.home / "x"))
     assert plan.writable("/tmp/anything")
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_submodule_hooks_and_extra_protected_files_stay_read_only(world, backend):
+    module = world.project / ".git" / "modules" / "lib"
+    (module / "objects").mkdir(parents=True)
+    (module / "hooks").mkdir()
+    (module / "config").write_text("[core]\n")
+    audit = world.project / "logs" / "audit.jsonl"
+    audit.parent.mkdir()
+    audit.write_text("{}\n")
+    sandbox = world.sandbox(backend, protect=[str(audit)])
+    result = sandbox.run(
+        "echo evil > .git/modules/lib/hooks/post-checkout; echo x >> .git/modules/lib/config; echo forged >> logs/audit.jsonl",
+        cwd=str(world.project),
+    )
+    assert not (module / "hooks" / "post-checkout").exists()
+    assert (module / "config").read_text() == "[core]\n"
+    assert audit.read_text() == "{}\n"
+    assert len([v for v in result.violations if v["kind"] == "write"]) == 3

@@ -125,6 +125,7 @@ def cmd_run(args: Any, guards: Any, ask: Asker) -> int:
         environ=guard.env,
         allow_unix_sockets=settings.allow_unix_sockets,
         credential_globs=credential_globs(guard.policy, home),
+        protect=_own_files(guard),
         warn=sys.stderr,
     )
     live = None if args.json else _write_live
@@ -156,6 +157,14 @@ def cmd_run(args: Any, guards: Any, ask: Asker) -> int:
             payload["decision"] = decision.to_dict()
         _json_out(payload)
     return result.exit_code
+
+
+def _own_files(guard: Any) -> list[str]:
+    """bastion's files the settings place elsewhere (the audit log): read-only inside."""
+    from ..session import audit_path
+
+    path = audit_path(guard.policy, guard.env)
+    return [str(path), str(path) + ".lock"] if path is not None else []
 
 
 def _write_live(name: str, data: bytes) -> None:

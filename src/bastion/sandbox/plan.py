@@ -194,6 +194,24 @@ def _git_dirs(root: str) -> list[str]:
     return dirs
 
 
+def _with_submodules(git_dirs: list[str], depth: int = 2) -> list[str]:
+    """Git directories plus those of their submodules (``modules/<name>``, two levels
+    deep): git runs a submodule's hooks too."""
+    out = list(git_dirs)
+    frontier = list(git_dirs)
+    for _ in range(depth):
+        found = []
+        for git_dir in frontier:
+            try:
+                names = os.listdir(os.path.join(git_dir, "modules"))
+            except OSError:
+                continue
+            found.extend(os.path.join(git_dir, "modules", n) for n in sorted(names))
+        out.extend(d for d in found if os.path.isdir(os.path.join(d, "objects")))
+        frontier = found
+    return out
+
+
 def _protected(write_roots: Sequence[str], home: str, own: Iterable[str]) -> tuple[list, list, list]:
     readonly: dict[str, str] = {}
     create: dict[str, str] = {}
@@ -206,7 +224,7 @@ def _protected(write_roots: Sequence[str], home: str, own: Iterable[str]) -> tup
     if home and writable(home) and home not in tops:
         tops.append(home)
     for top in tops:
-        for git_dir in _git_dirs(top):
+        for git_dir in _with_submodules(_git_dirs(top)):
             if not writable(git_dir):
                 continue
             for name in GIT_PROTECTED:
@@ -260,6 +278,7 @@ def build_plan(
     env: Mapping[str, str] | None = None,
     credential_globs: Iterable[str] = (),
     keep_visible: Iterable[str] = (),
+    protect: Iterable[str] = (),
 ) -> Plan:
     """Resolve everything the backends need; raise ``PlanError`` for an impossible run."""
     cwd_real = _real(cwd)
@@ -281,7 +300,8 @@ def build_plan(
         raise PlanError(f"working directory {cwd_real} is outside the workspace {ws} and the write roots")
     home_real = _real(home) if home else ""
     config = protected.ProtectionConfig.from_settings({}, env=dict(env) if env is not None else dict(os.environ))
-    readonly, create, rewritable = _protected(roots, home_real, protected.own_paths(config))
+    own = (*protected.own_paths(config), *(_real(os.path.expanduser(p)) for p in protect))
+    readonly, create, rewritable = _protected(roots, home_real, own)
     deny = [_real(os.path.join(cwd_real, os.path.expanduser(p))) for p in deny_read]
     return Plan(
         cwd=cwd_real,

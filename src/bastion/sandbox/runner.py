@@ -114,7 +114,8 @@ class Sandbox:
     ``backend``: ``auto`` (bubblewrap if installed, else Landlock), ``bwrap`` or
     ``landlock``. ``environ`` is where the allowlisted variables come from (default:
     this process). ``hosts`` maps names to addresses for the proxy (tests).
-    ``warn`` gets the readable lines after each run (None: silent).
+    ``warn`` gets the readable lines after each run (None: silent). ``protect`` adds
+    paths that stay read-only even inside a write root (``bastion run`` adds the audit log).
     ``rlimits_inherited``: the caller has already applied ``limits.RLIMITS`` to its own
     process (``limits.apply_to_self``, as ``bastion run`` does), so children inherit
     them and the launcher can be started with vfork instead of a costlier fork.
@@ -129,6 +130,7 @@ class Sandbox:
         hosts: Mapping[str, str] | None = None,
         allow_unix_sockets: bool = False,
         credential_globs: Iterable[str] = (),
+        protect: Iterable[str] = (),
         warn: TextIO | None = sys.stderr,
         python: str | None = None,
         rlimits_inherited: bool = False,
@@ -141,6 +143,7 @@ class Sandbox:
         self.hosts = dict(hosts or {})
         self.allow_unix_sockets = allow_unix_sockets
         self.credential_globs = tuple(credential_globs)
+        self.protect = tuple(protect)
         self.warn = warn
         self.python = python or sys.executable
         self.rlimits_inherited = rlimits_inherited
@@ -204,6 +207,7 @@ class Sandbox:
                 env=self.environ,
                 credential_globs=self.credential_globs,
                 keep_visible=(sys.prefix, sys.base_prefix, os.path.dirname(self.python), _HERE),
+                protect=self.protect,
             )
         except PlanError as exc:
             raise SandboxError(str(exc)) from None
