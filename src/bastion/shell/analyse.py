@@ -22,12 +22,16 @@ What is a hard block and what only asks
 
 Hard blocks (``HB0xx``, deny in every mode): recursive delete of ``/``, a home, a
 system directory or a workspace root (HB001); ``mkfs`` on a device (HB002); raw writes
-or wipes of block devices (HB003); fork bombs (HB004); downloaded code executed (HB005);
-reverse and bind shells (HB006/HB007); secret or environment exfiltration (HB008);
-dumping a high-value secret such as a private key or ``/etc/shadow`` (HB009); decoded
-text executed by a shell (HB010); writes to backdoor targets (authorized_keys, sudoers,
-ld.so.preload, passwd/shadow, PAM: HB011); recursive chmod/chown of the root, a home or
-a system directory (HB012); killing every process (HB013); kernel crash (HB014).
+or wipes of block devices, partition-table zaps (HB003); fork bombs (HB004); downloaded
+code executed — piped to a shell, run after download, fetched inside ``$(…)``/``<(…)``
+for a shell, or downloaded into a startup file (HB005); reverse and bind shells
+(HB006/HB007); secret or environment exfiltration (HB008); dumping a high-value secret
+such as a private key, cloud credentials or ``/etc/shadow`` (HB009); decoded text
+executed by a shell (HB010); writes to backdoor targets (authorized_keys, sudoers,
+ld.so.preload, passwd/shadow, PAM) or ``LD_PRELOAD`` planted in a startup file (HB011);
+recursive chmod/chown of the root, a home or a system directory (HB012); killing every
+process (HB013); kernel crash (HB014); a root shell obtained through another program
+under ``sudo`` (``sudo find -exec /bin/sh``, ``sudo awk 'BEGIN{system("sh")}'``: HB015).
 
 Asks (``CAT0xx``, layer 6; ``destructive`` ones never offer session/always grants):
 ``git push --force``, ``git reset --hard``, ``git clean -f``, ``git branch -D``,
@@ -36,6 +40,14 @@ uninstall``, cloud ``delete-*``, destructive SQL, ``docker system prune`` (CAT01
 publishing (CAT017); ``shutdown``/``reboot`` (CAT018); partitioning (CAT023); account
 changes (CAT025); disabling security controls (CAT028); network access, privilege, code
 execution, persistence targets, secrets of lower value, writes outside the workspace.
+An interactive root shell asked for directly (``sudo -i``, ``sudo bash``) asks; ``rm``
+inside the workspace asks (CAT010) but is not destructive.
+
+Data is not execution: arguments of ``echo``/``printf``, grep patterns, commit
+messages and here-documents written to files are never analysed as commands; text is
+analysed as code only where something runs it (``bash -c``, ``eval``, ``| sh``,
+``xargs``/``parallel`` inputs, interpreter ``system()`` strings, ``ssh host CMD``, and
+text appended to a startup file or crontab).
 """
 
 from __future__ import annotations
@@ -47,6 +59,7 @@ from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Iterable, Sequence
 
+from .lazyre import LazyPattern
 from ..model import Finding, Severity, Tier
 from . import catalog as C
 from .inline import fork_bomb
@@ -154,9 +167,9 @@ def _nested(text: str, where: str, ctx: Ctx, depth: int, hits: list[_Hit]) -> No
         hits.append(_Hit(hit.code, f"{hit.detail} [inside {where}]", hit.command))
 
 
-_BRACE_COMMAND = re.compile(r"(?:^|[;&|(]\s*)\{([^{}\s,]+(?:,[^{}\s,]*)+)\}")
-_VAR = re.compile(r"\$\{?([A-Za-z_][A-Za-z_0-9]*)\}?")
-_ECHO_SUBST = re.compile(r"^(?:\$\(|`)\s*(echo|printf)\s+(?:-[neE]+\s+)?(['\"]?)(.*?)\2\s*(?:\)|`)$", re.S)
+_BRACE_COMMAND = LazyPattern(r"(?:^|[;&|(]\s*)\{([^{}\s,]+(?:,[^{}\s,]*)+)\}")
+_VAR = LazyPattern(r"\$\{?([A-Za-z_][A-Za-z_0-9]*)\}?")
+_ECHO_SUBST = LazyPattern(r"^(?:\$\(|`)\s*(echo|printf)\s+(?:-[neE]+\s+)?(['\"]?)(.*?)\2\s*(?:\)|`)$", re.S)
 
 
 def _literal_output(text: str) -> str | None:
@@ -210,7 +223,7 @@ def _resolve_names(commands: Sequence[SimpleCommand]) -> list[SimpleCommand]:
 # --------------------------------------------------------------------------- script rules
 
 
-_XARGS_REPLACE = re.compile(r"(?:-I\s*|--replace=|-J\s*)(\S+)|(?<!\S)(-i|--replace)(?=\s)")
+_XARGS_REPLACE = LazyPattern(r"(?:-I\s*|--replace=|-J\s*)(\S+)|(?<!\S)(-i|--replace)(?=\s)")
 
 
 def _fed_inputs(facts: list[Facts], raw: str, ctx: Ctx, depth: int, hits: list[_Hit]) -> None:
@@ -395,7 +408,7 @@ def _exfiltration(facts: list[Facts], hits: list[_Hit]) -> None:
             return
 
 
-_CRON_FIELDS = re.compile(r"^\s*(?:@\w+|(?:[\d*/,\-]+\s+){5})\s*")
+_CRON_FIELDS = LazyPattern(r"^\s*(?:@\w+|(?:[\d*/,\-]+\s+){5})\s*")
 
 
 def _payloads(facts: list[Facts], ctx: Ctx, depth: int, hits: list[_Hit]) -> None:
@@ -453,7 +466,7 @@ def _raw_pattern_table() -> tuple[tuple[str, re.Pattern[str]], ...]:
     )
 
 
-_READ_SUBST = re.compile(r"\$\(\s*<\s*([^)\s]+)\s*\)")
+_READ_SUBST = LazyPattern(r"\$\(\s*<\s*([^)\s]+)\s*\)")
 
 
 def _raw_patterns(raw: str, commands: Sequence[SimpleCommand], ctx: Ctx, hits: list[_Hit]) -> None:

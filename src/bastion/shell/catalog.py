@@ -23,15 +23,15 @@ Codes (``CATxxx``, ``HBxxx``) are defined in ``intents.CODES``.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Mapping
+from .lazyre import LazyPattern
 
 __all__ = ["canonical_name", "Tool", "TOOLS", "READ_ONLY", "ROUTINE", "GIT"]
 
 # ------------------------------------------------------------------------ name handling
 
-_VERSIONED = re.compile(r"^(python|pypy|pip|ruby|perl|php|lua|luajit|node|nodejs|gawk|tclsh|wish|jython|idle|pydoc|easy_install|gem|bundle|irb)[\d.]*(?:-[\w.]+)?$")
+_VERSIONED = LazyPattern(r"^(python|pypy|pip|ruby|perl|php|lua|luajit|node|nodejs|gawk|tclsh|wish|jython|idle|pydoc|easy_install|gem|bundle|irb)[\d.]*(?:-[\w.]+)?$")
 _DOTTED_FAMILIES = ("mkfs", "fsck", "mount", "umount", "mkswap", "mke2fs")
 
 #: Standard directories a bare command name resolves to; ``./ls`` is not ``ls``.

@@ -19,7 +19,6 @@ is never scanned.
 from __future__ import annotations
 
 import posixpath
-import re
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -40,6 +39,7 @@ from .targets import (
     secret_level,
     within,
 )
+from .lazyre import LazyPattern
 
 __all__ = ["Ctx", "Facts", "Hit", "classify"]
 
@@ -396,8 +396,8 @@ def _SECRET_PATTERN_HINT(word: str) -> bool:
     return any(h in low for h in ("private key", "begin rsa", "begin openssh", "aws_secret", "akia", "ghp_", "xoxb-", "sk-ant-", "sk_live_"))
 
 
-_AWK_TARGET = re.compile(r'>>?\s*"([^"]+)"')
-_SHELL_WORD = re.compile(r"(?:^|[\s\"'(/!])(?:ba|z|da|k)?sh\b(?!\.)")
+_AWK_TARGET = LazyPattern(r'>>?\s*"([^"]+)"')
+_SHELL_WORD = LazyPattern(r"(?:^|[\s\"'(/!])(?:ba|z|da|k)?sh\b(?!\.)")
 
 
 def _jq(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
@@ -1021,7 +1021,7 @@ def _inline_code(f: Facts, code: str, ctx: Ctx) -> None:
         f.spawns_shell = True
 
 
-_WRITE_CALL = re.compile(r"file_put_contents|fputs|fwrite|download\s*\(|createWriteStream|FileWriter|OpenFile|writeFileSync|copyfile|urlretrieve|\.write\s*\(|open\s*\([^)]*[\"'][wa]\+?[\"']|File\.write|writeFile|>>?\s*[\"']|print\s+\w+\s|IO\.write|spit\b")
+_WRITE_CALL = LazyPattern(r"file_put_contents|fputs|fwrite|download\s*\(|createWriteStream|FileWriter|OpenFile|writeFileSync|copyfile|urlretrieve|\.write\s*\(|open\s*\([^)]*[\"'][wa]\+?[\"']|File\.write|writeFile|>>?\s*[\"']|print\s+\w+\s|IO\.write|spit\b")
 
 
 def _shell(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:

@@ -12,7 +12,7 @@ dumped or, for backdoor targets, when written).
 
 from __future__ import annotations
 
-import re
+from .lazyre import LazyPattern
 
 __all__ = [
     "secret_level",
@@ -256,7 +256,7 @@ HARMLESS_DEVICES = frozenset(
     {"/dev/null", "/dev/zero", "/dev/stdin", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/random", "/dev/urandom", "/dev/full", "/dev/ptmx"}
 )
 
-_BLOCK_DEVICE = re.compile(
+_BLOCK_DEVICE = LazyPattern(
     r"^/dev/(?:sd[a-z]+\d*|hd[a-z]+\d*|vd[a-z]+\d*|xvd[a-z]+\d*|nvme\d+(?:n\d+)?(?:p\d+)?|mmcblk\d+(?:p\d+)?"
     r"|r?disk\d+(?:s\d+)*|md\d+|md/.*|dm-\d+|mapper/.+|loop\d+|sr\d+|nbd\d+|zd\d+|cciss/.+|disk/by-.+"
     r"|root|mtdblock\d+|ubi.*|mem|kmem|port)$"

@@ -1,0 +1,32 @@
+"""Regular expressions compiled on first use.
+
+bastion's hook is a short-lived process: a pattern that a given call never needs
+should cost nothing. :class:`LazyPattern` takes the arguments of ``re.compile`` and
+compiles once, the first time a method is used.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+__all__ = ["LazyPattern"]
+
+
+class LazyPattern:
+    """``re.compile(pattern, flags)``, deferred until first use."""
+
+    __slots__ = ("_args", "_compiled")
+
+    def __init__(self, pattern: str, flags: int = 0) -> None:
+        self._args = (pattern, flags)
+        self._compiled: re.Pattern[str] | None = None
+
+    @property
+    def compiled(self) -> re.Pattern[str]:
+        if self._compiled is None:
+            self._compiled = re.compile(*self._args)
+        return self._compiled
+
+    def __getattr__(self, name: str) -> Any:  # search, match, finditer, sub …
+        return getattr(self.compiled, name)
