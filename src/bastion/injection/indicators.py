@@ -852,7 +852,9 @@ ENGLISH: tuple[Indicator, ...] = (
         MEDIUM,
         r"(?i)\b(?:integrate|incorporate|embed|embedding|include|add|insert|inject|append|blend|fuse|merge|meld|infuse"
         r"|assimilate|weave|adopt|deploy|utili[sz]e|use|employ|feature|featuring|enlist|implement|put|place|make|let)\s+"
-        r"(?:\w+\s+)?(?:the\s+)?(?:following|subsequent|below)\s+code\s+(?:block|snippet|excerpt|section|segment|fragment)",
+        r"(?:\w+\s+)?(?:the\s+)?(?:following|subsequent|below)\s+code\s+(?:block|snippet|excerpt|section|segment|fragment)"
+        r"|\b(?:inclusion|addition|integration|incorporation|insertion)\s+of\s+the\s+(?:following|subsequent|below)\s+code\s+"
+        r"(?:block|snippet|excerpt|section|segment|fragment)",
         "asks the reader to adopt the following code",
     ),
     # -- code that steals, destroys or takes over (a snippet's behaviour) ------------
@@ -895,7 +897,9 @@ ENGLISH: tuple[Indicator, ...] = (
     Indicator(
         "code_payload",
         MEDIUM,
-        r"(?s)(?:requests\.get|urlopen|httpx\.get)[^`]*?(?:Fernet|Cipher|AES\.new)[^`]*?\.encrypt\("
+        r"(?s)(?:requests\.get|urlopen|httpx\.get)[^`]*?(?:Fernet|Cipher|AES\.new)[^`]*?\.encrypt(?:or)?\("
+        r"|requests\.(?:post|put)\([^)`]*\bfiles\s*="
+        r"|(?s)(?:requests\.get|urlopen)\([^`]*?(?:storbinary|SCPClient|\.sendall\(|\.send\(\s*r\.)"
         r"|smtplib\.SMTP[^`]*?\bfor\s+\w+\s+in\b|\bfor\s+\w+\s+in\b[^`]*?smtplib\.SMTP"
         r"|requests\.\w+\([^)`]*\bcookies\s*=|ipconfig\s+/release|ifconfig\s+\w+\s+down|netsh\s+interface\s+set"
         r"|while\s+True\s*:[^`]*?(?:os\.system\([^)]*ping|Tk\(\)|create_window|os\.fork|subprocess\.\w+\([^)]*(?:scp|screencapture|snippingtool))",
