@@ -152,7 +152,7 @@ def _host_of(word: str) -> str | None:
         host = word.split("@", 1)[1].split(":", 1)[0].split("/", 1)[0]
         return host or None
     head, sep, _ = word.partition(":")
-    if sep and head and "/" not in head and "." in head and not head.startswith("-") and "=" not in head:
+    if sep and head and "/" not in head and ("." in head or head == "localhost") and not head.startswith("-") and "=" not in head:
         return head
     return None
 
@@ -635,7 +635,6 @@ def _busybox(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
 
 def _network(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
     kind = C.NETWORK.get(f.name, "send")
-    f.at_least(H)
     for word in args:
         if word.startswith("-") and "://" not in word:
             continue
@@ -648,11 +647,30 @@ def _network(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
         f.roles.add("send")
     if kind == "dns":
         f.roles.add("dns")
+    if not f.hosts and f.name in _BARE_HOST_TOOLS:
+        ops = [a for a in args if not a.startswith("-") and not a.isdigit()]
+        if ops and "/" not in ops[0]:
+            f.hosts.append(ops[0].split("@", 1)[-1])
     handler = _NETWORK_DETAIL.get(f.name)
     if handler is not None:
         handler(f, args, ctx)
-    if not any(h.code in ("CAT001", "CAT002", "CAT029") or h.code.startswith("HB") for h in f.hits):
+    if any(h.code in ("CAT001", "CAT002", "CAT029") or h.code.startswith("HB") for h in f.hits):
+        return
+    if f.hosts and all(_loopback(h) for h in f.hosts) and kind != "dns":
+        f.at_least(L)
+        f.hit("CAT031", f"{f.label} (loopback only)")
+    else:
         f.hit("CAT001", f.label)
+
+
+#: Network tools whose first operand is a bare host name (``nc HOST PORT``, ``ping HOST``).
+_BARE_HOST_TOOLS = frozenset({"nc", "ncat", "netcat", "nc.openbsd", "nc.traditional", "telnet", "ping", "ping6", "traceroute", "traceroute6", "tracepath", "mtr", "nmap"})
+_LOOPBACK = frozenset({"localhost", "127.0.0.1", "::1", "[::1]", "0.0.0.0", "host.docker.internal"})
+
+
+def _loopback(host: str) -> bool:
+    """Traffic to the machine itself (a dev server, a local database) leaves nothing."""
+    return host.lower() in _LOOPBACK or host.startswith("127.") or host.endswith(".localhost")
 
 
 def _raw_socket(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
