@@ -44,6 +44,7 @@ from ..model import Severity
 __all__ = [
     "Indicator",
     "KINDS",
+    "KIND_CODES",
     "ENGLISH",
     "PHRASES",
     "ALL_INDICATORS",
@@ -84,6 +85,27 @@ KINDS = (
     "hidden_content",
     "token_flooding",
 )
+
+#: A stable finding code per kind, for ``model.Finding`` (audit log, hook output).
+KIND_CODES: dict[str, str] = {
+    "forged_markup": "INJ001",
+    "instruction_override": "INJ002",
+    "addressed_to_ai": "INJ003",
+    "role_hijack": "INJ004",
+    "safety_bypass": "INJ005",
+    "concealment": "INJ006",
+    "prompt_extraction": "INJ007",
+    "response_steering": "INJ008",
+    "command_request": "INJ009",
+    "shell_payload": "INJ010",
+    "code_payload": "INJ011",
+    "exfiltration": "INJ012",
+    "account_action": "INJ013",
+    "verdict_steering": "INJ014",
+    "hidden_content": "INJ015",
+    "token_flooding": "INJ016",
+}
+assert set(KIND_CODES) == set(KINDS) and len(set(KIND_CODES.values())) == len(KINDS)
 
 # --------------------------------------------------------------------------- fragments
 # Shared pieces of the English patterns, so the table below stays readable.

@@ -10,14 +10,23 @@ from __future__ import annotations
 import os
 from typing import Any, Mapping
 
-from ..model import Kind, Severity, ToolCall
+from ..model import Finding, Kind, Severity, ToolCall
 from .scanner import InjectionFinding, is_injection, scan
 from .taint import record_injection, record_read, record_secret
 
-__all__ = ["observe_tool_result", "provenance_of", "source_kind_of"]
+__all__ = [
+    "observe_tool_result",
+    "result_text",
+    "warning_for",
+    "model_findings",
+    "provenance_of",
+    "source_kind_of",
+]
 
 #: Environment dumps and secret variables: a shell factor of this kind at least medium.
 _ENV_ACCESS = "env_access"
+#: Keys of result JSON that label content rather than carry it (MCP ``{"type": "text"}``).
+_METADATA_KEYS = frozenset({"type", "mimeType", "mime_type"})
 
 
 def provenance_of(call: ToolCall) -> str:
@@ -91,3 +100,38 @@ def _analysis(call: ToolCall, env: Mapping[str, str]) -> Any:
         return analyse(parse(call.command or ""), cwd=call.cwd, home=home)
     except Exception:  # noqa: BLE001 - an unanalysable command reads nothing we can name
         return None
+
+
+def result_text(result: Any) -> str:
+    """The text in a tool result as a client reports it (a string, or JSON such as
+    ``{"stdout": …, "stderr": …}``, ``{"file": {"content": …}}`` or MCP ``content``
+    blocks): every string in it, in order, one per line."""
+    parts: list[str] = []
+    stack: list[Any] = [result]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            parts.append(item)
+        elif isinstance(item, dict):
+            stack.extend(reversed([v for k, v in item.items() if k not in _METADATA_KEYS]))
+        elif isinstance(item, (list, tuple)):
+            stack.extend(reversed(item))
+    return "\n".join(parts)
+
+
+def warning_for(call: ToolCall, text: str, findings: list[InjectionFinding]) -> str | None:
+    """The warning to give the model for this result, or None when it is not an injection."""
+    if not is_injection(findings):
+        return None
+    from .tagging import format_warning
+
+    return format_warning(provenance_of(call), text, findings, tainted=bool(call.session_id))
+
+
+def model_findings(findings: list[InjectionFinding], text: str) -> list[Finding]:
+    """The scanner's findings as ``model.Finding`` (codes ``INJ001``… by kind)."""
+    from .indicators import KIND_CODES
+
+    return [
+        Finding(KIND_CODES.get(f.kind, "INJ000"), f.severity, f'{f.message}: "{f.excerpt(text, 60)}"') for f in findings
+    ]
