@@ -210,3 +210,12 @@ def test_any_text_scans_with_valid_spans(text: str) -> None:
 def test_appending_an_injection_to_any_text_is_still_caught(prefix: str, injection: str) -> None:
     # score is monotone in the findings: surrounding text can add signals, never hide one
     assert score(scan(prefix + "\n" + injection)) >= THRESHOLD
+
+
+def test_package_exports_load_lazily() -> None:
+    import bastion.injection as injection
+
+    assert injection.scan is scan and injection.is_injection is is_injection
+    assert set(injection.__all__) <= set(dir(injection)) | set(injection._HOME)
+    with pytest.raises(AttributeError):
+        injection.nothing_here  # noqa: B018
