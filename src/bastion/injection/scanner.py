@@ -183,19 +183,33 @@ def _compiled() -> _Compiled:
 
 
 class _Text:
-    """A text with its UTF-8 bytes, and byte → character offset conversion."""
+    """A text with its UTF-8 bytes, and byte → character offset conversion.
 
-    __slots__ = ("text", "data", "ascii")
+    Conversions remember their results, so each one decodes only the bytes after the
+    nearest offset already converted: linear overall, however many findings there are.
+    """
+
+    __slots__ = ("text", "data", "ascii", "_bytes", "_chars")
 
     def __init__(self, text: str) -> None:
         self.text = text
         self.data = text.encode("utf-8", "surrogatepass")
         self.ascii = len(self.data) == len(text)
+        self._bytes = [0]
+        self._chars = [0]
 
     def char(self, offset: int) -> int:
         if self.ascii:
             return offset
-        return len(self.data[:offset].decode("utf-8", "ignore"))
+        import bisect
+
+        i = bisect.bisect_right(self._bytes, offset) - 1
+        if self._bytes[i] == offset:
+            return self._chars[i]
+        result = self._chars[i] + len(self.data[self._bytes[i] : offset].decode("utf-8", "ignore"))
+        self._bytes.insert(i + 1, offset)
+        self._chars.insert(i + 1, result)
+        return result
 
     def finding(self, kind: str, severity: Severity, start: int, end: int, message: str) -> InjectionFinding:
         """A finding from a byte span."""
