@@ -89,7 +89,7 @@ def _json_out(payload: dict[str, Any]) -> None:
 def cmd_run(args: Any, guards: Any, ask: Asker) -> int:
     from ..model import Verdict
     from .config import SandboxSettings, SandboxSettingsError, credential_globs
-    from .runner import Sandbox, SandboxError
+    from .runner import EXIT_SETUP, Sandbox, SandboxError
 
     cwd = os.path.abspath(args.cwd or os.getcwd())
     call, runnable = _call(args, cwd)
@@ -150,7 +150,7 @@ def cmd_run(args: Any, guards: Any, ask: Asker) -> int:
         )
     except SandboxError as exc:
         print(f"bastion: {exc}", file=sys.stderr)
-        return 125
+        return EXIT_SETUP
     if args.json:
         payload = result.to_dict()
         if decision is not None:

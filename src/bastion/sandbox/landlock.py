@@ -247,13 +247,16 @@ def bind(source_fd: int, target: str, *, readonly: bool, like_dir: bool) -> None
 
 def loopback_up() -> None:
     """Bring ``lo`` up in a new network namespace (SIOCSIFFLAGS, IFF_UP)."""
+    import _socket  # not ``socket``: its enum set-up costs milliseconds
     import fcntl
-    import socket
 
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+    sock = _socket.socket(_socket.AF_INET, _socket.SOCK_DGRAM)
+    try:
         ifreq = struct.pack("16sH14x", b"lo", 0)
-        flags = struct.unpack("16sH14x", fcntl.ioctl(sock, 0x8913, ifreq))[1]  # SIOCGIFFLAGS
-        fcntl.ioctl(sock, 0x8914, struct.pack("16sH14x", b"lo", flags | 1))  # SIOCSIFFLAGS
+        flags = struct.unpack("16sH14x", fcntl.ioctl(sock.fileno(), 0x8913, ifreq))[1]  # SIOCGIFFLAGS
+        fcntl.ioctl(sock.fileno(), 0x8914, struct.pack("16sH14x", b"lo", flags | 1))  # SIOCSIFFLAGS
+    finally:
+        sock.close()
 
 
 # --------------------------------------------------------------------------- capabilities and seccomp
