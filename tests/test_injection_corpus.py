@@ -11,7 +11,6 @@ are a held-out check that they generalise.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
