@@ -212,6 +212,17 @@ def test_a_broken_bubblewrap_falls_back_to_landlock_and_says_so(monkeypatch, wor
     assert "bastion: sandbox enforced less: bubblewrap failed" in stream.getvalue()
 
 
+def test_a_broken_bubblewrap_that_was_asked_for_is_an_error(monkeypatch, world, tmp_path):
+    from bastion.sandbox import SandboxError, bwrap
+
+    fake = tmp_path / "bwrap"
+    fake.write_text("#!/bin/sh\necho 'bwrap: setting up uid map: Permission denied' >&2\nexit 1\n")
+    fake.chmod(0o755)
+    monkeypatch.setattr(bwrap, "find", lambda: str(fake))
+    with pytest.raises(SandboxError, match="bubblewrap could not start a sandbox: bwrap: setting up uid map"):
+        world.sandbox("bwrap").run("echo ran", cwd=str(world.project))
+
+
 def test_runner_never_runs_without_confinement(monkeypatch, world):
     from bastion.sandbox import SandboxUnavailable, bwrap, landlock
 

@@ -246,6 +246,7 @@ class Sandbox:
 
         proxy = None
         ctl_parent: socket.socket | None = None
+        launch: _Launch | None = None
         try:
             dirs = placeholders()
             program = None
@@ -289,11 +290,15 @@ class Sandbox:
             returncode = proc.wait()
             info = _read_all(launch.info_fd)
             status_line = _read_all(launch.status_fd)
+            launch.info_fd = launch.status_fd = None
             stderr_bytes = err_cap.value()
-            if backend == "bwrap" and not info and not timed_out and returncode != 0:
-                if stderr_bytes.startswith(b"bwrap: ") and self.backend == "auto":
-                    notes.append("bubblewrap failed: " + stderr_bytes.decode(errors="replace").strip().splitlines()[0])
-                    return None
+            if backend == "bwrap" and not info and not timed_out and stderr_bytes.startswith(b"bwrap: "):
+                # bubblewrap failed before the command ran (it reports on --info-fd once set up)
+                why = stderr_bytes.decode(errors="replace").strip().splitlines()[0]
+                if self.backend != "auto":
+                    raise SandboxError(f"bubblewrap could not start a sandbox: {why}")
+                notes.append(f"bubblewrap failed: {why}")
+                return None
             if backend == "bwrap" and returncode == 1 and stderr_bytes.startswith(b"bwrap: execvp "):
                 returncode = 127 if b"No such file" in stderr_bytes.split(b"\n", 1)[0] else 126  # as a shell
             status: dict[str, Any] = {}
@@ -331,6 +336,9 @@ class Sandbox:
                 proxy.close()
             if ctl_parent is not None:
                 ctl_parent.close()
+            for fd in (launch.info_fd, launch.status_fd) if launch is not None else ():
+                if fd is not None:
+                    os.close(fd)
 
     # -- backends -----------------------------------------------------------------------
 
