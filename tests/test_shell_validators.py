@@ -167,7 +167,7 @@ def test_broken_validator_fails_closed(monkeypatch: pytest.MonkeyPatch) -> None:
         raise ValueError("bug")
 
     monkeypatch.setattr(module, "check", broken)
-    found = run_validators("ls", SyntaxView(None))
+    found = run_validators("ls -la", SyntaxView(None))
     assert any(f.code == "SH001" and "failed" in f.message for f in found)
 
 

@@ -36,6 +36,7 @@ nodes visited across all re-parses at :data:`MAX_WORK`.
 from __future__ import annotations
 
 import posixpath
+import re
 from typing import Any, Callable
 
 from ..model import Finding, Severity
@@ -87,6 +88,9 @@ _STATEMENTS = frozenset(
      "while_statement", "if_statement", "case_statement", "function_definition", "subshell",
      "compound_statement"}
 )
+_WORDLIKE = _WORDISH | {"command_name", "$"}
+#: Characters that make a plain word need real decoding (escapes, braces, odd blanks).
+_WORD_SPECIAL = re.compile(r"[\\{ \t\n]")
 _SUBSTITUTIONS = {"command_substitution": "substitution", "process_substitution": "process-substitution"}
 _CONSTRUCT_NAMES = {
     "for_statement": "for loop",
@@ -151,13 +155,16 @@ class _Ctx:
 class _Unit:
     """One parsed source text (the command, or a string parsed again) for validators."""
 
-    __slots__ = ("source", "root", "text_of", "slice", "commands", "words", "label", "has_error", "odd")
+    __slots__ = ("source", "root", "text", "text_of", "slice", "commands", "words", "names", "label", "has_error",
+                 "odd")
 
     def __init__(self, source: str, data: bytes, root: Any, label: str) -> None:
         self.source = source
         self.root = root
+        #: The parsed text when byte offsets are character offsets (ASCII), else None.
+        self.text: str | None = None
         if source.isascii():
-            text = data.decode("ascii")
+            text = self.text = data.decode("ascii")
 
             def text_of(node: Any) -> str:
                 return text[node.start_byte : node.end_byte]
@@ -178,11 +185,13 @@ class _Unit:
         self.commands: list[SimpleCommand] = []
         #: Every word as written and decoded (see :class:`~bastion.shell.words.Word`).
         self.words: list[Word] = []
+        #: Base names of the recorded commands.
+        self.names: set[str] = set()
         self.label = label
         self.has_error = bool(root is not None and root.has_error)
         #: A backslash or an unusual blank: only then can a line continuation glue a
         #: comment to a word.
-        self.odd = "\\" in source or "\r" in source or "\v" in source or "\f" in source
+        self.odd = "\\" in source or (not source.isprintable() and any(c in source for c in "\r\v\f"))
 
 
 def _gap_ok(gap: str, newline: bool = True) -> bool:
@@ -224,9 +233,10 @@ class _Walker:
         if reason not in self.reasons:
             self.reasons.append(reason)
 
-    def budget(self, level: int) -> bool:
+    def budget(self, level: int, count: bool = False) -> bool:
         """Count one node; False when the walk must stop (too deep or too much work)."""
-        self.work += 1
+        if count:
+            self.work += 1
         if self.work > MAX_WORK:
             if not self.stopped:
                 self.complex("too large to analyse")
@@ -239,9 +249,10 @@ class _Walker:
 
     # ----------------------------------------------------------------- sources
 
-    def run(self, source: str, ctx: _Ctx, label: str, limit: int = MAX_BYTES) -> _Unit | None:
+    def run(self, source: str, ctx: _Ctx, label: str, limit: int = MAX_BYTES, data: bytes | None = None) -> _Unit | None:
         """Parse ``source`` and walk it; returns the unit (None when refused outright)."""
-        data = source.encode("utf-8", "replace")
+        if data is None:
+            data = source.encode("utf-8", "replace")
         if len(data) > limit:
             self.complex(f"{label or 'command'} too long (more than {limit} bytes)")
             return None
@@ -286,7 +297,8 @@ class _Walker:
         count = len(children)
         for index, child in enumerate(children):
             kind = child.type
-            if not _gap_ok(unit.slice(end, child.start_byte)):
+            start = child.start_byte
+            if start != end and not _gap_ok(unit.slice(end, start)):
                 self.complex(f"unexpected text near {unit.text_of(child)[:20]!r}")
             end = child.end_byte
             if kind in (";", "&", "\n", "comment"):
@@ -306,16 +318,21 @@ class _Walker:
 
     def gaps(self, unit: _Unit, parent: Any, nodes: list[Any], start: int | None = None) -> None:
         """Only blanks may lie between ``nodes`` (children of ``parent``, in order)."""
+        slice_ = unit.slice
+        plain = unit.text
         end = parent.start_byte if start is None else start
         for node in nodes:
-            if not _gap_ok(unit.slice(end, node.start_byte)):
-                self.complex(f"unexpected text near {unit.text_of(node)[:20]!r}")
+            begin = node.start_byte
+            if begin != end and not (plain is not None and begin - end == 1 and plain[end] == " "):
+                if not _gap_ok(slice_(end, begin)):
+                    self.complex(f"unexpected text near {unit.text_of(node)[:20]!r}")
             end = node.end_byte
-        if not _gap_ok(unit.slice(end, parent.end_byte)):
+        if end != parent.end_byte and not _gap_ok(slice_(end, parent.end_byte)):
             self.complex("unexpected text at the end of a command")
 
     def statement(self, unit: _Unit, node: Any, ctx: _Ctx, level: int) -> None:
-        if not self.budget(level):
+        self.work += 1
+        if (self.work > MAX_WORK or level > MAX_NESTING) and not self.budget(level):
             return
         kind = node.type
         if kind == "command":
@@ -344,7 +361,7 @@ class _Walker:
 
     def descend(self, unit: _Unit, node: Any, ctx: _Ctx, level: int) -> None:
         """Best effort inside a construct we do not interpret: find every command."""
-        if not self.budget(level):
+        if not self.budget(level, count=True):
             return
         for child in node.named_children:
             kind = child.type
@@ -428,10 +445,15 @@ class _Walker:
             sub = ctx.copy()
             sub.pipe = (number, stage)
             sub.stdin = stdin
-            before = len(self.commands)
+            commands = self.commands
+            before = len(commands)
             self.literal_out = None
-            self.statement(unit, child, sub, level + 1)
-            stdin = self.literal_out if len(self.commands) == before + 1 else None
+            if kind == "command" and self.work < MAX_WORK and level < MAX_NESTING:
+                self.work += 1
+                self.command(unit, child, sub, level + 1, ())
+            else:
+                self.statement(unit, child, sub, level + 1)
+            stdin = self.literal_out if self.literal_out is not None and len(commands) == before + 1 else None
             stage += 1
 
     def redirected(self, unit: _Unit, node: Any, ctx: _Ctx, level: int) -> None:
@@ -472,96 +494,82 @@ class _Walker:
         issues: list[tuple[str, Any]] = []
         redirect_nodes: list[Any] = []
         last_count = 0
-        raw_end = 0
         if node is not None:
             # tree-sitter may skip text between tokens (a lone "-" before "<<", an
-            # escaped blank): every gap is checked
-            check_gaps = True
+            # escaped blank): every gap is checked, and words it split are joined
+            slice_ = unit.slice
+            plain = unit.text
+            words = unit.words
             end = -1
             prev_word = False
             for child in node.children:
                 kind = child.type
-                is_word = kind in _WORDISH or kind == "command_name" or kind == "$"
-                join = False
+                is_word = kind in _WORDLIKE
+                start = child.start_byte
                 if end >= 0:
-                    if check_gaps:
-                        gap = unit.slice(end, child.start_byte)
+                    if plain is not None and start - end == 1 and plain[end] == " ":
+                        pass  # the usual single blank
+                    elif (gap := slice_(end, start)) != " ":
                         if not _gap_ok(gap, newline=False):
                             self.complex("unexpected text between words")
                         # bash joins words separated only by line continuations (r\<newline>m)
-                        join = prev_word and is_word and not gap.replace("\\\n", "")
-                    else:
-                        join = prev_word and is_word and child.start_byte == end
+                        if prev_word and is_word and not gap.replace("\\\n", ""):
+                            end = child.end_byte
+                            if self.join_split_word(unit, child, gap, argv, issues, last_count):
+                                continue
                 end = child.end_byte
                 prev_word = is_word
-                if (join and argv and unit.words and unit.words[-1].raw.endswith("$")
-                        and unit.words[-1].raw == argv[-1]
-                        and (kind == "string" or (kind == "concatenation" and child.children[0].type == "string"))):
-                    # $"…" is a translated string: the $ is not part of the word
-                    argv[-1] = argv[-1][:-1]
-                    prev = unit.words.pop()
-                    unit.words.append(Word(prev.raw[:-1], argv[-1], prev.position))
-                    if not argv[-1]:
-                        argv.pop()
-                        unit.words.pop()
-                        join = False
-                if join:
-                    # tree-sitter split one bash word in two (``{}\;``): join them back
-                    if kind == "command_name" or not argv or last_count != 1:
-                        self.complex("words without a blank between them")
+                last_count = 0
+                if kind == "word":
+                    raw = plain[start:end] if plain is not None else text_of(child)
+                    if _WORD_SPECIAL.search(raw) is None:
+                        argv.append(raw)
+                        words.append(_word((raw, raw, len(argv) - 1, 1)))
                     else:
                         values = decode_word(child, text_of, issues)
-                        glued = unit.words[-1].raw + text_of(child) if unit.words else ""
-                        if "{" in glued and ("," in glued or ".." in glued):
-                            # brace expansion applies to the whole bash word
-                            self.complex("braces in a word tree-sitter split")
-                        if unit.words and unit.words[-1].raw.endswith("$"):
-                            # tree-sitter split "$a" after a concatenation ending in $
-                            self.complex("variable expansion split across words")
-                        if len(values) != 1:
-                            self.complex("words without a blank between them")
-                        else:
-                            argv[-1] += values[0]
-                            raw_prev = unit.words.pop()
-                            unit.words.append(Word(raw_prev.raw + unit.slice(raw_end, child.end_byte),
-                                                   argv[-1], raw_prev.position, 1))
-                            raw_end = child.end_byte
-                            continue
-                last_count = 0
-                if kind == "variable_assignment" and not argv:
-                    assigns.append(self.assignment(unit, child, issues))
-                elif kind in _REDIRECTS:
-                    redirect_nodes.append(child)
+                        position = len(argv)
+                        argv.extend(values)
+                        words.append(Word(raw, " ".join(values), position, len(values)))
+                        last_count = len(values) - 1
+                    last_count += 1
                 elif kind == "command_name":
-                    name_node = child.named_children[0] if child.named_child_count == 1 else None
-                    if name_node is None:
+                    name_node = child.children[0] if child.child_count == 1 else None
+                    if name_node is None or not name_node.is_named:
                         issues.append(("unusual command name", child))
                         argv.append(text_of(child))
                         continue
-                    values = decode_word(name_node, text_of, issues)
+                    raw = plain[start:end] if plain is not None else text_of(name_node)
+                    if name_node.type == "word" and _WORD_SPECIAL.search(raw) is None:
+                        values = [raw]
+                    else:
+                        values = decode_word(name_node, text_of, issues)
                     argv.extend(values)
-                    unit.words.append(Word(text_of(name_node), " ".join(values), 0, len(values)))
-                    last_count, raw_end = len(values), child.end_byte
+                    words.append(_word((raw, values[0] if len(values) == 1 else " ".join(values), 0, len(values))))
+                    last_count = len(values)
+                elif kind == "variable_assignment" and not argv:
+                    assigns.append(self.assignment(unit, child, issues))
+                elif kind in _REDIRECTS:
+                    redirect_nodes.append(child)
                 elif kind in _WORDISH:
                     values = decode_word(child, text_of, issues)
                     position = len(argv)
                     argv.extend(values)
-                    unit.words.append(Word(text_of(child), " ".join(values), position, len(values)))
-                    last_count, raw_end = len(values), child.end_byte
+                    words.append(Word(text_of(child), " ".join(values), position, len(values)))
+                    last_count = len(values)
                 elif kind == "$":
                     raw_dollar = text_of(child)  # tree-sitter lexes "-$" and "\$" as "$" tokens
                     if not literal_dollar(raw_dollar):
                         issues.append((f"variable expansion {raw_dollar}", child))
                     dollar = unescape_unquoted(raw_dollar)
                     argv.append(dollar)
-                    unit.words.append(Word(raw_dollar, dollar, len(argv) - 1))
-                    last_count, raw_end = 1, child.end_byte
+                    words.append(Word(raw_dollar, dollar, len(argv) - 1))
+                    last_count = 1
                 elif kind == "comment":
                     continue
                 else:
                     issues.append((kind.replace("_", " "), child))
                     argv.append(text_of(child))
-            if check_gaps and end >= 0 and not _gap_ok(unit.slice(end, node.end_byte), newline=False):
+            if end >= 0 and end != node.end_byte and not _gap_ok(slice_(end, node.end_byte), newline=False):
                 self.complex("unexpected text after the last word")
             if extra:
                 for word in extra:
@@ -572,14 +580,16 @@ class _Walker:
         redirects: list[Redirect] = []
         heredoc: tuple[str, bool] | None = None
         trailing: list[tuple[str, Any]] = []
-        for rnode in redirect_nodes:
-            heredoc = self.redirect(unit, rnode, redirects, argv, issues, trailing) or heredoc
-        for what, inode in issues:
-            self.complex(what)
-            if inode is not None and inode.type in _SUBSTITUTIONS:
-                self.substitution(unit, inode, ctx, level + 1)
-            elif inode is not None and inode.named_child_count:
-                self.descend(unit, inode, ctx, level + 1)
+        if redirect_nodes:
+            for rnode in redirect_nodes:
+                heredoc = self.redirect(unit, rnode, redirects, argv, issues, trailing) or heredoc
+        if issues:
+            for what, inode in issues:
+                self.complex(what)
+                if inode is not None and inode.type in _SUBSTITUTIONS:
+                    self.substitution(unit, inode, ctx, level + 1)
+                elif inode is not None and inode.named_child_count:
+                    self.descend(unit, inode, ctx, level + 1)
         shown_node = text_node if text_node is not None else node
         shown = text_of(shown_node) if shown_node is not None else ""
         pipe_number = -1
@@ -590,9 +600,9 @@ class _Walker:
             ctx.pipe = (pipe_number, 0)
         stdin = heredoc[0] if heredoc and heredoc[1] else None
         before = len(self.commands)
-        self.emit(unit, argv, assigns, redirects, ctx, shown, level, stdin=stdin)
+        self.emit(unit, argv, assigns, redirects, ctx, shown, level, stdin)
         out = None
-        if argv and len(self.commands) == before + 1:
+        if argv and (stdin is not None or argv[0] == "echo") and len(self.commands) == before + 1:
             if stdin is not None and argv in (["cat"], ["cat", "-"]):
                 out = stdin
             elif argv[0] == "echo":
@@ -606,6 +616,39 @@ class _Walker:
                 self.statement(unit, tnode, sub, level + 1)
             else:
                 self.statement(unit, tnode, ctx, level + 1)
+
+    def join_split_word(self, unit: _Unit, child: Any, gap: str, argv: list[str],
+                        issues: list[tuple[str, Any]], last_count: int) -> bool:
+        """tree-sitter split one bash word in two (``{}\\;``, ``r\\<newline>m``, ``$"…"``):
+        join it back onto the previous word. False when ``child`` stays a word of its own."""
+        text_of = unit.text_of
+        words = unit.words
+        kind = child.type
+        prev = words[-1] if words else None
+        if (prev is not None and argv and prev.raw.endswith("$") and prev.raw == argv[-1]
+                and (kind == "string" or (kind == "concatenation" and child.children[0].type == "string"))):
+            # $"…" is a translated string: the $ is not part of the word
+            argv[-1] = argv[-1][:-1]
+            words[-1] = Word(prev.raw[:-1], argv[-1], prev.position)
+            if not argv[-1]:
+                argv.pop()
+                words.pop()
+            return False
+        if kind == "command_name" or not argv or last_count != 1 or prev is None:
+            self.complex("words without a blank between them")
+            return False
+        values = decode_word(child, text_of, issues)
+        glued = prev.raw + text_of(child)
+        if "{" in glued and ("," in glued or ".." in glued):
+            self.complex("braces in a word tree-sitter split")  # brace expansion spans the whole word
+        if prev.raw.endswith("$"):
+            self.complex("variable expansion split across words")  # "$a" after a word ending in $
+        if len(values) != 1:
+            self.complex("words without a blank between them")
+            return False
+        argv[-1] += values[0]
+        words[-1] = Word(prev.raw + gap + text_of(child), argv[-1], prev.position, 1)
+        return True
 
     def assignment(self, unit: _Unit, node: Any, issues: list[tuple[str, Any]]) -> tuple[str, str]:
         text_of = unit.text_of
@@ -850,7 +893,7 @@ class _Walker:
             self.nested(unit, peeled.shell, shell_origin, effective, merged, redirects, wrappers, cwd, ctx,
                         text, level, shares_shell=peeled.shell_origin == "eval")
             return
-        name = effective[0].rsplit("/", 1)[-1] if effective else ""
+        name = head if peeled is None else (effective[0].rsplit("/", 1)[-1] if effective else "")
         if name in SHELLS:
             script = shell_string(effective)
             if script is not None:
@@ -918,27 +961,85 @@ class _Walker:
             redirects = ctx.pending + list(redirects)
             ctx.pending.clear()
         kept: list[tuple[str, str]] = []
-        for pair in assigns:
-            if not is_safe_env(pair[0]) and pair not in kept:
-                kept.append(pair)
-        cmd = SimpleCommand(  # keywords: the dataclass may grow fields
-            argv=tuple(argv),
-            assignments=tuple(kept),
-            redirects=tuple(redirects),
-            wrappers=wrappers,
-            cwd=cwd,
-            origin=origin,
-            text=text,
-            depth=ctx.depth,
-            pipeline=ctx.pipe[0],
-            pipe_index=ctx.pipe[1],
-            background=ctx.background,
-        )
+        if assigns:
+            for pair in assigns:
+                if not is_safe_env(pair[0]) and pair not in kept:
+                    kept.append(pair)
+        cmd = _new_command({
+            "argv": tuple(argv),
+            "assignments": tuple(kept),
+            "redirects": tuple(redirects),
+            "wrappers": wrappers,
+            "cwd": cwd,
+            "origin": origin,
+            "text": text,
+            "depth": ctx.depth,
+            "pipeline": ctx.pipe[0],
+            "pipe_index": ctx.pipe[1],
+            "background": ctx.background,
+        })
         self.commands.append(cmd)
         unit.commands.append(cmd)
+        if argv:
+            unit.names.add(argv[0].rsplit("/", 1)[-1] if "/" in argv[0] else argv[0])
 
 
 # --------------------------------------------------------------------------- helpers
+
+
+#: The fields :meth:`_Walker.record` always passes.
+_RECORDED = ("argv", "assignments", "redirects", "wrappers", "cwd", "origin", "text", "depth", "pipeline",
+             "pipe_index", "background")
+
+
+def _command_factory() -> Callable[[dict[str, Any]], SimpleCommand]:
+    """A fast constructor for :class:`SimpleCommand`.
+
+    A frozen dataclass sets each field through ``object.__setattr__``, which costs more
+    than the rest of handling a simple command. When the class is a plain (non-slots)
+    dataclass without ``__post_init__``, build the instance dictionary directly, with
+    every field's default filled in (so fields added later keep working); otherwise use
+    the normal constructor.
+    """
+    import dataclasses
+
+    if hasattr(SimpleCommand, "__slots__") or hasattr(SimpleCommand, "__post_init__"):
+        return lambda values: SimpleCommand(**values)
+    defaults: dict[str, Any] = {}
+    factories: dict[str, Callable[[], Any]] = {}
+    for f in dataclasses.fields(SimpleCommand):
+        if f.name in _RECORDED:
+            continue
+        if f.default is not dataclasses.MISSING:
+            defaults[f.name] = f.default
+        elif f.default_factory is not dataclasses.MISSING:
+            factories[f.name] = f.default_factory
+        else:  # a required field the parser does not know: use the real constructor
+            return lambda values: SimpleCommand(**values)
+    new = object.__new__
+    set_dict = object.__setattr__
+
+    def make(values: dict[str, Any]) -> SimpleCommand:
+        # ``values`` is a fresh dict holding every recorded field: it becomes the state
+        if defaults:
+            for name, value in defaults.items():
+                values.setdefault(name, value)
+        if factories:
+            for name, factory in factories.items():
+                values.setdefault(name, factory())
+        cmd = new(SimpleCommand)
+        set_dict(cmd, "__dict__", values)
+        return cmd
+
+    return make
+
+
+_new_command = _command_factory()
+
+
+def _word(fields: tuple[str, str, int, int]) -> Word:
+    """``Word(*fields)`` without the Python-level ``NamedTuple.__new__``."""
+    return tuple.__new__(Word, fields)
 
 
 def _int(text: str) -> int | None:
@@ -1052,27 +1153,26 @@ def _parse(command: str) -> Script | TooComplex:
     reasons: list[str] = []
     text = command
     try:
-        text.encode("utf-8")
+        data = text.encode("utf-8")
     except UnicodeEncodeError:
         reasons.append("command contains invalid Unicode (lone surrogates)")
         findings.append(Finding("SH017", Severity.HIGH, "command contains invalid Unicode (lone surrogates)"))
         text = text.encode("utf-8", "replace").decode("utf-8")
-    if "\0" in text:
+        data = text.encode("utf-8")
+    if b"\0" in data:
         # a NUL ends the string a process receives; analyse both halves as commands
         reasons.append("command contains a NUL byte")
         findings.append(Finding("SH017", Severity.HIGH, "command contains a NUL byte (text after it may be cut off)"))
         text = text.replace("\0", "\n")
-    too_long = len(text) > MAX_BYTES or len(text.encode("utf-8")) > MAX_BYTES
+        data = data.replace(b"\0", b"\n")
     walker = _Walker()
-    if too_long:
+    if len(data) > MAX_BYTES:
         # still extract what we can (bounded by MAX_WORK) so hard blocks apply
         reasons.append(f"command too long (more than {MAX_BYTES} bytes)")
         walker.run(text[: MAX_BYTES * 10], _Ctx(), "", limit=MAX_BYTES * 40)
     else:
-        walker.run(text, _Ctx(), "")
-        from .validators import run_units
-
-        findings.extend(run_units(walker.units))
+        walker.run(text, _Ctx(), "", data=data)
+        findings.extend(_run_units()(walker.units))
     findings.extend(walker.findings)
     reasons.extend(r for r in walker.reasons if r not in reasons)
     commands = tuple(walker.commands)
@@ -1083,6 +1183,19 @@ def _parse(command: str) -> Script | TooComplex:
         reason = reasons[0] if len(reasons) == 1 else f"{reasons[0]} (and {len(reasons) - 1} more)"
         return TooComplex(reason, partial=commands, findings=tuple(findings), source=command)
     return Script(commands, findings=tuple(findings), source=command)
+
+
+_RUN_UNITS: Callable[[list[_Unit]], list[Finding]] | None = None
+
+
+def _run_units() -> Callable[[list[_Unit]], list[Finding]]:
+    """The validators' entry point, imported on first use (they load their tables then)."""
+    global _RUN_UNITS
+    if _RUN_UNITS is None:
+        from .validators import run_units
+
+        _RUN_UNITS = run_units
+    return _RUN_UNITS
 
 
 def _dedupe(findings: list[Finding]) -> list[Finding]:

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from importlib import import_module
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
 
 from ...model import Finding
 
@@ -87,23 +87,31 @@ def by_id(code: str) -> ModuleType:
 class SyntaxView:
     """What a validator may look at besides the source text."""
 
-    __slots__ = ("root", "commands", "words", "has_error", "label", "_index", "_text_of", "_slice")
+    __slots__ = ("root", "commands", "words", "has_error", "label", "_index", "_text_of", "_slice", "_names")
 
     def __init__(self, root: Any, commands: Iterable["SimpleCommand"] = (), words: Iterable["Word"] = (),
                  label: str = "", text_of: Callable[[Any], str] | None = None,
-                 slice_: Callable[[int, int], str] | None = None) -> None:
+                 slice_: Callable[[int, int], str] | None = None, names: Iterable[str] | None = None) -> None:
         #: The tree-sitter root node (``None`` when no tree is available).
         self.root = root
         self._text_of = text_of
         self._slice = slice_
         #: Simple commands extracted from this text (wrappers peeled).
-        self.commands: tuple["SimpleCommand", ...] = tuple(commands)
+        self.commands: Sequence["SimpleCommand"] = commands if isinstance(commands, (list, tuple)) else tuple(commands)
         #: Every word as written and decoded.
-        self.words: tuple["Word", ...] = tuple(words)
+        self.words: Sequence["Word"] = words if isinstance(words, (list, tuple)) else tuple(words)
         self.has_error = bool(root is not None and root.has_error)
         #: Where the text came from ("" for the command itself, "bash -c string" …).
         self.label = label
         self._index: dict[str, list[Any]] | None = None
+        self._names: frozenset[str] | None = None if names is None else frozenset(names)
+
+    @property
+    def names(self) -> frozenset[str]:
+        """The (base) names of the commands, computed once."""
+        if self._names is None:
+            self._names = frozenset(cmd.name for cmd in self.commands)
+        return self._names
 
     def text(self, node: Any) -> str:
         """The source text of a tree node."""
@@ -134,28 +142,46 @@ class SyntaxView:
         return found
 
 
-_TRIGGERS: list[tuple[ModuleType, frozenset[str] | None, tuple[str, ...]]] | None = None
+_Dispatch = tuple[dict[str, tuple[int, ...]], tuple[int, ...], tuple[tuple[str, ...] | None, ...]]
+_DISPATCH: _Dispatch | None = None
 
 
-def _triggers() -> list[tuple[ModuleType, frozenset[str] | None, tuple[str, ...]]]:
-    """Each validator with the first characters of its triggers (a set test rules most
-    validators out before any substring search)."""
-    global _TRIGGERS
-    if _TRIGGERS is None:
-        _TRIGGERS = [
-            (m, None if m.TRIGGER is None else frozenset(t[0] for t in m.TRIGGER), tuple(m.TRIGGER or ()))
-            for m in validators()
-        ]
-    return _TRIGGERS
+def _dispatch() -> _Dispatch:
+    """Which validators each trigger's first character can enable, which always run, and
+    (per validator) the multi-character triggers still to search for: one set
+    intersection per text instead of a substring search per validator."""
+    global _DISPATCH
+    if _DISPATCH is None:
+        by_char: dict[str, list[int]] = {}
+        always: list[int] = []
+        substrings: list[tuple[str, ...] | None] = []
+        for index, module in enumerate(validators()):
+            trigger = module.TRIGGER
+            if trigger is None:
+                always.append(index)
+                substrings.append(None)
+                continue
+            for text in trigger:
+                by_char.setdefault(text[0], []).append(index)
+            # single-character triggers are settled by the character test alone
+            substrings.append(None if all(len(t) == 1 for t in trigger) else tuple(trigger))
+        _DISPATCH = ({c: tuple(sorted(set(v))) for c, v in by_char.items()}, tuple(always), tuple(substrings))
+    return _DISPATCH
 
 
 def run_validators(source: str, view: SyntaxView) -> list[Finding]:
-    """Run every validator on one text. A validator that raises yields a finding
-    (fail closed), never an exception."""
+    """Run every validator whose trigger occurs in ``source`` (see module docstring).
+    A validator that raises yields a finding (fail closed), never an exception."""
+    modules = validators()
+    by_char, always, substrings = _dispatch()
+    chosen = set(always)
+    for char in by_char.keys() & set(source):
+        chosen.update(by_char[char])
     found: list[Finding] = []
-    present = set(source)
-    for module, first, trigger in _triggers():
-        if first is not None and (present.isdisjoint(first) or not any(t in source for t in trigger)):
+    for index in sorted(chosen):
+        module = modules[index]
+        needed = substrings[index]
+        if needed is not None and not any(t in source for t in needed):
             continue
         try:
             found.extend(module.check(source, view))
@@ -172,6 +198,6 @@ def run_units(units: Iterable[Any]) -> list[Finding]:
     """Run the validators over every text the parser walked (see ``parse._Unit``)."""
     found: list[Finding] = []
     for unit in units:
-        view = SyntaxView(unit.root, unit.commands, unit.words, unit.label, unit.text_of, unit.slice)
+        view = SyntaxView(unit.root, unit.commands, unit.words, unit.label, unit.text_of, unit.slice, unit.names)
         found.extend(run_validators(unit.source, view))
     return found

@@ -14,7 +14,7 @@ WHAT = "command starts with a tab, a flag or an operator, or ends with an operat
 WHY = "it is a fragment of a longer command, so what actually runs is not what is shown"
 EXAMPLE = "-rf /tmp/build"
 BENIGN = "rm -rf /tmp/build"
-TRIGGER = None
+TRIGGER = ("\t", "-", "&", "|", ";", ")", "\\")
 
 _STARTS = ("&&", "||", "|", ";", "&", ")")
 _ENDS = ("&&", "||", "|")

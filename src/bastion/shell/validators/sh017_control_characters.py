@@ -22,6 +22,8 @@ _CONTROL = re.compile("[\x01-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 def check(source: str, view) -> list[Finding]:
+    if source.isprintable():
+        return []
     match = _CONTROL.search(source)
     if match is None:
         return []

@@ -26,6 +26,9 @@ _MEDIUM = frozenset({"mapfile"})  # also bash's harmless readarray
 
 def check(source: str, view) -> list[Finding]:
     found: list[Finding] = []
+    names = view.names
+    if names.isdisjoint(ZSH_DANGEROUS) and ("zf_" not in source or not any(n.startswith("zf_") for n in names)):
+        return found
     for cmd in view.commands:
         name = cmd.name
         if name in ZSH_DANGEROUS or name.startswith("zf_"):

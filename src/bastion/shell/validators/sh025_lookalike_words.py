@@ -20,6 +20,8 @@ TRIGGER = None
 
 def check(source: str, view) -> list[Finding]:
     found: list[Finding] = []
+    if source.isascii() and "$'" not in source:
+        return found  # decoding can only add such characters through $'…' escapes
     for word in view.words:
         value = word.value
         if value.isascii() and value.isprintable():

@@ -23,13 +23,20 @@ INTERPRETER = re.compile(
     r"|luajit|Rscript|R|osascript|tclsh[0-9.]*|wish|pwsh|powershell|jshell|groovy|julia|gdb|sqlite3|psql|mysql"
     r"|bash|sh|zsh|dash|ksh|fish)$"
 )
+#: The usual spellings, for a quick set test before the pattern.
+_COMMON = frozenset(
+    {"python", "pypy", "node", "nodejs", "deno", "bun", "perl", "ruby", "irb", "php", "lua", "luajit", "Rscript",
+     "R", "osascript", "tclsh", "wish", "pwsh", "powershell", "jshell", "groovy", "julia", "gdb", "psql",
+     "mysql", "bash", "sh", "zsh", "dash", "ksh", "fish"}
+)
 _HEREDOC = frozenset({"<<", "<<-", "<<<"})
 _FEEDERS = frozenset({"cat", "echo", "printf"})
 
 
 def check(source: str, view) -> list[Finding]:
     found: list[Finding] = []
-    if not any(INTERPRETER.match(cmd.name) for cmd in view.commands):
+    names = view.names
+    if names.isdisjoint(_COMMON) and not any(INTERPRETER.match(n) for n in names if n[-1:].isdigit()):
         return found
     stages = {(c.pipeline, c.pipe_index): c for c in view.commands if c.pipeline >= 0}
     for cmd in view.commands:
