@@ -31,12 +31,9 @@ from __future__ import annotations
 
 import os
 import time
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Mapping
-from urllib.parse import urlsplit
+from typing import Any, Iterable, Mapping, NamedTuple
 
-from .. import state
 from ..model import Finding, Kind, LayerResult, Severity, ToolCall, Verdict
 
 __all__ = ["Taint", "TaintEvent", "TaintLayer", "record_read", "record_injection", "taint_of", "clear", "KEY"]
@@ -51,8 +48,7 @@ _EXECUTION = frozenset({"code_execution", "pipe_injection"})
 _RANK = {Severity.LOW: 0, Severity.MEDIUM: 1, Severity.HIGH: 2, Severity.CRITICAL: 3}
 
 
-@dataclass(frozen=True)
-class TaintEvent:
+class TaintEvent(NamedTuple):
     """One thing that tainted the session: a ``secret`` read or an ``injection`` seen."""
 
     kind: str
@@ -74,8 +70,7 @@ class TaintEvent:
         return cls(kind, what, str(data.get("why") or ""), float(at) if isinstance(at, (int, float)) else 0.0)
 
 
-@dataclass(frozen=True)
-class Taint:
+class Taint(NamedTuple):
     """What a session has read that makes its later sends and code execution suspect."""
 
     events: tuple[TaintEvent, ...]
@@ -119,6 +114,8 @@ def _env(env: Mapping[str, str] | None) -> Mapping[str, str]:
 
 
 def _add(session_id: str, event: TaintEvent, env: Mapping[str, str] | None) -> None:
+    from .. import state
+
     def change(data: Any) -> Any:
         data = data if isinstance(data, dict) else {}
         section = data.get(KEY) if isinstance(data.get(KEY), dict) else {}
@@ -141,6 +138,8 @@ def taint_of(session_id: str, env: Mapping[str, str] | None = None) -> Taint | N
     """
     if not session_id:
         return None
+    from .. import state
+
     path = state.session_file(session_id, _env(env))
     data = _read(path)
     if data is _UNREADABLE:
@@ -175,6 +174,7 @@ def _read(path: Path) -> Any:
 
 def clear(session_id: str, env: Mapping[str, str] | None = None) -> None:
     """Forget the session's taint (the other keys of the session file stay)."""
+    from .. import state
 
     def change(data: Any) -> Any:
         if isinstance(data, dict):
@@ -258,6 +258,8 @@ def record_injection(
 def _network_or_execution(call: ToolCall, ctx: Any) -> str | None:
     """What the call does that a tainted session must not do silently, or None."""
     if call.kind is Kind.WEB_FETCH:
+        from urllib.parse import urlsplit
+
         url = call.input.get("url")
         if isinstance(url, str) and urlsplit(url.strip()).query:
             return "sends data to the network (a URL with query data)"
