@@ -217,3 +217,14 @@ def test_sandboxed_command_timeout_comes_from_settings_then_default():
 )
 def test_should_rewrite(tool, tool_input, settings, expected):
     assert should_rewrite(ToolCall(tool, tool_input, cwd="/p"), settings) is expected
+
+
+def test_webfetch_domain_rules_feed_the_network_lists(project, tmp_path):
+    from bastion.sandbox.config import rule_domains
+
+    settings = {"permissions": {"allow": ["WebFetch(domain:github.com)", "WebFetch(https://docs.python.org/3/)"],
+                                "deny": ["WebFetch(domain:evil.example)"], "ask": ["WebFetch(domain:maybe.example)"]}}
+    path = tmp_path / "web.json"
+    path.write_text(json.dumps(settings))
+    guard = Guard.from_settings(str(project), isolated=True, settings_files=[str(path)])
+    assert rule_domains(guard.policy) == (("github.com", "*.github.com"), ("evil.example", "*.evil.example"))

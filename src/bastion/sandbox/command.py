@@ -88,7 +88,7 @@ def _json_out(payload: dict[str, Any]) -> None:
 
 def cmd_run(args: Any, guards: Any, ask: Asker) -> int:
     from ..model import Verdict
-    from .config import SandboxSettings, SandboxSettingsError, credential_globs
+    from .config import SandboxSettings, SandboxSettingsError, credential_globs, rule_domains
     from .runner import EXIT_SETUP, Sandbox, SandboxError
 
     cwd = os.path.abspath(args.cwd or os.getcwd())
@@ -112,6 +112,7 @@ def cmd_run(args: Any, guards: Any, ask: Asker) -> int:
         raise ValueError("--timeout must be a positive number of seconds")
     if args.max_output < 1:
         raise ValueError("--max-output must be at least 1 byte")
+    web_allowed, web_denied = rule_domains(guard.policy)
     workspace = guard.policy.project_root or cwd
     if not (cwd == workspace or cwd.startswith(workspace.rstrip("/") + "/")):
         workspace = cwd
@@ -139,8 +140,8 @@ def cmd_run(args: Any, guards: Any, ask: Asker) -> int:
             cwd=cwd,
             workspace=workspace,
             allow_write=[*guard.policy.additional_directories, *settings.allow_write, *args.allow_write],
-            allow_domains=[*settings.allowed_domains, *args.allow_domain],
-            deny_domains=settings.denied_domains,
+            allow_domains=[*settings.allowed_domains, *web_allowed, *args.allow_domain],
+            deny_domains=[*settings.denied_domains, *web_denied],
             timeout=args.timeout or settings.timeout or 30,
             max_output=args.max_output,
             env_allow=settings.env_allow,

@@ -92,6 +92,22 @@ class SandboxSettings:
         return cls.from_section(sections.get("sandbox"), base=base, home=home)
 
 
+def rule_domains(policy: Any) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Hosts of ``WebFetch(domain:HOST)`` allow and deny rules (spec 002 §12.9: the
+    sandbox's network list follows the WebFetch rules). A rule covers the host and its
+    subdomains, so each gives ``HOST`` and ``*.HOST``."""
+    allowed: list[str] = []
+    denied: list[str] = []
+    for rule in getattr(policy, "rules", ()):
+        content = rule.content or ""
+        if rule.tool != "WebFetch" or not content.startswith("domain:") or rule.behavior == "ask":
+            continue
+        host = content[len("domain:"):].strip().lower().lstrip("*").strip(".")
+        if host:
+            (allowed if rule.behavior == "allow" else denied).extend((host, f"*.{host}"))
+    return tuple(allowed), tuple(denied)
+
+
 def credential_globs(policy: Any, home: str) -> tuple[str, ...]:
     """Absolute and ``~/`` patterns of ``files.credentials``: hidden in the sandbox too."""
     files = (getattr(policy, "sections", None) or {}).get("files") or {}
