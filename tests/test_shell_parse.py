@@ -78,6 +78,7 @@ TOO_COMPLEX = [
     ("a=(1 2) ls", "array assignment"),
     ("a[1]=x ls", "array subscript assignment"),
     ("declare -a arr=(1 2)", "array assignment"),
+    ("declare -n ref=PATH", "name reference"),
     ("X=$(id) ls", "command substitution"),
     ("cat <<EOF\n$HOME\nEOF", "variable expansion in a here-document"),
     ("echo {1..1000}", "brace expansion with more than"),

@@ -73,6 +73,7 @@ PEELED = [
     ("strace -f -e trace=open -o log rm x", ("rm", "x"), ("strace",)),
     ("ltrace -o log -s 80 rm x", ("rm", "x"), ("ltrace",)),
     ("catchsegv rm x", ("rm", "x"), ("catchsegv",)),
+    ("coproc rm x", ("rm", "x"), ("coproc",)),
     ("firejail --noprofile --private=/tmp rm x", ("rm", "x"), ("firejail",)),
     ("runuser -u deploy -- rm x", ("rm", "x"), ("runuser",)),
     ("su", ("sh",), ("su",)),

@@ -10,8 +10,10 @@ complex.
 This module does generic peeling only. What a command *means* (``python -c``,
 ``awk 'system()'``, ``git -c core.pager=…``) is the catalog's business. Shell strings
 (``bash -c``, ``eval``, ``su -c``, ``watch``, ``env -S`` …) are returned in
-``Peeled.shell`` for the parser to parse again; ``find -exec`` commands are returned in
-``Peeled.extra``.
+``Peeled.shell`` for the parser to parse again; ``find -exec`` commands are found by :func:`find_exec_commands`.
+
+``xargs`` and ``parallel`` run their command with extra arguments read from stdin, so
+the effective argv is a prefix of what runs (``origin == "xargs"`` says so).
 """
 
 from __future__ import annotations
@@ -208,6 +210,7 @@ WRAPPERS: dict[str, WrapperSpec] = {
         no_exec_opts=_opts("-p"),
     ),
     "catchsegv": WrapperSpec(),
+    "coproc": WrapperSpec(),
     "firejail": WrapperSpec(any_long=True),
     "eatmydata": WrapperSpec(),
     "nocache": WrapperSpec(),
