@@ -225,3 +225,14 @@ def test_submodule_hooks_and_extra_protected_files_stay_read_only(world, backend
     assert (module / "config").read_text() == "[core]\n"
     assert audit.read_text() == "{}\n"
     assert len([v for v in result.violations if v["kind"] == "write"]) == 3
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_dev_holds_no_disks(world, backend):
+    result = world.sandbox(backend).run(
+        "ls /dev; echo x > /dev/null && echo null-ok; head -c 4 /dev/urandom | wc -c", cwd=str(world.project)
+    )
+    names = set(result.stdout.split())
+    assert {"null", "zero", "urandom", "shm"} <= names
+    assert not any(n.startswith(("sd", "vd", "nvme", "xvd", "loop", "dm-", "mem", "kmsg")) for n in names), names
+    assert "null-ok" in names and "4" in names

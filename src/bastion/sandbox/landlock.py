@@ -7,8 +7,8 @@ module, standard library only):
 1. ``unshare``: a user namespace (so an unprivileged user may do the rest), then mount,
    network, IPC, UTS and PID namespaces; each one that fails is reported, and the mount
    namespace is required (without it credential stores could not be hidden).
-2. Mounts from the same ``Plan`` bubblewrap gets: a fresh ``/proc``, private (tmpfs)
-   ``/tmp``, ``/run`` and ``/dev/shm``, protected paths re-bound read-only, credential stores
+2. Mounts from the same ``Plan`` bubblewrap gets: a fresh ``/proc`` and ``/dev`` (no
+   disks), private (tmpfs) ``/tmp``, ``/run`` and ``/dev/shm``, protected paths re-bound read-only, credential stores
    covered by unreadable placeholders.
 3. Landlock: read and execute everywhere, write only beneath the write roots, the
    private ``/tmp`` and ``/dev/shm``, and a few device files. Landlock also forbids
@@ -89,8 +89,11 @@ SECCOMP_MODE_FILTER = 2
 
 _SYS_CAPSET = {"x86_64": 126, "aarch64": 91}
 
+#: Device nodes the sandbox's fresh /dev keeps, and the links it makes.
+DEVICES = ("null", "zero", "full", "random", "urandom", "tty")
+DEV_LINKS = {"fd": "/proc/self/fd", "stdin": "/proc/self/fd/0", "stdout": "/proc/self/fd/1", "stderr": "/proc/self/fd/2"}
 #: Device files a command may write (``> /dev/null`` needs write and truncate).
-WRITABLE_DEVICES = ("/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty")
+WRITABLE_DEVICES = tuple(f"/dev/{name}" for name in DEVICES)
 
 _libc: ctypes.CDLL | None = None
 
@@ -346,14 +349,11 @@ def _mounts(spec: dict, status: dict, missing: list[str]) -> list[str]:
         _mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777")
     except OSError as exc:
         raise SetupError(f"cannot make a private /tmp ({exc.strerror})") from None
-    writable: list[str] = []
-    for target in ("/run", "/dev/shm"):
-        try:
-            _mount("tmpfs", target, "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777" if target == "/dev/shm" else "mode=0755")
-            if target == "/dev/shm":
-                writable.append(target)
-        except OSError as exc:
-            missing.append(f"{target} is not private ({exc.strerror})")
+    writable = _fresh_dev(missing)
+    try:
+        _mount("tmpfs", "/run", "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755")
+    except OSError as exc:
+        missing.append(f"/run is not private ({exc.strerror})")
     for op in spec["binds"]:
         try:
             bind(sources[op["src"]], op["dst"], readonly=op["ro"], like_dir=op["dir"])
@@ -361,6 +361,44 @@ def _mounts(spec: dict, status: dict, missing: list[str]) -> list[str]:
             raise SetupError(f"cannot mount over {op['dst']} ({exc.strerror})") from None
     for fd in sources.values():
         os.close(fd)
+    return writable
+
+
+def _fresh_dev(missing: list[str]) -> list[str]:
+    """A new ``/dev`` with only harmless devices, as bubblewrap's ``--dev`` makes: the
+    host's disks must not be readable (Landlock allows reads everywhere, and root owns
+    the block devices). Returns the writable directories it made (``/dev/shm``, ``/dev/pts``)."""
+    nodes: dict[str, int] = {}
+    for name in DEVICES:
+        try:
+            nodes[name] = os.open(f"/dev/{name}", os.O_PATH | os.O_CLOEXEC)
+        except OSError:
+            pass
+    try:
+        _mount("tmpfs", "/dev", "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755")
+    except OSError as exc:
+        for fd in nodes.values():
+            os.close(fd)
+        if os.geteuid() == 0:
+            raise SetupError(f"cannot make a fresh /dev ({exc.strerror}); the host's disks would be readable") from None
+        missing.append(f"the host's /dev stays visible ({exc.strerror})")
+        return []
+    for name, fd in nodes.items():
+        bind(fd, f"/dev/{name}", readonly=False, like_dir=False)
+        os.close(fd)
+    writable = []
+    os.mkdir("/dev/shm")
+    _mount("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777")
+    writable.append("/dev/shm")
+    os.mkdir("/dev/pts")
+    try:
+        _mount("devpts", "/dev/pts", "devpts", MS_NOSUID | MS_NOEXEC, "newinstance,ptmxmode=0666,mode=0620")
+        os.symlink("pts/ptmx", "/dev/ptmx")
+        writable.append("/dev/pts")
+    except OSError:
+        pass  # no pseudo-terminals; programs that need one will say so
+    for name, target in DEV_LINKS.items():
+        os.symlink(target, f"/dev/{name}")
     return writable
 
 
