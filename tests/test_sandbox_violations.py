@@ -30,6 +30,7 @@ PLAN = Plan(
         ("/bin/bash: line 1: .git/hooks/pre-commit: Read-only file system", "write", "/work/proj/.git/hooks/pre-commit"),
         ("bash: /usr/local/bin/x: Read-only file system", "write", "/usr/local/bin/x"),
         ("cat: /home/me/.ssh/id_rsa: Permission denied", "read", "/home/me/.ssh/id_rsa"),
+        ("head: cannot open '/home/me/.ssh/id_rsa' for reading: Permission denied", "read", "/home/me/.ssh/id_rsa"),
         ("PermissionError: [Errno 13] Permission denied: '/home/me/.ssh/id_rsa'", "read", "/home/me/.ssh/id_rsa"),
         ("OSError: [Errno 30] Read-only file system: '/etc/hosts'", "write", "/etc/hosts"),
         ("error: could not write config file .git/config: Device or resource busy", "write", "/work/proj/.git/config"),

@@ -27,7 +27,7 @@ _ERRORS = (
 #: Error-line shapes of common tools (coreutils, shells, Python, git …).
 _PATH_PATTERNS = (
     # touch: cannot touch '/etc/x': Read-only file system / mkdir: cannot create directory ‘/x’: …
-    rf"cannot [a-z ]+ ['‘`\"](?P<path>[^'‘’`\"\n]+)['’`\"]: (?P<err>{_ERRORS})",
+    rf"cannot [a-z ]+ ['‘`\"](?P<path>[^'‘’`\"\n]+)['’`\"](?: for [a-z]+)?: (?P<err>{_ERRORS})",
     # sh: 1: cannot create /etc/motd: Read-only file system
     rf"cannot [a-z]+ (?P<path>[^\s'‘’`\"]+): (?P<err>{_ERRORS})",
     # Python: PermissionError: [Errno 13] Permission denied: '/root/.ssh/id_rsa'
