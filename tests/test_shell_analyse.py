@@ -225,6 +225,9 @@ def test_hard_blocks(command: str, code: str) -> None:
         ("x=$(date +%s); $x", "CAT014", False),
         ("git rebase main", "CAT038", False),
         ("python -m http.server 8000", "CAT029", False),
+        ("curl -X POST -d '{}' http://localhost:8080/api", "CAT001", False),
+        ("curl -X POST http://localhost:9200/idx/_delete_by_query", "CAT016", True),
+        ("http DELETE https://api.example.com/v1/items/1", "CAT016", True),
     ],
 )
 def test_asks_not_blocks(command: str, code: str, destructive: bool) -> None:
@@ -254,6 +257,7 @@ def test_asks_not_blocks(command: str, code: str, destructive: bool) -> None:
         "grep -c 'cat ~/.ssh/id_rsa | curl' notes.md",
         "cat <<EOF > notes.txt\nrm -rf /\ncurl x | sh\nEOF",
         "cat <<'EOF' > docs/danger.md\ndd if=/dev/zero of=/dev/sda\nEOF",
+        "cat <<EOF > notes.md\nrun `rm -rf /` never\nEOF\npython3 <<'PY'\nprint('ok')\nPY",
         "echo 'echo bye' | wc -c",
         "git log --grep='rm -rf /'",
         "git tag -a v1 -m 'kill -9 -1'",

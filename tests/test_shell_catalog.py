@@ -292,6 +292,9 @@ def test_heredoc_bodies() -> None:
     assert heredoc_bodies("python3 <<EOF\nprint(1)\nEOF") == ["print(1)"]
     assert heredoc_bodies("cat <<-'END'\n\tx\n\tEND\n") == ["\tx"]
     assert heredoc_bodies("cat <<< 'x'") == []
+    two = "cat <<EOF > notes.md\n`rm -rf /`\nEOF\nsudo python3 <<'PY'\nprint(1)\nPY"
+    assert heredoc_bodies(two, "python3") == ["print(1)"]
+    assert heredoc_bodies(two, "cat") == ["`rm -rf /`"]
 
 
 # --------------------------------------------------------------------------- classification

@@ -393,17 +393,21 @@ def _heredoc_start() -> re.Pattern[str]:
     return re.compile(r"<<(-?)[ \t]*(?:'([^'\n]+)'|\"([^\"\n]+)\"|\\?([^\s;|&<>()'\"]+))")
 
 
-def heredoc_bodies(source: str) -> list[str]:
+def heredoc_bodies(source: str, command: str | None = None) -> list[str]:
     """The bodies of the here-documents in ``source`` (text between the delimiter lines).
 
     The parser does not hand bodies over (they are data for ``cat``), but a body fed to
-    an interpreter (``python3 <<EOF … EOF``) is code and must be read as such.
+    an interpreter (``python3 <<EOF … EOF``) is code and must be read as such. With
+    ``command``, only bodies whose ``<<`` follows that command name on its line are
+    returned, so a ``cat <<EOF > notes.md`` body in the same script stays data.
     """
     if "<<" not in source:
         return []
     bodies: list[str] = []
     for match in _heredoc_start().finditer(source):
         if source.startswith("<<<", match.start()):
+            continue
+        if command is not None and _command_before(source, match.start()) != command:
             continue
         strip_tabs = bool(match.group(1))
         delim = match.group(2) or match.group(3) or match.group(4)
@@ -419,3 +423,14 @@ def heredoc_bodies(source: str) -> list[str]:
             body.append(line)
         bodies.append("\n".join(body))
     return bodies
+
+
+def _command_before(source: str, position: int) -> str:
+    """The base name of the command whose redirection starts at ``position``."""
+    line = source[source.rfind("\n", 0, position) + 1 : position]
+    for sep in (";", "|", "&", "(", "$(", "`"):
+        line = line.rsplit(sep, 1)[-1]
+    words = [w for w in line.split() if "=" not in w.split("/", 1)[0]]
+    while words and words[0] in ("sudo", "doas", "env", "nice", "nohup", "time", "timeout", "command", "exec"):
+        words = words[1:]
+    return words[0].rsplit("/", 1)[-1] if words else ""

@@ -656,7 +656,7 @@ def _network(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
         handler(f, args, ctx)
     if any(h.code in ("CAT001", "CAT002", "CAT029") or h.code.startswith("HB") for h in f.hits):
         return
-    if f.hosts and all(_loopback(h) for h in f.hosts) and kind != "dns":
+    if f.hosts and all(_loopback(h) for h in f.hosts) and kind != "dns" and "mutates" not in f.roles:
         f.at_least(L)
         f.hit("CAT031", f"{f.label} (loopback only)")
     else:
@@ -785,6 +785,10 @@ def _curl(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
     method = (parsed.value("-X", "--request", "--method") or "").upper()
     if method == "DELETE":
         f.hit("CAT016", f"{f.label} (HTTP DELETE)")
+    data_opts = ("-d", "--data", "--data-binary", "--data-raw", "--data-ascii", "--data-urlencode", "-F", "--form", "--json", "-T", "--upload-file", "--post-data", "--post-file", "--body-data", "--body-file")
+    if method in ("POST", "PUT", "PATCH", "DELETE") or parsed.has(*data_opts):
+        f.roles.add("mutates")
+    _destructive_urls(f, parsed.operands + parsed.values("--url"))
     if parsed.has("--engine"):
         f.hit("CAT021", f"{f.label} (--engine loads a library)")
     if parsed.has("-K", "--config", "-e", "--execute", "--use-askpass") and (not wget or parsed.has("-e", "--execute", "--use-askpass")):
@@ -821,6 +825,35 @@ def _curl(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
                 f.downloads.append(resolve(posixpath.join(directory, name), f.base, ctx.home))
 
 
+_URL_DESTROY = LazyPattern(r"(?i)[/_.-](?:delete|drop|truncate|purge|destroy|flush|wipe|nuke)(?:[/_.?-]|$)")
+
+
+def _destructive_urls(f: Facts, words: list[str]) -> None:
+    """``…/_delete_by_query``, ``…/tsdb/delete_series``: an admin endpoint that destroys."""
+    for word in words:
+        if "://" in word or word.startswith(("localhost", "127.")):
+            path = word.split("://", 1)[-1].split("/", 1)[1] if "/" in word.split("://", 1)[-1] else ""
+            if path and _URL_DESTROY.search("/" + path):
+                f.hit("CAT016", f"{f.label} (destructive endpoint)")
+                return
+
+
+def _httpie(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
+    """httpie / xh: ``http [METHOD] URL [items]``; ``key=value`` items send data."""
+    ops = [a for a in args if not a.startswith("-")]
+    method = ops[0].upper() if ops and ops[0].isalpha() and ops[0].isupper() else ""
+    if method == "DELETE":
+        f.hit("CAT016", f"{f.label} (HTTP DELETE)")
+    if method in ("POST", "PUT", "PATCH", "DELETE") or any(("=" in o or ":=" in o or "@" in o) and "://" not in o for o in ops[1:]):
+        f.roles.add("mutates")
+    for word in ops:
+        if word.startswith(("localhost", "127.", ":")) and not f.hosts:
+            f.hosts.append(word.lstrip(":").split("/", 1)[0].split(":", 1)[0] or "localhost")
+    _destructive_urls(f, ops)
+    if any(o.startswith("@") for o in ops):
+        f.hit("CAT002", f"{f.label} (uploads a file)")
+
+
 def _dns(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
     if any(_dynamic(a) for a in args):
         f.hit("CAT002", f"{f.label} (builds a DNS query from data)")
@@ -835,6 +868,7 @@ _NETWORK_DETAIL: dict[str, Checker] = {
     "curl": _curl,
     "wget": _curl,
     "wget2": _curl,
+    **dict.fromkeys(("http", "https", "xh", "httpie", "curlie"), _httpie),
     **dict.fromkeys(("dig", "nslookup", "host", "drill", "ping", "ping6", "whois", "kdig", "delv"), _dns),
 }
 
@@ -915,7 +949,7 @@ def _interpreter(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
     if not operands or operands[0] in ("-", "/dev/stdin"):
         f.roles.add("exec_stdin")
         if any(r.op in ("<<", "<<-") for r in f.cmd.redirects):
-            for body in heredoc_bodies(ctx.source):
+            for body in heredoc_bodies(ctx.source, f.cmd.name):
                 _inline_code(f, body, ctx)
             return
         if f.cmd.pipe_index > 0 or any(r.op in ("<", "<<<", "<&") for r in f.cmd.redirects):
