@@ -1,0 +1,1 @@
+"""Per-family checks of the shell analyser (see ``semantics.py``)."""

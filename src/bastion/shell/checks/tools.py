@@ -1,0 +1,139 @@
+"""Checks for commands with sub-commands (``npm``, ``cargo``, ``docker``,
+``kubectl``, ``terraform`` …): the catalog's tables say read-only, routine or which
+finding; small refiners handle the forms a table cannot (``docker run --privileged``,
+``kubectl get secret``, ``terraform apply -destroy``, ``npm run deploy``).
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from .. import catalog as C
+from ..facts import Ctx, Facts, L, apply_value, destructive_verb, risky_options
+from ..options import Args, parse_args
+
+
+def check_tool(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
+    tool = C.TOOLS[f.name]
+    parsed = parse_args(args, tool.value_opts)
+    ops = parsed.operands
+    w1 = ops[0] if ops else ""
+    if not w1 and parsed.options:
+        w1 = parsed.options[0][0]  # ``dpkg -l``, ``pacman -Q``
+    w2 = f"{w1} {ops[1]}" if len(ops) > 1 else ""
+    value = tool.subs.get(w2) if w2 else None
+    key = w2 if value is not None else w1
+    if value is None:
+        value = tool.subs.get(w1, tool.default if w1 else "r")
+    detail = f"{f.name} {key}".strip()
+    if value == "?":
+        f.label = detail
+        if any(destructive_verb(o) for o in ops):
+            f.hit("CAT016", detail)
+    for arg, code in risky_options(args, tool.risky):
+        f.hit(code, f"{f.name} {arg}")
+    if key in tool.installs or w1 in tool.installs:
+        packages = [o for o in ops[1:] if o not in (".", "..") and not o.startswith(("./", "../", "/"))]
+        if parsed.has("-g", "--global") or packages and not parsed.has("-r", "--requirement", "-e", "--editable"):
+            f.hit("CAT026", f"{f.label}")
+            return
+    refine = _TOOL_REFINERS.get(f.name)
+    if refine is not None and refine(f, parsed, value, key):
+        return
+    apply_value(f, value, detail)
+
+
+def _refine_docker(f: Facts, parsed: Args, value: str, key: str) -> bool:
+    if key in ("compose down",):
+        if parsed.has("-v", "--volumes", "--rmi"):
+            f.hit("CAT016", f.label)
+        else:
+            f.at_least(L)
+        return True
+    if key in ("run", "container run", "create", "container create", "compose run", "exec", "container exec"):
+        risky = [o for o, v in parsed.options if o in ("--privileged", "--pid", "--net", "--network", "--cap-add", "--userns", "--ipc", "--security-opt", "--device")]
+        mounts = [v or "" for o, v in parsed.options if o in ("-v", "--volume", "--mount")]
+        if risky and any(o == "--privileged" for o in risky) or any(m.split(":", 1)[0] in ("/", "/etc", "/root", "/var/run/docker.sock", "/home") or "source=/," in m or "src=/," in m for m in mounts):
+            f.hit("CAT005", f"{f.label} (host access from a container)")
+    return False
+
+
+def _refine_kubectl(f: Facts, parsed: Args, value: str, key: str) -> bool:
+    ops = parsed.operands
+    if key in ("get", "describe") and len(ops) > 1 and ops[1].split("/", 1)[0].split(",", 1)[0] in ("secret", "secrets", "sa-token"):
+        f.hit("CAT003", f"{f.label} (reads secrets)")
+        return True
+    if value == "r":
+        f.at_least(L)  # reads cluster state over the network: routine
+        f.hit("CAT031", f.label)
+        return True
+    return False
+
+
+def _refine_systemctl(f: Facts, parsed: Args, value: str, key: str) -> bool:
+    units = {u.split(".", 1)[0] for u in parsed.operands[1:]}
+    if key in ("stop", "disable", "mask", "kill") and units & _SECURITY_UNITS:
+        f.hit("CAT028", f.label)
+        return True
+    return False
+
+
+_SECURITY_UNITS = frozenset({"firewalld", "ufw", "iptables", "nftables", "apparmor", "auditd", "selinux", "fail2ban", "clamav-daemon", "falcon-sensor", "osqueryd", "wazuh-agent", "crowdstrike"})
+
+
+def _refine_terraform(f: Facts, parsed: Args, value: str, key: str) -> bool:
+    if key == "apply" and any(a in ("-destroy", "--destroy") for a in f.cmd.argv):
+        f.hit("CAT016", f"{f.label} (-destroy)")
+        return True
+    return False
+
+
+def _refine_npm(f: Facts, parsed: Args, value: str, key: str) -> bool:
+    ops = parsed.operands
+    if key in ("run", "run-script") and len(ops) > 1:
+        code = C.NON_ROUTINE_TARGETS.get(ops[1].split(":", 1)[0])
+        if code:
+            f.hit(code, f.label)
+            return True
+    if f.name == "yarn" and value == "l" and ops and ops[0] not in C.TOOLS["yarn"].subs:
+        code = C.NON_ROUTINE_TARGETS.get(ops[0].split(":", 1)[0])
+        if code:
+            f.hit(code, f.label)
+            return True
+    if value == "l":
+        f.hit("CAT032", f.label)
+    return False
+
+
+def _refine_ip(f: Facts, parsed: Args, value: str, key: str) -> bool:
+    _ip(f, tuple(parsed.operands), None)
+    return any(h.code == "CAT009" for h in f.hits)
+
+
+_TOOL_REFINERS: dict[str, Callable[[Facts, Args, str, str], bool]] = {
+    "docker": _refine_docker,
+    "podman": _refine_docker,
+    "nerdctl": _refine_docker,
+    "kubectl": _refine_kubectl,
+    "oc": _refine_kubectl,
+    "systemctl": _refine_systemctl,
+    "terraform": _refine_terraform,
+    "tofu": _refine_terraform,
+    "terragrunt": _refine_terraform,
+    "npm": _refine_npm,
+    "pnpm": _refine_npm,
+    "yarn": _refine_npm,
+    "bun": _refine_npm,
+    "ip": _refine_ip,
+}
+
+
+def _ip(f: Facts, args: tuple[str, ...], ctx: Ctx | None) -> None:
+    ops = [a for a in args if not a.startswith("-")]
+    if any(o in _IP_MUTATORS for o in ops[1:]):
+        f.hit("CAT009", f.label)
+    elif ops and ops[0] not in C.TOOLS["ip"].subs:
+        f.hit("CAT009", f.label)
+
+
+_IP_MUTATORS = frozenset({"add", "del", "delete", "set", "change", "replace", "flush", "append", "prepend", "exec", "attach", "detach", "up", "down"})
