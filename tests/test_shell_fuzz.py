@@ -107,3 +107,29 @@ def test_pathological_repetition_stays_bounded(size: int) -> None:
     for unit in ["a && ", "$(", "'a' ", "{a,b}", "\\\n", "x=1 ", "| ", "cat <<E\n", "(", "\"$x\""]:
         text = (unit * (size // len(unit)))[:size]
         check(parse(text), text)
+
+
+# Characters outside the BMP made tree-sitter-bash corrupt memory and crash after some
+# hundreds of parses (without the parser's stand-in, this test crashes on most runs).
+# It runs in a child process so a crash fails the test instead of killing the run.
+def test_astral_characters_do_not_crash_the_parser() -> None:
+    import subprocess
+    import sys
+
+    script = (
+        "import random\n"
+        "from bastion.shell.parse import parse\n"
+        "rnd = random.Random(4)\n"
+        "for _ in range(3000):\n"
+        "    text = ''.join(chr(rnd.choice([rnd.randint(0, 127), rnd.randint(0x10000, 0x10FFFF)]))\n"
+        "                   for _ in range(rnd.randint(1, 12)))\n"
+        "    for _ in range(20):\n"
+        "        parse(text)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], text=True, capture_output=True, timeout=600)
+    assert done.returncode == 0, f"parser process died ({done.returncode}): {done.stderr[-500:]}"
+
+
+def test_astral_characters_keep_their_text() -> None:
+    result = parse("echo \U0001F600 {\U000c2e16} x\U0001d42b")
+    assert result.commands[0].argv == ("echo", "\U0001F600", "{\U000c2e16}", "x\U0001d42b")

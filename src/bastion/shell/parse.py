@@ -74,6 +74,12 @@ MAX_DEPTH = 5
 MAX_NESTING = 100
 #: Nodes visited across the command and all its re-parsed strings.
 MAX_WORK = 40_000
+#: Characters outside the Basic Multilingual Plane make tree-sitter-bash corrupt memory
+#: (a crash after some parses). bash treats them as ordinary word characters, so the
+#: tree is built from a copy where each is replaced by two "é" (the same four UTF-8
+#: bytes, so every node offset still points into the original text).
+_ASTRAL = re.compile("[\U00010000-\U0010FFFF]")
+_ASTRAL_STAND_IN = "\u00e9\u00e9"
 #: ``cwd`` of commands after ``cd -`` and the like: absolute, so a consumer that joins
 #: paths naively lands outside the workspace (fail closed) rather than inside it.
 UNKNOWN_CWD = "/<unknown>"
@@ -278,7 +284,13 @@ class _Walker:
         # text ends in a backslash, which would become a line continuation).
         if not data.endswith((b"\n", b"\\")):
             data += b"\n"
-        root = _parser().parse(data).root_node
+        tree_input = data
+        if not source.isascii() and _ASTRAL.search(source):
+            tree_input = _ASTRAL.sub(_ASTRAL_STAND_IN, data.decode("utf-8", "replace")).encode("utf-8")
+            if len(tree_input) != len(data):  # cannot happen: both are 4 bytes per character
+                self.complex("text that cannot be parsed safely")
+                return None
+        root = _parser().parse(tree_input).root_node
         unit = _Unit(source, data, root, label)
         self.units.append(unit)
         if root.has_error:
@@ -644,13 +656,13 @@ class _Walker:
         prev = words[-1] if words else None
         if (prev is not None and argv and prev.raw.endswith("$") and prev.raw == argv[-1]
                 and (kind == "string" or (kind == "concatenation" and child.children[0].type == "string"))):
-            # $"…" is a translated string: the $ is not part of the word
+            # $"…" is a translated string: the $ is not part of the word ("-$"x"" is "-x")
             argv[-1] = argv[-1][:-1]
-            words[-1] = Word(prev.raw[:-1], argv[-1], prev.position)
+            prev = words[-1] = Word(prev.raw[:-1], argv[-1], prev.position)
             if not argv[-1]:
                 argv.pop()
                 words.pop()
-            return False
+                return False
         if kind == "command_name" or not argv or last_count != 1 or prev is None:
             self.complex("words without a blank between them")
             return False
