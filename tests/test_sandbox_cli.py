@@ -177,3 +177,38 @@ def test_stdin_reaches_the_command(project, bastion_env):
     )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == "piped\n"
+
+
+@pytest.mark.parametrize("answer, runs", [(b"y\n", True), (b"n\n", False), (b"\n", False)])
+def test_ask_prompts_on_the_terminal(project, bastion_env, answer, runs):
+    """A real pseudo-terminal as the controlling terminal: the prompt appears, the answer counts."""
+    import os
+    import pty
+    import select
+
+    pid, master = pty.fork()
+    if pid == 0:  # pragma: no cover - child
+        os.chdir(project)
+        os.execve(sys.executable, [sys.executable, "-m", "bastion", "run", "--", "frobnicate --x; touch marker"], bastion_env)
+    seen = b""
+    deadline = 30.0
+    while b"[y/N]" not in seen and deadline > 0:
+        ready, _, _ = select.select([master], [], [], 1.0)
+        deadline -= 1.0
+        if ready:
+            try:
+                seen += os.read(master, 4096)
+            except OSError:
+                break
+    os.write(master, answer)
+    while True:
+        try:
+            if not os.read(master, 4096):
+                break
+        except OSError:  # EIO: the terminal's other side is closed
+            break
+    _, status = os.waitpid(pid, 0)
+    os.close(master)
+    assert b"frobnicate --x; touch marker" in seen and b"Run it in the sandbox? [y/N]" in seen
+    assert (project / "marker").exists() is runs
+    assert os.WEXITSTATUS(status) == (0 if runs else 4)

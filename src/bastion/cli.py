@@ -403,15 +403,23 @@ def _ask_person(call: Any, decision: Any) -> bool:
     """A minimal y/N prompt on the terminal (``bastion run``); False without one.
     The approvals stage replaces this with the full prompt."""
     try:
-        tty = open("/dev/tty", "r+", encoding="utf-8", errors="replace")
+        fd = os.open("/dev/tty", os.O_RDWR | os.O_NOCTTY)
     except OSError:
         return False
-    with tty:
+    try:
         what = call.command if call.command is not None else call.tool
-        tty.write(f"bastion: {what}\n  {decision.reason}\nRun it in the sandbox? [y/N] ")
-        tty.flush()
-        answer = tty.readline().strip().lower()
-    return answer in ("y", "yes")
+        os.write(fd, f"bastion: {what}\n  {decision.reason}\nRun it in the sandbox? [y/N] ".encode())
+        answer = b""
+        while not answer.endswith(b"\n") and len(answer) < 64:
+            chunk = os.read(fd, 64)
+            if not chunk:
+                break
+            answer += chunk
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+    return answer.strip().lower() in (b"y", b"yes")
 
 
 def _internal_error_decision(detail: str) -> dict[str, Any]:
