@@ -415,3 +415,19 @@ def test_words_tree_sitter_splits_are_joined(command: str) -> None:
 )
 def test_parser_differentials_fail_closed(command: str) -> None:
     assert parse(command).complex
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "LD_PRELOAD=$'\\x1b[2J\\n' ls",
+        "echo $X\u202e",
+        "sudo -\x1b ls",
+        "cat /proc/self\x1b/environ",
+        "-\x1b[31m x",
+    ],
+)
+def test_reasons_and_messages_are_printable(command: str) -> None:
+    result = parse(command)
+    assert getattr(result, "reason", "").isprintable()
+    assert all(f.message.isprintable() for f in result.findings), result.findings

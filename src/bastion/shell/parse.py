@@ -1213,6 +1213,7 @@ def _parse(command: str) -> Script | TooComplex:
     findings = _dedupe(findings)
     if reasons:
         reason = reasons[0] if len(reasons) == 1 else f"{reasons[0]} (and {len(reasons) - 1} more)"
+        reason = _printable(reason)
         return TooComplex(reason, partial=commands, findings=tuple(findings), source=command)
     return Script(commands, findings=tuple(findings), source=command)
 
@@ -1230,10 +1231,21 @@ def _run_units() -> Callable[[list[_Unit]], list[Finding]]:
     return _RUN_UNITS
 
 
+def _printable(text: str) -> str:
+    """Reasons and messages end up in terminals and prompts: escape anything that is not
+    printable (control characters, bidi controls, zero-width characters)."""
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text)
+
+
 def _dedupe(findings: list[Finding]) -> list[Finding]:
+    """Drop repeated findings; make every message printable."""
     seen: set[tuple[str, str]] = set()
     out: list[Finding] = []
     for finding in findings:
+        if not finding.message.isprintable():
+            finding = Finding(finding.code, finding.severity, _printable(finding.message))
         key = (finding.code, finding.message)
         if key not in seen:
             seen.add(key)
