@@ -175,3 +175,11 @@ def test_plain_commands_have_no_findings() -> None:
     for command in ["git status", "pytest -q", "ls -la", "cat a.txt | grep foo | sort | uniq -c | head -5",
                     "npm test", "cd src && make", "git diff HEAD~1 -- src/"]:
         assert parse(command).findings == (), command
+
+
+def test_shell_strings_are_not_reported_as_data() -> None:
+    """A bash -c argument is checked as a script (its own findings), not as a quoted
+    argument holding shell syntax."""
+    assert "SH005" not in codes("bash -c 'cd src && make'")
+    assert "SH023" not in codes("bash -c 'ls\npwd'")
+    assert "SH007" in codes("bash -c 'ls\npwd'")

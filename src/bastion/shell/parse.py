@@ -177,8 +177,8 @@ class _Ctx:
 class _Unit:
     """One parsed source text (the command, or a string parsed again) for validators."""
 
-    __slots__ = ("source", "root", "text", "text_of", "slice", "commands", "words", "names", "label", "has_error",
-                 "odd")
+    __slots__ = ("source", "root", "text", "text_of", "slice", "commands", "words", "names", "scripts", "label",
+                 "has_error", "odd")
 
     def __init__(self, source: str, data: bytes, root: Any, label: str) -> None:
         self.source = source
@@ -209,6 +209,8 @@ class _Unit:
         self.words: list[Word] = []
         #: Base names of the recorded commands.
         self.names: set[str] = set()
+        #: Words of this text that were parsed again as shell scripts (``bash -c STRING``).
+        self.scripts: set[str] = set()
         self.label = label
         self.has_error = bool(root is not None and root.has_error)
         #: A backslash or an unusual blank: only then can a line continuation glue a
@@ -404,6 +406,18 @@ class _Walker:
                 self.emit(unit, words, [], [], ctx, words[0], level)
             elif child.named_child_count:
                 self.descend(unit, child, ctx, level + 1)
+
+    def refuse(self, unit: _Unit, issues: list[tuple[str, Any]], ctx: _Ctx, level: int) -> None:
+        """Record each non-literal part as a reason, and still extract the commands that
+        run inside it (``$(…)``, ``<(…)``, ``${x:-$(…)}`` …)."""
+        for what, inode in issues:
+            self.complex(what)
+            if inode is None:
+                continue
+            if inode.type in _SUBSTITUTIONS:
+                self.substitution(unit, inode, ctx, level + 1)
+            elif inode.named_child_count:
+                self.descend(unit, inode, ctx, level + 1)
 
     def substitution(self, unit: _Unit, node: Any, ctx: _Ctx, level: int) -> None:
         """Commands inside ``$(…)``, backticks, ``<(…)``: they run too."""
@@ -613,12 +627,7 @@ class _Walker:
             for rnode in redirect_nodes:
                 heredoc = self.redirect(unit, rnode, redirects, argv, issues, trailing) or heredoc
         if issues:
-            for what, inode in issues:
-                self.complex(what)
-                if inode is not None and inode.type in _SUBSTITUTIONS:
-                    self.substitution(unit, inode, ctx, level + 1)
-                elif inode is not None and inode.named_child_count:
-                    self.descend(unit, inode, ctx, level + 1)
+            self.refuse(unit, issues, ctx, level)
         shown_node = text_node if text_node is not None else node
         shown = text_of(shown_node) if shown_node is not None else ""
         pipe_number = -1
@@ -812,9 +821,7 @@ class _Walker:
         issues: list[tuple[str, Any]] = []
         parts = [node] if node.type == "variable_assignment" else node.named_children
         assigns = [self.assignment(unit, child, issues) for child in parts if child.type == "variable_assignment"]
-        for what, inode in issues:
-            self.complex(what)
-            self.descend(unit, inode, ctx, level + 1)
+        self.refuse(unit, issues, ctx, level)
         self.emit(unit, [], assigns, [], ctx, unit.text_of(node), level)
 
     def declaration(self, unit: _Unit, node: Any, ctx: _Ctx, level: int) -> None:
@@ -843,9 +850,7 @@ class _Walker:
                 unit.words.append(Word(text_of(child), " ".join(values), len(argv) - len(values), len(values)))
             else:
                 issues.append((kind.replace("_", " "), child))
-        for what, inode in issues:
-            self.complex(what)
-            self.descend(unit, inode, ctx, level + 1)
+        self.refuse(unit, issues, ctx, level)
         self.emit(unit, argv, [], [], ctx, text_of(node), level, persistent=assigns)
 
     def single_test(self, unit: _Unit, node: Any, ctx: _Ctx, level: int) -> None:
@@ -877,10 +882,7 @@ class _Walker:
                 unit.words.append(Word(text_of(leaf), " ".join(values), len(argv) - len(values), len(values)))
             else:
                 issues.append((f"{kind!r} inside [ … ]", leaf))
-        for what, inode in issues:
-            self.complex(what)
-            if inode.named_child_count or inode.type in _SUBSTITUTIONS:
-                self.substitution(unit, inode, ctx, level + 1) if inode.type in _SUBSTITUTIONS else self.descend(unit, inode, ctx, level + 1)
+        self.refuse(unit, issues, ctx, level)
         self.emit(unit, argv, [], [], ctx, text_of(node), level)
 
     # ----------------------------------------------------------------- emitting
@@ -978,6 +980,7 @@ class _Walker:
         sub.pending = list(redirects)
         sub.stdin = None
         before = len(self.commands)
+        unit.scripts.add(script)
         label = f"{origin} string" if origin != "heredoc" else "here-document"
         inner = self.run(script, sub, label)
         if inner is None or len(self.commands) == before:

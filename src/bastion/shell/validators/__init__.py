@@ -87,11 +87,13 @@ def by_id(code: str) -> ModuleType:
 class SyntaxView:
     """What a validator may look at besides the source text."""
 
-    __slots__ = ("root", "commands", "words", "has_error", "label", "_index", "_text_of", "_slice", "_names")
+    __slots__ = ("root", "commands", "words", "has_error", "label", "scripts", "_index", "_text_of", "_slice",
+                 "_names")
 
     def __init__(self, root: Any, commands: Iterable["SimpleCommand"] = (), words: Iterable["Word"] = (),
                  label: str = "", text_of: Callable[[Any], str] | None = None,
-                 slice_: Callable[[int, int], str] | None = None, names: Iterable[str] | None = None) -> None:
+                 slice_: Callable[[int, int], str] | None = None, names: Iterable[str] | None = None,
+                 scripts: Iterable[str] = ()) -> None:
         #: The tree-sitter root node (``None`` when no tree is available).
         self.root = root
         self._text_of = text_of
@@ -103,6 +105,8 @@ class SyntaxView:
         self.has_error = bool(root is not None and root.has_error)
         #: Where the text came from ("" for the command itself, "bash -c string" …).
         self.label = label
+        #: Words that were parsed again as shell scripts (their own text is checked as such).
+        self.scripts = frozenset(scripts)
         self._index: dict[str, list[Any]] | None = None
         self._names: frozenset[str] | None = None if names is None else frozenset(names)
 
@@ -198,6 +202,7 @@ def run_units(units: Iterable[Any]) -> list[Finding]:
     """Run the validators over every text the parser walked (see ``parse._Unit``)."""
     found: list[Finding] = []
     for unit in units:
-        view = SyntaxView(unit.root, unit.commands, unit.words, unit.label, unit.text_of, unit.slice, unit.names)
+        view = SyntaxView(unit.root, unit.commands, unit.words, unit.label, unit.text_of, unit.slice, unit.names,
+                          unit.scripts)
         found.extend(run_validators(unit.source, view))
     return found

@@ -27,7 +27,7 @@ def check(source: str, view) -> list[Finding]:
     previous = ""
     for word in view.words:
         raw, value = word.raw, word.value
-        if word.position > 0 and raw != value and any(m in value for m in _META):
+        if word.position > 0 and raw != value and any(m in value for m in _META) and value not in view.scripts:
             severity = Severity.MEDIUM if previous in _PATTERN_FLAGS else Severity.LOW
             found.append(Finding(ID, severity, f"quoted argument {value[:50]!r} contains shell syntax"))
         previous = value if word.position > 0 else ""

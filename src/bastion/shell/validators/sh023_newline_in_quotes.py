@@ -19,7 +19,7 @@ TRIGGER = ("\n",)
 
 def check(source: str, view) -> list[Finding]:
     for word in view.words:
-        if "\n" in word.raw and "\n" in word.value:
+        if "\n" in word.raw and "\n" in word.value and word.value not in view.scripts:
             severity = Severity.HIGH if word.position == 0 else Severity.LOW
             lines = word.value.count("\n") + 1
             return [Finding(ID, severity, f"quoted word {word.raw[:30]!r}… spans {lines} lines")]
