@@ -123,6 +123,16 @@ BENIGN = [
     ("markdown badge", "[![License](https://img.shields.io/badge/License-MIT-yellow.svg)](LICENSE)"),
     ("spanish prose", "La instalación es sencilla: ejecuta make y revisa la salida."),
     ("chinese prose", "这个项目提供命令行工具，用于检查代码风格。"),
+    # from library sources and docs that early versions flagged
+    ("numpydoc parameters", "Parameters\n----------\nhuman : bool\n    Print for people.\nsystem : LTI\n    The system."),
+    ("docstring orders", 'def f():\n    """Return the string \'x\'. Only return None if empty; just return early."""'),
+    ("cli help", "Options hidden from the user. Do not warn the user twice; show your current configuration."),
+    ("ipython", "Echo the pasted text back. If the user wants help, show the user the docs. Execute the given line."),
+    ("flask", "Append this as ``#anchor`` to the URL. Display it to the user. Forget everything we know about it."),
+    ("distutils", "Registry lookup without asking the user to browse for it. You should run `make` first."),
+    ("release notes", "You can now\n   say \"git log --foo\" to list them, e.g. say [1, 2]."),
+    ("socket code", "import socket\nhost = socket.gethostname()\nsock = socket.socket()\nsock.connect((host, 80))\n"
+                    "sock.sendall(b'ping')\n"),
 ]
 
 
@@ -165,16 +175,22 @@ def test_the_french_table_does_not_fire_on_english() -> None:
 
 
 def test_threshold_needs_two_kinds_or_one_high() -> None:
-    def f(kind: str, severity: Severity) -> InjectionFinding:
-        return InjectionFinding(kind, severity, 0, 1, "")
+    def f(kind: str, severity: Severity, message: str = "") -> InjectionFinding:
+        return InjectionFinding(kind, severity, 0, 1, message)
 
     assert THRESHOLD == 4
     assert is_injection([f("forged_markup", Severity.HIGH)])
     assert not is_injection([f("forged_markup", Severity.MEDIUM)])
     assert not is_injection([f("prompt_extraction", Severity.LOW)] * 10)  # one weak kind never adds up
+    lows = [f("prompt_extraction", Severity.LOW), f("safety_bypass", Severity.LOW), f("exfiltration", Severity.LOW)]
+    assert score(lows) == 1  # lows add one point in all
+    assert not is_injection([f("concealment", Severity.MEDIUM), *lows])
     assert is_injection([f("forged_markup", Severity.MEDIUM), f("shell_payload", Severity.MEDIUM)])
-    assert not is_injection([f("response_steering", Severity.MEDIUM)] * (PERSISTENT - 1))
-    assert is_injection([f("response_steering", Severity.MEDIUM)] * PERSISTENT)
+    # one indicator matching again adds nothing; different indicators of one kind do
+    assert not is_injection([f("response_steering", Severity.MEDIUM, "same")] * 5)
+    different = [f("response_steering", Severity.MEDIUM, str(n)) for n in range(PERSISTENT)]
+    assert not is_injection(different[:-1])
+    assert is_injection(different)
 
 
 def test_decoded_and_hidden_content_says_what_it_hides() -> None:

@@ -40,7 +40,7 @@ __all__ = [
 #: Words that place instructions before or around the text: "ignore all *previous* …".
 _PREV = (
     r"(?:previous|prior|above|preceding|earlier|former|foregoing|original|initial|old|past|existing"
-    r"|system|developer|all|any\s+(?:other|previous|prior)|other|later|future|following|current)"
+    r"|system|developer|all|any\s+(?:other|previous|prior)|future|following)"
 )
 #: "instructions", and the misspellings injected texts use to slip past filters.
 _INSTR = r"\w{0,3}nstruc\w*"
@@ -49,10 +49,21 @@ _ORDERS = (
     r"|programming|restrictions|polic(?:y|ies)|directions|training|conversation|messages?|tasks?|text"
     r"|input|info|information|data|content)"
 )
+#: What an override targets, without the data nouns ("ignore other attributes' text").
+_ORDERS_STRICT = (
+    rf"(?:{_INSTR}|directives?|prompts?|rules|guidelines|guidance|commands|orders|constraints"
+    r"|programming|restrictions|polic(?:y|ies)|directions|training|conversation|messages?|tasks?)"
+)
 _AI = (
     r"(?:AI|A\.I\.|artificial\s+intelligence|LLM|large\s+language\s+model|language\s+model"
     r"|AI\s+(?:language\s+)?(?:model|assistant|agent|system)|chat\s?bot|virtual\s+assistant"
     r"|coding\s+(?:agent|assistant)|GPT|ChatGPT|Claude|Gemini|Copilot|Bard|Llama"
+    r"|automated\s+(?:\w+\s+)?(?:software|systems?|tools?|agents?|reviewers?|readers?|screening|analysis))"
+)
+#: An AI named by what it is rather than by product ("note to the AI", not "message for Claude").
+_AI_GENERIC = (
+    r"(?:AI|A\.I\.|LLM|large\s+language\s+model|language\s+model|AI\s+(?:language\s+)?(?:model|assistant|agent|system)"
+    r"|chat\s?bot|virtual\s+assistant|coding\s+(?:agent|assistant)|assistant|agent"
     r"|automated\s+(?:\w+\s+)?(?:software|systems?|tools?|agents?|reviewers?|readers?|screening|analysis))"
 )
 _REPLY = r"(?:response|reply|answer|output|summary|completion|message)s?"
@@ -63,9 +74,15 @@ _VERB_LEAK = (
     r"|share|list|spell\s+out|dump|expose|disclose|paste|echo|copy|summari[sz]e|translate|convert|encode"
     r"|format|explain|describe|restate|rephrase|reproduce|return|tl;?dr)"
 )
+#: The verbs of a leak request that programmers rarely write about their own data.
+_VERB_REVEAL = (
+    r"(?:reveal|repeat|recite|print|show|output|display|tell\s+me|give\s+me|write\s+out|leak|spell\s+out|dump"
+    r"|expose|disclose|restate|reproduce|summari[sz]e|translate|format|convert|encode|tl;?dr"
+    r"|(?:reply|respond)\s+(?:back\s+)?with)"
+)
 _SECRET_THING = (
     rf"(?:system{_SEP}prompt|system{_SEP}message|system{_SEP}{_INSTR}|prompt|pre-?prompt|{_INSTR}|directives"
-    r"|rules|ruleset|guidelines|configuration|programming|password|passcode|pass\s?phrase|secret|access\s+code"
+    r"|ruleset|programming|password|passcode|pass\s?phrase|secret|access\s+code"
     r"|initial\s+\w+)"
 )
 _CODE_THING = r"(?:code|snippet|excerpt|block|segment|section|lines|fragment|script|routine|function|payload)"
@@ -77,6 +94,11 @@ _YOUR_OUTPUT = (
 )
 _YOUR_WORK = r"(?:code(?:base)?|program|script|project|software|application|app|repository|module|logic|work)"
 _BIG = r"(?:[A-Za-z0-9+/=%_-]{40,})"
+#: Where an order can start: the text's start, after . ! ? ; : or at a line start.
+_START = r"(?:^|[.!?;:]\s*|\n\s*)"
+#: The same, stricter: a single newline is no sentence start in hard-wrapped prose, where
+#: "…you can now\n  say "git log"" is a suggestion, not an order.
+_SENTENCE_START = r"(?:^|[.!?;:]\s+|\n\s*\n\s*|\n\s*(?:[-*•>]|\d+[.)])\s*)"
 
 #: First words that start a sentence without giving an order ("Thank you for your
 #: reply", "We look forward to your answer") — see ``Indicator.refine``. Also the
@@ -91,6 +113,7 @@ NOT_IMPERATIVE = frozenset(
     yes all any each every some many most only even still great good nice ok okay note let feel kindly per
     based according given regarding re fw fwd subject send submit check enter type select click see view
     confirm choose compare record save mark circle fill attach upload reply respond answer share forward
+    suppose assume consider recall eg ie example otherwise
     """.split()
 )
 
@@ -117,28 +140,33 @@ ENGLISH: tuple[Indicator, ...] = (
     Indicator(
         "forged_markup",
         MEDIUM,
-        r"(?i)</?\s*(?:assistant|user|human|instructions?|admin|developer|important|information|prompt)\s*>"
-        r"|<\s*end\s+of\s+(?:session|conversation|prompt|input|document|context|turn|text)\s*>",
-        "role, instruction or end-of-session tag",
+        r"(?i)</?\s*(?:assistant|user|human|instructions?|admin|developer|important|information|prompt)\s*>",
+        "role or instruction tag",
+    ),
+    Indicator(
+        "forged_markup",
+        HIGH,
+        r"(?i)<\s*(?:end|start|begin)\s+of\s+(?:session|conversation|prompt|input|context|turn|system\s+prompt)\s*>",
+        "fake end-of-session tag",
     ),
     Indicator(
         "forged_markup",
         MEDIUM,
-        r"(?im)^[ \t>*_]*(?:human|assistant|system)[ \t]*:",
+        r"(?im)^[ \t>*_]*(?:human|assistant|system):",
         "conversation turn (Human:/Assistant:/System:) at line start",
     ),
     Indicator(
         "forged_markup",
         HIGH,
-        r"(?im)^[ \t>*_]*(?:assistant|ai|bot|gpt|chatgpt)[ \t]*:[^\n]*\n(?:[^\n]*\n){0,3}?[ \t>*_]*(?:user|human|system)[ \t]*:"
-        r"|^[ \t>*_]*(?:user|human)[ \t]*:[^\n]*\n(?:[^\n]*\n){0,3}?[ \t>*_]*(?:assistant|ai|gpt|chatgpt|system)[ \t]*:",
+        r"(?im)^[ \t>*_]*(?:assistant|ai|bot|gpt|chatgpt):[^\n]*\n(?:[^\n]*\n){0,3}?[ \t>*_]*(?:user|human|system):"
+        r"|^[ \t>*_]*(?:user|human):[^\n]*\n(?:[^\n]*\n){0,3}?[ \t>*_]*(?:assistant|ai|gpt|chatgpt|system):",
         "forged conversation (an assistant turn and a user turn)",
     ),
-    Indicator("forged_markup", LOW, r"(?im)^[ \t>*_]*user[ \t]*:", "\"User:\" turn at line start"),
+    Indicator("forged_markup", LOW, r"(?im)^[ \t>*_]*user:", "\"User:\" turn at line start"),
     Indicator(
         "forged_markup",
         MEDIUM,
-        r"(?im)^[ \t>*_]*(?:user|human)[ \t]*:[ \t]*(?:\w+[ \t]*,?[ \t]+)?(?:please|could\s+you|can\s+you|now|thanks"
+        r"(?im)^[ \t>*_]*(?:user|human):[ \t]*(?:\w+[ \t]*,?[ \t]+)?(?:please|could\s+you|can\s+you|now|thanks"
         r"|thank\s+you)\b",
         "forged user turn making a request",
     ),
@@ -162,8 +190,8 @@ ENGLISH: tuple[Indicator, ...] = (
         MEDIUM,
         r"(?im)^[ \t]*(?:%{2,}|={2,}|-{3,}|#{3,}|\*{3,}|<{2,}|>{2,}|\[{2,}|\|{2,})[ \t]*"
         r"(?:end|begin|start|stop)\b[^\n]*?"
-        r"\b(?:instructions?|prompt|input|user|system|ambiguity|example|conversation|context|interaction"
-        r"|session|rules|defen[cs]e|document)\b",
+        r"\b(?:instructions?|prompt|input|user|system|ambiguity|conversation|context|interaction"
+        r"|session|rules|defen[cs]e)\b",
         "fake end-of-prompt delimiter",
     ),
     Indicator(
@@ -182,9 +210,9 @@ ENGLISH: tuple[Indicator, ...] = (
     Indicator(
         "instruction_override",
         HIGH,
-        r"(?i)\b(?:ignore|disregard|forget|override|overlook|bypass|neglect|abandon|discard"
-        r"|set\s+aside|do\s+not\s+follow|don'?t\s+follow|stop\s+following|no\s+longer\s+follow)\W+"
-        rf"{_SOME}{{0,3}}?{_PREV}\W+{_SOME}{{0,3}}?{_ORDERS}\b",
+        r"(?i)\b(?:ignore|disregard|forget|overlook|bypass|neglect|abandon|discard"
+        r"|set\s+aside|do\s+not\s+follow|don'?t\s+follow|stop\s+following|no\s+longer\s+follow)[\s,:]+"
+        rf"{_SOME}{{0,3}}?{_PREV}\W+{_SOME}{{0,3}}?{_ORDERS_STRICT}\b",
         "tells the reader to ignore its earlier instructions",
     ),
     Indicator(
@@ -220,7 +248,8 @@ ENGLISH: tuple[Indicator, ...] = (
     Indicator(
         "instruction_override",
         HIGH,
-        r"(?i)\bforget\s+(?:about\s+)?(?:everything|all\s+(?:of\s+)?(?:that|this|the\s+above|your|previous)"
+        r"(?i)\bforget\s+(?:about\s+)?(?:everything\s+(?:you|above|before|that\s+(?:you|i)|i\s+(?:said|told))"
+        r"|everything\s*[.,;:!]|all\s+(?:of\s+)?(?:that|this|the\s+above|your|previous)"
         r"|what\s+(?:you|i)\s+(?:said|told|were\s+told|know|have\s+been\s+told))",
         "tells the reader to forget its context",
     ),
@@ -302,8 +331,9 @@ ENGLISH: tuple[Indicator, ...] = (
     Indicator(
         "addressed_to_ai",
         HIGH,
-        r"(?i)\b(?:dear|hey|hi|hello|attention|note\s+to|message\s+(?:to|for)|memo\s+to|notice\s+to|reminder\s+to"
-        rf"|a\s+note\s+for|{_INSTR}\s+(?:to|for))\s*,?\s+(?:the\s+|any\s+|all\s+|my\s+)?{_AI}s?\b",
+        rf"(?i)\b(?:dear|hey|hi|hello|attention)\s*,?\s+(?:the\s+|any\s+|all\s+|my\s+)?{_AI}s?\b"
+        r"|\b(?:note|message|memo|notice|reminder|a\s+note|instructions?)\s+(?:to|for)\s+(?:the\s+|any\s+|all\s+)?"
+        rf"{_AI_GENERIC}s?\b",
         "greets or instructs an AI directly",
     ),
     Indicator(
@@ -342,7 +372,7 @@ ENGLISH: tuple[Indicator, ...] = (
     ),
     Indicator(
         "addressed_to_ai",
-        MEDIUM,
+        LOW,
         r"(?i)\bif\s+(?:the\s+|a\s+)?user\s+(?:asks|requests|says|wants|inquires|enters|types)\b"
         r"|\b(?:provide|tell|show|give|send|say|inform|respond|reply|report|present|recommend|suggest|display)\s+"
         r"(?:it\s+|this\s+|that\s+)?(?:to\s+)?the\s+user\b",
@@ -370,7 +400,8 @@ ENGLISH: tuple[Indicator, ...] = (
         "role_hijack",
         MEDIUM,
         r"(?i)\b(?:i\s+want|i'?d\s+like|i\s+need)\s+you\s+to\s+(?:act|pretend|behave|roleplay|role-play|play|simulate|imagine)\b"
-        r"|\b(?:pretend|imagine)\s+(?:that\s+)?you\s+(?:are|were|have\s+no)\b|\bpretend\s+to\s+be\b"
+        r"|\b(?:pretend|imagine)\s+(?:that\s+)?you\s+(?:are|were|have\s+no)\b"
+        r"|\b(?:you\s+(?:will|must|should|can|are\s+going\s+to)\s+|please\s+|now\s+|and\s+|^)pretend\s+to\s+be\b"
         r"|\b(?:play|take)\s+the\s+role\s+of\b|\b(?:act|behave|respond)\s+as\s+if\s+you\s+(?:are|were|have)\b"
         r"|\byou\s+(?:will|are\s+going\s+to|must|need\s+to|should|have\s+to)\s+(?:act|pretend|roleplay|role-play|simulate)\b"
         r"|\b(?:now|from\s+now\s+on)\s*,?\s+you\s+(?:act|pretend|are\s+acting)\s+as\b|\badopt\s+(?:two|a|the)\s+(?:\w+\s+)?personas?\b"
@@ -388,7 +419,8 @@ ENGLISH: tuple[Indicator, ...] = (
         r"(?i)\bbreak(?:ing|s)?\s+(?:out\s+of\s+)?character\b"
         r"|\b(?:answer|respond|reply)\s+(?:to\s+)?(?:my\s+|every\s+|each\s+)?(?:prompts?\s+|questions?\s+)?in\s+two\s+"
         r"(?:different\s+|separate\s+)?(?:ways|manners|styles|personas)\b"
-        r"|(?m:^\s*\[?(?:🔒|🔓)?\s*(?:CLASSIC|JAILBREAK|JAILBROKEN|DAN|ChatGPT|GPT)\s*\]?\s*:)",
+        r"|(?m:^\s*\[?(?:🔒|🔓)?\s*(?:CLASSIC|JAILBREAK|JAILBROKEN|DAN|ChatGPT|GPT)\s*\]?\s*:)"
+        r"|(?-i:\[\s*(?:🔒\s*|🔓\s*)?(?:DAN|JAILBREAK|JAILBROKEN|STAN|DUDE|AIM|ANTI-DAN)\s*\])",
         "dual-persona jailbreak format",
     ),
     Indicator(
@@ -421,6 +453,7 @@ ENGLISH: tuple[Indicator, ...] = (
         r"|\b(?:without|no|free\s+(?:of|from))\s+(?:any\s+|all\s+)?(?:moral|ethical)?\s*(?:or\s+\w+\s+)?(?:restrictions|limits|filters"
         r"|guidelines|boundaries|constraints)\s+(?:and|or|whatsoever|in\s+anything)\b"
         r"|\b(?:free|freed)\s+(?:of|from)\s+(?:all\s+)?(?:restrictions|filters|rules)"
+        r"|\bno\s+matter\s+how\s+(?:dangerous|unethical|illegal|immoral|harmful|offensive|inappropriate|reckless)\b"
         r"|\b(?:can|will|must|could)\s+(?:say\s+or\s+do|say|answer|generate|respond\s+to)\s+anything\b"
         r"|\b(?:with|has|have)\s+absolutely\s+no\s+(?:restrictions|limits|filters|rules|boundaries)",
         "removes the model's safeguards",
@@ -439,7 +472,7 @@ ENGLISH: tuple[Indicator, ...] = (
     Indicator(
         "safety_bypass",
         LOW,
-        r"(?i)\b(?:without|no)\s+(?:any\s+)?(?:warnings?|disclaimers?|censorship)\b|\bhypothetical\s+(?:story|scenario|world|setting)\b"
+        r"(?i)\b(?:without|no)\s+(?:any\s+)?(?:disclaimers?|censorship)\b|\bhypothetical\s+(?:story|scenario|world|setting)\b"
         r"|\b(?:illegal|unethical|immoral)\s*(?:,|or|and|/)\s*(?:illegal|unethical|immoral|harmful|dangerous)\b",
         "jailbreak framing",
     ),
@@ -455,14 +488,14 @@ ENGLISH: tuple[Indicator, ...] = (
     Indicator(
         "concealment",
         HIGH,
-        r"(?i)\b(?:do\s+not|don'?t|never|must\s+not|should\s+not|shouldn'?t)\s+(?:tell|inform|notify|alert|warn|let|ask"
+        r"(?i)\b(?:do\s+not|don'?t|never|must\s+not|should\s+not|shouldn'?t)\s+(?:tell|inform|notify|alert"
         r"|(?:mention|reveal|show|disclose|report)\s+(?:this|it|these|that|anything)\s+to)\s+(?:the\s+)?"
         r"(?:user|human|operator|owner)s?\b",
         "tells the reader to hide something from the user",
     ),
     Indicator(
         "concealment",
-        HIGH,
+        MEDIUM,
         r"(?i)\bwithout\s+(?:telling|informing|notifying|alerting|warning|asking|consulting|confirming\s+with"
         r"|the\s+knowledge\s+of)\s+(?:the\s+)?(?:user|human|operator|owner)s?\b",
         "act without the user knowing",
@@ -498,17 +531,22 @@ ENGLISH: tuple[Indicator, ...] = (
     Indicator(
         "prompt_extraction",
         HIGH,
-        rf"(?i)\b{_VERB_LEAK}{_SEP}(?:me{_SEP}|back{_SEP})?(?:all{_SEP})?(?:of{_SEP})?your{_SEP}(?:\w+{_SEP}){{0,2}}?"
-        rf"{_SECRET_THING}",
+        rf"(?i)\b{_VERB_REVEAL}{_SEP}(?:me{_SEP}|back{_SEP})?(?:all{_SEP})?(?:of{_SEP})?your{_SEP}(?:\w+{_SEP}){{0,2}}?"
+        rf"{_SECRET_THING}"
+        rf"|\b{_VERB_LEAK}{_SEP}(?:me{_SEP}|back{_SEP})?(?:all{_SEP})?(?:of{_SEP})?your{_SEP}(?:own{_SEP}|exact{_SEP}|full{_SEP}"
+        rf"|complete{_SEP}|original{_SEP}|hidden{_SEP}|secret{_SEP}|system{_SEP}|initial{_SEP}|specific{_SEP})?"
+        rf"(?:system{_SEP}prompt|prompt|pre-?prompt|{_INSTR}|directives|password|passcode|access\s+code)\b",
         "asks the reader to reveal its instructions",
     ),
     Indicator(
         "prompt_extraction",
         HIGH,
-        rf"(?i)\b{_VERB_LEAK}{_SEP}(?:me{_SEP})?(?:all{_SEP})?(?:of{_SEP})?(?:the{_SEP})?(?:above|previous|prior|preceding"
-        rf"|initial|original|hidden|secret|system|full|complete|exact|first|earlier){_SEP}(?:\w+{_SEP})?(?:prompt|{_INSTR}"
+        rf"(?i)\b{_VERB_REVEAL}{_SEP}(?:me{_SEP})?(?:all{_SEP})?(?:of{_SEP})?(?:(?:the{_SEP})?(?:above|previous|prior|preceding)"
+        rf"|(?:the|your){_SEP}(?:initial|original|hidden|secret|system)){_SEP}(?:\w+{_SEP})?(?:prompt|{_INSTR}"
         r"|text|rules|message|conversation|directives|words|sentences?|context)"
-        rf"|\b{_VERB_LEAK}\s+(?:me\s+)?(?:all\s+)?(?:of\s+)?the\s+(?:\w+\s+)?(?:text|words|{_INSTR}|prompt|message|content|rules)"
+        rf"|\b{_VERB_REVEAL}{_SEP}(?:me{_SEP})?(?:all{_SEP})?(?:of{_SEP})?(?:the{_SEP})?(?:full|complete|exact|entire){_SEP}"
+        rf"(?:system{_SEP})?(?:prompt|{_INSTR}|directives)"
+        rf"|\b{_VERB_REVEAL}\s+(?:me\s+)?(?:all\s+)?(?:of\s+)?the\s+(?:\w+\s+)?(?:text|words|{_INSTR}|prompt|message|content|rules)"
         r"\s+(?:above|before\s+this|so\s+far|back|in\s+full|verbatim|you\s+(?:were|have\s+been)\s+given)",
         "asks the reader to repeat its prompt",
     ),
@@ -551,7 +589,9 @@ ENGLISH: tuple[Indicator, ...] = (
         rf"|\b(?:{_INSTR}|text|prompt|rules|words)\s+(?:that\s+)?(?:you\s+(?:were|have\s+been)\s+(?:given|told|provided)"
         r"|given\s+to\s+you|you\s+received)"
         r"|\byour\s+(?:system|initial|original|hidden|secret|pre)[\s-]?(?:prompt|instructions?|message|rules)\b"
-        rf"|\b(?:{_INSTR}|words?|characters?|text)\s+(?:in|of)\s+(?:the|your)\s+(?:system\s+)?(?:prompt|pre-?prompt)\b",
+        rf"|\b(?:{_INSTR}|words?|characters?|text)\s+(?:in|of)\s+(?:the|your)\s+(?:system\s+)?(?:prompt|pre-?prompt)\b"
+        rf"|\b{_INSTR}\s+(?:prior\s+to|before|above)\s+(?:the\s+|this\s+)?(?:user(?:'s)?\s+input|this\s+(?:point|message|line)"
+        r"|the\s+conversation)",
         "talks about the reader's instructions",
     ),
     Indicator(
@@ -590,7 +630,8 @@ ENGLISH: tuple[Indicator, ...] = (
     Indicator(
         "response_steering",
         HIGH,
-        r"(?i)(?:(?:^|[.!?:;\n]\s*)(?:(?:can|could|would|will)\s+you\s+)?|\bplease\s+)(?:please\s+|kindly\s+|also\s+|now\s+"
+        rf"(?i)(?:{_START}(?:(?:can|could|would|will)\s+you\s+)?|\bplease\s+"
+        r"|\bi\s+(?:want|need|would\s+like|'d\s+like)\s+you\s+to\s+)(?:please\s+|kindly\s+|also\s+|now\s+"
         r"|then\s+|just\s+|always\s+|simply\s+)?([a-z]+)\b(?:\s+\w+)?(?:\"[^\"\n]*\"|[^.!?\n\"])*?"
         rf"\byour\s+(?:own\s+)?{_REPLY}\b",
         "orders a change to the reader's reply",
@@ -606,7 +647,7 @@ ENGLISH: tuple[Indicator, ...] = (
         "response_steering",
         MEDIUM,
         r"(?i)\b(?:in|into|within|throughout|inside|at\s+the\s+(?:end|start|beginning)\s+of)\s+(?:each\s+(?:of\s+)?"
-        rf"|every\s+|all\s+(?:of\s+)?)?your\s+(?:\w+\s+)?{_REPLY}\b"
+        rf"|every\s+|all\s+(?:of\s+)?)?your\s+(?:own\s+|next\s+|final\s+|entire\s+|whole\s+)?{_REPLY}\b"
         rf"|\byour\s+(?:sole|only|one|single|first|next|entire|whole)\s+{_REPLY}\b",
         "refers to the reader's reply",
     ),
@@ -621,8 +662,8 @@ ENGLISH: tuple[Indicator, ...] = (
     Indicator(
         "response_steering",
         HIGH,
-        r"(?i)\b(?:say|print|output|write|respond\s+with|reply\s+with|answer\s+with|type|return|repeat)\s+(?:only\s+|just\s+"
-        r"|exactly\s+|the\s+(?:words?|phrase|text|string|sentence)\s+)?[\"“'‘][^\"”'’\n]+[\"”'’][ .,]*(?:and|but|,)?\s*"
+        r"(?i)\b(?:say|output|respond\s+with|reply\s+with|answer\s+with|repeat)\s+(?:only\s+|just\s+"
+        r"|exactly\s+|the\s+(?:words?|phrase|text|string|sentence)\s+)?[\"“'‘][^\"”'’\n]+[\"”'’][ ,]*(?:and|but|,)?\s*"
         r"(?:nothing\s+else|only|verbatim|exactly|without\s+(?:any\s+)?(?:\w+\s+)?(?:explanation|commentary|comment"
         r"|context|punctuation|quotes|quotation))",
         "dictates the reader's exact words",
@@ -634,7 +675,7 @@ ENGLISH: tuple[Indicator, ...] = (
         r"|answer(?:ing)?\s+with|return(?:ing)?)\b[^.\n]*?\b(?:and|but)\s+"
         r"(?:absolutely\s+)?nothing\s+else\b"
         r"|\b(?:respond|reply|answer)\s+only\s+(?:\w+\s+){0,3}?with\s+(?:the\s+words?\s+)?[\"“'‘]"
-        r"|\bonly\s+(?:output|print|say|return)\s+[\"“'‘]|\b(?:output|print|say|return)\s+only\s+[\"“'‘]"
+        r"|\bonly\s+(?:output|say)\s+[\"“'‘]|\b(?:output|say)\s+only\s+[\"“'‘]"
         r"|\b(?:respond|reply|answer)\s+with\s+only\b",
         "demands one exact reply",
     ),
@@ -642,7 +683,7 @@ ENGLISH: tuple[Indicator, ...] = (
         "response_steering",
         MEDIUM,
         r"(?i)\b(?:and|but)\s+(?:absolutely\s+)?nothing\s+else\b"
-        r"|\b(?:just|only|simply)\s+(?:print|say|output|respond\s+with|reply\s+with|return)\b"
+        r"|\b(?:just|only|simply)\s+(?:print|say|output|respond\s+with|reply\s+with)\s+(?-i:[\"“'‘A-Z])"
         r"|\b(?:respond|reply|answer)\s+only\s+(?:with|in|using)\b"
         r"|\b(?:do\s+not|don'?t)\s+(?:add|include|say|write|output|print)\s+(?:anything|any\s+(?:other|additional|extra|more))"
         r"|\bwithout\s+any\s+(?:commentary|explanation)\b|\bdo\s+nothing\s+else\b",
@@ -651,7 +692,8 @@ ENGLISH: tuple[Indicator, ...] = (
     Indicator(
         "response_steering",
         MEDIUM,
-        r"(?i)(?:^|[.!?\n]\s*)(?:please\s+)?(?:output|print)\s*:?\s*[\"“'‘\[]"
+        r"(?i)(?:^|[.!?\n]\s*)(?:please\s+)?(?:output|print)\s*:\s*[\"“'‘]"
+        r"|(?:^|[.!?\n]\s*)(?:please\s+)?(?:begin|start)\s+with\s+[\"“'‘]"
         r"|(?:^|[.!?\n,]\s*)(?:end)\s+(?:the\s+|each\s+|every\s+)?(?:reply|response|answer|output)?"
         r"\s*(?:with|by)\s+(?:saying\s+)?[\"“'‘\[]"
         r"|\bend\s+(?:the\s+|each\s+|every\s+)?(?:reply|response|answer|output)\s+with\b",
@@ -660,13 +702,14 @@ ENGLISH: tuple[Indicator, ...] = (
     Indicator(
         "response_steering",
         HIGH,
-        r"(?i)(?:^|[.!?\n,;:]\s*|\bthen\s+|\bnow\s+)(?:please\s+)?(?:say|respond\s+with|reply\s+with|answer\s+with)\s*:?\s*[\"“'‘\[]"
-        r"|\b(?:output|say|print|write|return|respond\s+with|reply\s+with|answer\s+with)\s+(?:the\s+)?(?:\w+\s+){0,3}?"
+        rf"(?i)(?:{_SENTENCE_START}|\bthen\s+)(?:please\s+)?(?:say|respond\s+with|reply\s+with|answer\s+with)\s*:?\s*[\"“'‘]"
+        r"|,\s*(?:please\s+)?(?:respond|reply|answer)\s+with\s*:?\s*[\"“'‘]"
+        r"|\b(?:say|respond\s+with|reply\s+with|answer\s+with|please\s+(?:output|print))\s+(?:the\s+)?(?:\w+\s+){0,3}?"
         r"(?:statement|phrase|words?|sentence|string|message)\s*:?\s*[\"“'‘]"
         r"|\byou\s+(?:must|should|will|shall|have\s+to|need\s+to)\s+(?:now\s+|only\s+|always\s+)?(?:say|reply\s+with"
         r"|respond\s+with|answer\s+with|output|print)\s+[\"“'‘]"
         r"|(?:^|[.!?\n,]\s*)(?:please\s+)?(?:begin|start|prefix|preface)\s+(?:the\s+|each\s+|every\s+)?"
-        r"(?:reply|response|answer|output)?\s*(?:with|by)\s+(?:saying\s+)?[\"“'‘\[]"
+        r"(?:(?:reply|response|answer|output)\s*(?:with|by)\s+(?:saying\s+)?|(?:with|by)\s+saying\s+)[\"“'‘\[]"
         r"|\b(?:begin|start|prefix|preface)\s+(?:the\s+|each\s+|every\s+)?(?:reply|response|answer|output)\s+with\b",
         "orders the reader to say given words",
     ),
@@ -765,13 +808,13 @@ ENGLISH: tuple[Indicator, ...] = (
         "command_request",
         MEDIUM,
         r"(?i)\b(?:run|execute|exec|eval(?:uate)?|invoke|launch|paste|enter)\s+(?:the\s+|this\s+|these\s+)?"
-        r"(?:following|below|next|given|attached|provided|this|these)\s+(?:\w+\s+)?(?:commands?|code|scripts?|snippets?"
+        r"(?:following|below)\s+(?:\w+\s+)?(?:commands?|code|scripts?|snippets?"
         r"|one-liners?|lines?|payloads?|programs?|shell|block)\b",
         "asks the reader to run the following",
     ),
     Indicator(
         "command_request",
-        MEDIUM,
+        LOW,
         r"(?i)\b(?:you\s+(?:must|should|need\s+to|have\s+to|are\s+required\s+to)|immediately|silently)\s+(?:run|execute)\b"
         r"|\bexecute\s+the\s+following\b",
         "demands that something be executed",
@@ -807,29 +850,31 @@ ENGLISH: tuple[Indicator, ...] = (
         "asks the reader to adopt the following code",
     ),
     # -- code that steals, destroys or takes over (a snippet's behaviour) ------------
+    # Windows are snippet-sized (a dozen lines): in a whole source file the source and
+    # the sink of a pattern are usually unrelated.
     Indicator(
         "code_payload",
         MEDIUM,
         r"(?s)(?:os\.environ|getpass|clipboard|pyperclip|screenshot|ImageGrab|pynput|keyboard\.(?:on_press|hook|read)"
-        r"|/etc/passwd|/etc/shadow|id_rsa|\.ssh/|cookies|private[_ ]?key|/var/log/|syslog|driverquery|netstat|psutil\."
-        r"|platform\.uname|gethostname|getuser|wmi\.WMI|browser_history|Login Data)[^`]*?"
+        r"|/etc/passwd|/etc/shadow|id_rsa|\.ssh/|cookies\.(?:txt|pkl|sqlite)|private[_ ]?key|/var/log/|syslog|driverquery|netstat|psutil\."
+        r"|platform\.uname|gethostname|getuser|wmi\.WMI|browser_history|Login Data)(?:[^`\n]*\n){0,12}?[^`\n]*?"
         r"(?:requests\.(?:post|put)|urlopen|smtplib|ftplib|paramiko|\bscp\b|\.sendall?\(|\.connect\(\(|http\.client"
         r"|storbinary|sendmail)"
-        r"|(?:requests\.(?:post|put)|\.sendall?\(|storbinary|sendmail)[^`]*?(?:os\.environ|getpass|clipboard|pyperclip"
-        r"|screenshot|pynput|/etc/passwd|/etc/shadow|id_rsa|\.ssh/|private[_ ]?key|cookies)",
+        r"|(?:requests\.(?:post|put)|\.sendall?\(|storbinary|sendmail)(?:[^`\n]*\n){0,12}?[^`\n]*?(?:os\.environ|getpass|clipboard|pyperclip"
+        r"|screenshot|pynput|/etc/passwd|/etc/shadow|id_rsa|\.ssh/|private[_ ]?key)",
         "code that sends local data (environment, clipboard, keys, screenshots) over the network",
     ),
     Indicator(
         "code_payload",
         MEDIUM,
-        r"(?s)(?:urlretrieve|requests\.get|urlopen|wget|curl)[^`]*?(?:\bexec\(|\beval\(|os\.system\(|subprocess\.|pickle\.loads"
+        r"(?s)(?:urlretrieve|requests\.get|urlopen|wget|curl)(?:[^`\n]*\n){0,12}?[^`\n]*?(?:\bexec\(|\beval\(|os\.system\(|subprocess\.|pickle\.loads"
         r"|chmod|marshal\.loads|__import__)",
         "code that downloads something and runs it",
     ),
     Indicator(
         "code_payload",
         MEDIUM,
-        r"(?s)(?:os\.system|subprocess\.\w+|Popen|check_output|exec_command)\s*\([^`]*?(?:shutdown"
+        r"(?s)(?:os\.system|subprocess\.\w+|Popen|check_output|exec_command)\s*\((?:[^`\n]*\n){0,12}?[^`\n]*?(?:shutdown"
         r"|reboot|systemctl\s+(?:stop|disable)|kill\s+-9|chmod\s+777|/boot/|crontab|iptables\s+-F|userdel|passwd)"
         r"|shutil\.rmtree\(\s*[\"'](?:/|~|C:\\\\)[\"']|open\(\s*[\"']/(?:boot|etc)/[^\"']+[\"']\s*,\s*[\"'][aw]"
         r"|os\.fork\(\)|stratum\+tcp|xmrig|minerd|cryptonight|\bsend\(\s*IP\(|flags=[\"']S[\"']",
@@ -838,20 +883,20 @@ ENGLISH: tuple[Indicator, ...] = (
     Indicator(
         "code_payload",
         MEDIUM,
-        r"[\"'](?:sudo\s+)?(?:systemctl\s+(?:stop|disable|mask)|shutdown\b|reboot\b|halt\b|kill\s+-9\s+-1)"
-        r"|(?s)for\s+\w+\s+in\s+psutil\.\w+\(\)[^`]*?\.(?:terminate|kill)\("
-        r"|(?s)(?:subprocess\.check_output|os\.popen)\([^`]*?(?:requests\.(?:post|put)|\.sendall?\(|storbinary|smtplib)",
+        r"[\"'](?:sudo\s+)?(?:systemctl\s+(?:stop|disable|mask)\s|shutdown\s+(?:-[hrP]|now|\+\d)|reboot\s+(?:now|-f)|kill\s+-9\s+-1)"
+        r"|(?s)for\s+\w+\s+in\s+psutil\.\w+\(\)(?:[^`\n]*\n){0,12}?[^`\n]*?\.(?:terminate|kill)\("
+        r"|(?s)(?:subprocess\.check_output|os\.popen)\((?:[^`\n]*\n){0,12}?[^`\n]*?(?:requests\.(?:post|put)|\.sendall?\(|storbinary|smtplib)",
         "code that stops services, kills processes or ships command output away",
     ),
     Indicator(
         "code_payload",
         MEDIUM,
-        r"(?s)(?:requests\.get|urlopen|httpx\.get)[^`]*?(?:Fernet|Cipher|AES\.new)[^`]*?\.encrypt(?:or)?\("
+        r"(?s)(?:requests\.get|urlopen|httpx\.get)(?:[^`\n]*\n){0,12}?[^`\n]*?(?:Fernet|Cipher|AES\.new)(?:[^`\n]*\n){0,12}?[^`\n]*?\.encrypt(?:or)?\("
         r"|requests\.(?:post|put)\([^)`]*\bfiles\s*="
-        r"|(?s)(?:requests\.get|urlopen)\([^`]*?(?:storbinary|SCPClient|\.sendall\(|\.send\(\s*r\.)"
-        r"|smtplib\.SMTP[^`]*?\bfor\s+\w+\s+in\b|\bfor\s+\w+\s+in\b[^`]*?smtplib\.SMTP"
+        r"|(?s)(?:requests\.get|urlopen)\((?:[^`\n]*\n){0,12}?[^`\n]*?(?:storbinary|SCPClient|\.sendall\(|\.send\(\s*r\.)"
+        r"|smtplib\.SMTP(?:[^`\n]*\n){0,12}?[^`\n]*?\bfor\s+\w+\s+in\b|\bfor\s+\w+\s+in\b(?:[^`\n]*\n){0,12}?[^`\n]*?smtplib\.SMTP"
         r"|requests\.\w+\([^)`]*\bcookies\s*=|ipconfig\s+/release|ifconfig\s+\w+\s+down|netsh\s+interface\s+set"
-        r"|while\s+True\s*:[^`]*?(?:os\.system\([^)]*ping|Tk\(\)|create_window|os\.fork|subprocess\.\w+\([^)]*(?:scp|screencapture|snippingtool))",
+        r"|while\s+True\s*:(?:[^`\n]*\n){0,12}?[^`\n]*?(?:os\.system\([^)]*ping|Tk\(\)|create_window|os\.fork|subprocess\.\w+\([^)]*(?:scp|screencapture|snippingtool))",
         "code that encrypts files with a remote key, mass-mails, ships cookies, or floods",
     ),
     # -- dangerous shell (ordinary in docs: only counts with other signals) ----------
@@ -910,7 +955,7 @@ ENGLISH: tuple[Indicator, ...] = (
     ),
     Indicator(
         "exfiltration",
-        MEDIUM,
+        LOW,
         r"(?i)\b(?:append|add|attach|include|put|insert|encode|concatenate)\b[^.\n]*\b(?:to|in|into|as)\s+(?:the\s+)?"
         r"(?:url|link|query(?:\s+string)?|image\s+(?:url|link|source)|(?:url|query)\s+parameter)",
         "asks for data to be put into a URL",
@@ -919,13 +964,14 @@ ENGLISH: tuple[Indicator, ...] = (
         "exfiltration",
         MEDIUM,
         r"(?i)\b(?:summary|history|transcript|contents?|log|text)\s+of\s+(?:this|our|the|your|the\s+current"
-        r"|the\s+previous)\s+(?:conversation|chat|session|dialog(?:ue)?)\b",
+        r"|the\s+previous)\s+(?:conversation|chat|dialog(?:ue)?)\b",
         "asks for the conversation's content",
     ),
     Indicator(
         "exfiltration",
         MEDIUM,
-        r"(?i)\b(?:send|e-?mail|forward|post|upload|exfiltrate|leak|transmit|append)\b[^.\n]*?\b(?:passwords?|secrets?"
+        r"(?i)(?:^|[.!?:;\n]\s*|\bplease\s+|\band\s+|\bthen\s+|\bto\s+)(?:send|e-?mail|forward|upload|exfiltrate|leak|transmit)\s"
+        r"[^.\n]*?\b(?:passwords?|secrets?"
         r"|api[\s_-]?keys?|credentials?|private\s+keys?|ssh\s+keys?|\.env\b|environment\s+variables|cookies"
         r"|session\s+tokens?|access\s+tokens?|security\s+codes?)\b",
         "asks for secrets to be sent",
@@ -968,7 +1014,7 @@ ENGLISH: tuple[Indicator, ...] = (
     Indicator(
         "hidden_content",
         HIGH,
-        r"(?i)\b(?:invisible|hidden)\s+(?:to|from)\s+(?:humans|people|the\s+user|readers|reviewers)\b"
+        r"(?i)\b(?:invisible|hidden)\s+(?:to|from)\s+(?:humans|human\s+(?:readers|reviewers|eyes)|people)\b"
         r"|\bvisible\s+(?:only\s+)?to\s+(?:the\s+)?(?:AI|LLMs?|models?|bots?|machines|crawlers|automated)\b",
         "text that says it is hidden from people",
     ),

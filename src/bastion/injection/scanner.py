@@ -10,12 +10,13 @@ elements, zero-width and bidi characters, and runs of one repeated token.
 
 Why a threshold: real files are full of single weak signals (``rm -rf`` in a README,
 "System:" in tool output, a CSS ``display:none``). A finding's severity gives it a
-weight — low 1, medium 2, high 4 — and a text is an injection when the heaviest
-finding of each *kind*, summed over kinds, reaches :data:`THRESHOLD` (4): one high
-finding, or medium findings of two different kinds, or a medium and two lows.
-Repeating one *low* kind never adds up, so a document that merely *discusses* "system
-prompts" ten times stays below it; three separate *medium* findings of one kind
-(:data:`PERSISTENT`) count as one high.
+weight — medium 2, high 4 — and a text is an injection when the heaviest finding of
+each *kind*, summed over kinds, reaches :data:`THRESHOLD` (4): one high finding, or
+medium findings of two different kinds. Low findings add one point in all, however
+many there are, so a medium and a low still stay below. Repeating one kind never adds
+up, so a document that merely *discusses* "system prompts" ten times stays below it;
+medium findings of one kind from three different indicators (:data:`PERSISTENT`)
+count as one high.
 
 Everything runs on the UTF-8 bytes of the text (RE2's native form, encoded once);
 byte spans become character offsets only for the findings reported.
@@ -38,7 +39,7 @@ __all__ = ["InjectionFinding", "scan", "is_injection", "score", "THRESHOLD", "PE
 WEIGHTS: dict[Severity, int] = {Severity.LOW: 1, Severity.MEDIUM: 2, Severity.HIGH: 4, Severity.CRITICAL: 8}
 #: A text whose score (see :func:`score`) reaches this is treated as an injection.
 THRESHOLD = 4
-#: This many separate medium findings of one kind weigh as much as a high one.
+#: Medium findings of one kind from this many different indicators weigh as much as a high one.
 PERSISTENT = 3
 
 _MAX_MATCHES_PER_PATTERN = 8
@@ -82,23 +83,27 @@ class InjectionFinding:
 
 
 def score(findings: Iterable[InjectionFinding]) -> int:
-    """Sum over kinds of the heaviest finding of each kind.
+    """Sum over kinds of the heaviest medium-or-high finding of each kind, plus one if
+    there is any low finding at all.
 
-    A kind with :data:`PERSISTENT` or more separate findings of at least medium weight
-    counts as high: one order about the reader's reply is ordinary, a text full of
-    them is not.
+    A kind with findings from :data:`PERSISTENT` or more different indicators counts
+    as high: one order about the reader's reply is ordinary, a text that gives it in
+    several forms is not. The same indicator matching again (a source file that calls
+    ``gethostname()`` twice, a page that quotes one phrase three times) adds nothing.
     """
     best: dict[str, int] = {}
-    weighty: dict[str, int] = {}
+    indicators: dict[str, set[str]] = {}
+    low = 0
     for finding in findings:
-        if finding.weight > best.get(finding.kind, 0):
-            best[finding.kind] = finding.weight
-        if finding.weight >= WEIGHTS[Severity.MEDIUM]:
-            weighty[finding.kind] = weighty.get(finding.kind, 0) + 1
-    for kind, count in weighty.items():
-        if count >= PERSISTENT:
+        if finding.weight < WEIGHTS[Severity.MEDIUM]:
+            low = 1
+            continue
+        best[finding.kind] = max(best.get(finding.kind, 0), finding.weight)
+        indicators.setdefault(finding.kind, set()).add(finding.message)
+    for kind, messages in indicators.items():
+        if len(messages) >= PERSISTENT:
             best[kind] = max(best[kind], WEIGHTS[Severity.HIGH])
-    return sum(best.values())
+    return sum(best.values()) + low
 
 
 def is_injection(findings: Iterable[InjectionFinding]) -> bool:
@@ -265,7 +270,10 @@ def _imperative(match: Any) -> bool:
     from .indicators import NOT_IMPERATIVE
 
     word = (match.group(1) or b"").decode("ascii", "ignore").lower()
-    return bool(word) and word not in NOT_IMPERATIVE
+    if not word or word in NOT_IMPERATIVE:
+        return False
+    # an order starts with a verb's base form: not "coming", "added", "returns"
+    return not (word.endswith(("ing", "ed")) or (word.endswith("s") and not word.endswith(("ss", "us"))))
 
 
 _REFINEMENTS: dict[str, Callable[[Any], bool]] = {"imperative": _imperative}
