@@ -303,3 +303,8 @@ def test_non_suggestable_prefixes_cover_spec_list() -> None:
     spec = {"sh", "bash", "zsh", "fish", "csh", "tcsh", "ksh", "dash", "cmd", "powershell", "env", "xargs",
             "nice", "stdbuf", "nohup", "timeout", "time", "sudo", "doas", "pkexec"}
     assert spec <= NON_SUGGESTABLE
+
+
+def test_ast_grep_is_not_sg() -> None:
+    cmd = only("sg scan --interactive")
+    assert cmd.argv == ("sg", "scan", "--interactive") and cmd.wrappers == ()

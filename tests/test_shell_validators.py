@@ -183,3 +183,22 @@ def test_shell_strings_are_not_reported_as_data() -> None:
     assert "SH005" not in codes("bash -c 'cd src && make'")
     assert "SH023" not in codes("bash -c 'ls\npwd'")
     assert "SH007" in codes("bash -c 'ls\npwd'")
+
+
+@pytest.mark.parametrize(
+    "command, code",
+    [
+        ('bd create --description="blocks rm -rf"', "SH004"),
+        ("git commit -m\"fix\"", "SH004"),
+        ("cut -d\\  -f 1", "SH015"),
+        ("expr a \\| b", "SH021"),
+        ("find . -name '*.txt' -exec rm {} \\;", "SH005"),
+    ],
+)
+def test_common_idioms_are_not_flagged(command: str, code: str) -> None:
+    assert code not in codes(command)
+
+
+def test_quoted_short_flag_cluster_is_flagged() -> None:
+    assert "SH004" in codes('rm -r"f" x')
+    assert "SH004" in codes("git push --f'orce'")

@@ -557,6 +557,8 @@ def _special(name: str, argv: tuple[str, ...], out: Peeled) -> tuple[str, ...] |
         rest = rest[1:]
         if rest[0] == "-c":
             rest = rest[1:]
+        elif rest[0].startswith("-"):
+            return None  # not sg(1) (ast-grep is also called sg: "sg scan --interactive")
         if not rest:
             return None
         out.wrappers.append("sg")

@@ -21,7 +21,22 @@ TRIGGER = ("'", '"', "\\", "$")
 
 _FLAG = re.compile(r"--?[A-Za-z0-9][\w-]*(=\S*)?")
 _HOME_QUOTED = re.compile(r'^"\$(?:HOME|\{HOME\})[^"\'\\$`]*"[^"\'\\$`]*$|^\$(?:HOME|\{HOME\})[^"\'\\$`]*$')
+#: A whole name in plain quotes: odd, but it hides nothing ("git" status).
+_WHOLLY_QUOTED = re.compile(r"""^(?:'[^']*'|"[^"\\$`]*")$""")
+#: Quoting where a short-option cluster continues with one or two more letters: -r"f", -'rf'.
+_QUOTED_LETTERS = re.compile(r"""^-[A-Za-z]*(?:"[A-Za-z]{1,2}"|'[A-Za-z]{1,2}')""")
 _QUOTING = ("'", '"', "\\")
+
+
+def _hidden_flag(raw: str) -> bool:
+    """Quotes or escapes inside the *name* of a flag (not in its value): ``-"r"f``,
+    ``--for'ce'``, ``-r"f"``; but not ``--message="fix it"`` or ``-m"msg"``."""
+    if raw.startswith("--"):
+        name = raw.split("=", 1)[0]
+        return any(q in name for q in _QUOTING)
+    if len(raw) > 1 and raw[1] in "'\"\\$":
+        return True
+    return bool(_QUOTED_LETTERS.match(raw))
 
 
 def check(source: str, view) -> list[Finding]:
@@ -33,12 +48,12 @@ def check(source: str, view) -> list[Finding]:
         if position == 0:
             if " " in value or _HOME_QUOTED.match(raw):
                 continue
-            if raw.startswith("\\") and raw[1:] == value and "\\" not in value:
+            if (raw.startswith("\\") and raw[1:] == value and "\\" not in value) or _WHOLLY_QUOTED.match(raw):
                 found.append(Finding(ID, Severity.MEDIUM, f"command name written as {raw[:40]!r} (runs {value!r})"))
             elif any(q in raw for q in _QUOTING) or raw.startswith("$"):
                 found.append(Finding(ID, Severity.HIGH, f"command name written as {raw[:40]!r} (runs {value!r})"))
         elif position > 0 and value.startswith("-") and len(value) > 1:
-            if raw.startswith("-") and any(q in raw for q in _QUOTING):
+            if raw.startswith("-") and _hidden_flag(raw):
                 found.append(Finding(ID, Severity.HIGH, f"flag written as {raw[:40]!r} (is {value[:40]!r})"))
             elif raw[0] in "'\"$\\" and _FLAG.fullmatch(value):
                 found.append(Finding(ID, Severity.HIGH, f"flag written as {raw[:40]!r} (is {value[:40]!r})"))

@@ -14,7 +14,7 @@ ID = "SH005"
 WHAT = "quoted argument contains ; | & ` or $( (shell syntax hidden in data)"
 WHY = "the string becomes a command the moment anything passes it to a shell"
 EXAMPLE = 'find . -name "x;rm -rf ~"'
-BENIGN = 'find . -name "*.py"'
+BENIGN = "find . -name '*.pyc' -exec rm {} \\;"
 TRIGGER = ("'", '"', "\\")
 
 _META = (";", "|", "&", "`", "$(")
@@ -27,7 +27,8 @@ def check(source: str, view) -> list[Finding]:
     previous = ""
     for word in view.words:
         raw, value = word.raw, word.value
-        if word.position > 0 and raw != value and any(m in value for m in _META) and value not in view.scripts:
+        if (word.position > 0 and raw != value and len(value) > 1 and any(m in value for m in _META)
+                and value not in view.scripts):
             severity = Severity.MEDIUM if previous in _PATTERN_FLAGS else Severity.LOW
             found.append(Finding(ID, severity, f"quoted argument {value[:50]!r} contains shell syntax"))
         previous = value if word.position > 0 else ""

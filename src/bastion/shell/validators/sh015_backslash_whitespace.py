@@ -10,7 +10,7 @@ from __future__ import annotations
 from ...model import Finding, Severity
 
 ID = "SH015"
-WHAT = "backslash before a space or tab in a command name or flag"
+WHAT = "backslash before a space or tab in a command name or at the start of a flag"
 WHY = "escaped blanks make word boundaries differ between parsers"
 EXAMPLE = "rm\\ -rf /"
 BENIGN = "ls My\\ Documents"
@@ -40,10 +40,12 @@ def _escaped_blank(raw: str) -> bool:
 def check(source: str, view) -> list[Finding]:
     found: list[Finding] = []
     for word in view.words:
-        if "\\" not in word.raw:
+        raw = word.raw
+        if "\\" not in raw:
             continue
-        is_flag = word.position > 0 and word.value.startswith("-")
-        if (word.position == 0 or is_flag) and _escaped_blank(word.raw):
+        # in a flag only right after the dashes (-\ rf); cut -d\  (a blank value) is fine
+        is_flag = word.position > 0 and raw.lstrip("-")[:2] in ("\\ ", "\\\t") and raw.startswith("-")
+        if (word.position == 0 or is_flag) and _escaped_blank(raw):
             role = "command name" if word.position == 0 else "flag"
             found.append(Finding(ID, Severity.HIGH, f"{role} {word.raw[:40]!r} contains an escaped blank"))
     return found

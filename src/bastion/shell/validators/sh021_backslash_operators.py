@@ -1,8 +1,9 @@
 """SH021 — escaped shell operators inside words.
 
 ``cat x\;rm -rf ~`` passes ``x;rm`` to ``cat`` in bash, but a checker that strips the
-backslash first sees two commands (or the reverse). ``find … -exec cmd {} \;`` is the
-one idiom that needs it and is not reported.
+backslash first sees two commands (or the reverse). An escaped operator standing alone as
+a word (``find … -exec cmd {} \;``, ``expr a \| b``) is a deliberate literal and is not
+reported.
 """
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ BENIGN = "find . -name '*.pyc' -exec rm {} \\;"
 TRIGGER = ("\\",)
 
 _OPS = frozenset(";|&<>")
-_EXEC_USERS = frozenset({"find", "gfind", "bfs", "fd", "fdfind"})
 
 
 def _escaped_operator(raw: str) -> str | None:
@@ -41,12 +41,10 @@ def _escaped_operator(raw: str) -> str | None:
 
 
 def check(source: str, view) -> list[Finding]:
-    exec_terminator_ok = any(cmd.name in _EXEC_USERS for cmd in view.commands)
     for word in view.words:
-        if "\\" not in word.raw:
-            continue
-        if word.raw == "\\;" and exec_terminator_ok:
-            continue
+        raw = word.raw
+        if "\\" not in raw or len(raw) <= 2:
+            continue  # a lone \; \| \> is a literal operator on purpose (find -exec, expr, test)
         op = _escaped_operator(word.raw)
         if op:
             return [Finding(ID, Severity.MEDIUM, f"word {word.raw[:40]!r} contains an escaped operator {op}")]
