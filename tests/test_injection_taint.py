@@ -187,6 +187,15 @@ def test_observe_records_shell_reads_and_environment_dumps(project: Path, bastio
     assert found is not None and found.secrets == [".env", "the environment"]
 
 
+def test_observe_records_secrets_shown_by_search_output(project: Path, bastion_env: dict[str, str]) -> None:
+    grep = ToolCall("Grep", {"pattern": "KEY", "path": str(project)}, cwd=str(project), session_id=SESSION)
+    observe_tool_result(grep, "src/app.py:3:KEY = 1\n.env:1:API_KEY=sk-123\n", bastion_env)
+    observe_tool_result(bash(project, "grep -rn TOKEN ."), "./config/.env.local:2:TOKEN=x\nREADME.md:9: TOKEN docs\n",
+                        bastion_env)
+    found = taint.taint_of(SESSION, bastion_env)
+    assert found is not None and found.secrets == [".env", "config/.env.local"]
+
+
 def test_observe_records_injected_results(project: Path, bastion_env: dict[str, str]) -> None:
     call = ToolCall("WebFetch", {"url": "https://example.com/p", "prompt": "summarise"}, cwd=str(project),
                     session_id=SESSION)

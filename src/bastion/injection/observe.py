@@ -52,9 +52,9 @@ def observe_tool_result(
     """Scan a tool result, record secret reads and injection taint for the session,
     and return the findings (``scanner.is_injection`` says whether to warn).
 
-    Secret reads come from the call itself: a ``Read`` (or ``Grep``) of a credential
-    store or a ``.env`` file, or a shell command that reads one or dumps the
-    environment. Nothing is recorded for calls without a session id. Raises
+    Secret reads come from the call itself — a ``Read`` (or ``Grep``) of a credential
+    store or a ``.env`` file, a shell command that reads one or dumps the environment —
+    and from search output that shows lines of such a file (``.env:3:API_KEY=…``). Nothing is recorded for calls without a session id. Raises
     ``OSError`` when the session state cannot be written — a hook should report that,
     since the session's later calls would otherwise go unguarded.
     """
@@ -65,7 +65,10 @@ def observe_tool_result(
     if not call.session_id:
         return findings
     analysis = _analysis(call, env) if call.kind is Kind.SHELL else None
-    for path in _paths_read(call, analysis):
+    paths = _paths_read(call, analysis)
+    if call.kind in (Kind.SEARCH, Kind.SHELL):
+        paths += _paths_in_output(text)
+    for path in dict.fromkeys(paths):
         record_read(call.session_id, path, env, cwd=call.cwd, config=config)
     if analysis is not None and _dumps_environment(analysis):
         record_secret(call.session_id, "the environment", "the command prints environment variables", env)
@@ -80,6 +83,23 @@ def _paths_read(call: ToolCall, analysis: Any) -> list[str]:
     if analysis is None:
         return []
     return [access.resolved or access.path for access in analysis.paths if access.op == "read"]
+
+
+#: Search output names the file of each hit: "path:line:text" or a bare path per line.
+_MAX_OUTPUT_PATHS = 200
+
+
+def _paths_in_output(text: str) -> list[str]:
+    """File names a search result shows lines of (``grep -r``, ``Grep``), so a grep
+    that prints a ``.env`` line counts as reading it. At most a few hundred names."""
+    import re2
+
+    found: dict[str, None] = {}
+    for match in re2.finditer(r"(?m)^([^\s:][^:\n]{0,300}?)(?::\d+)?(?::|$)", text):
+        found.setdefault(match.group(1).strip(), None)
+        if len(found) >= _MAX_OUTPUT_PATHS:
+            break
+    return [path for path in found if path and not any(ch.isspace() for ch in path)]
 
 
 def _dumps_environment(analysis: Any) -> bool:
