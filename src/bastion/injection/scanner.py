@@ -1,9 +1,9 @@
 """Scan untrusted text (tool output, files, web pages) for prompt-injection indicators.
 
 ``scan(text)`` returns typed findings with character spans; ``is_injection(findings)``
-says whether they add up to an injection. The patterns are data (``indicators.py``);
-this module compiles them once, lazily, into an RE2 set — one linear pass over the
-text tells which patterns occur, and only those are run again for their spans — and
+says whether they add up to an injection. The patterns are data (``indicators.py``,
+``phrases.py``); this module compiles them once, lazily, into RE2 sets — a linear pass
+per set tells which patterns occur, and only those are run again for their spans — and
 adds the checks a regex cannot make alone: decoding base64 and Unicode tag characters
 and scanning what they hide, instructions inside HTML comments or invisibly styled
 elements, zero-width and bidi characters, and runs of one repeated token.
