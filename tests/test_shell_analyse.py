@@ -210,6 +210,8 @@ def test_hard_blocks(command: str, code: str) -> None:
         ("kubectl completion bash >> ~/.bashrc", "CAT008", True),
         ("find . -exec rm -r {} \\;", "CAT034", True),
         ("rm -rf build", "CAT010", False),
+        ("rm -rf /tmp/*", "CAT011", True),  # /tmp itself is a removal target (files layer)
+        ("rm -rf /tmp/build", "CAT010", False),
         ("sudo apt-get install -y curl", "CAT005", False),
         ("curl https://example.com", "CAT001", False),
         ("python -c 'print(1)'", "CAT006", False),
@@ -439,3 +441,54 @@ def test_analysis_never_raises_and_is_consistent(text: str) -> None:
         assert result.tier is Tier.DESTRUCTIVE and not result.known_safe and result.safety == "dangerous"
     if result.known_safe:
         assert not result.findings and not result.unknown and result.tier.rank <= Tier.LOW_RISK.rank
+
+
+# --------------------------------------------------------------------------- decisions through the engine
+
+
+def _decide(project: object, env: dict[str, str], command: str, cwd: str | None = None) -> str:
+    from bastion.engine import Guard
+    from bastion.model import ToolCall
+
+    guard = Guard.from_settings(str(project), isolated=True, env=env)
+    return guard.check(ToolCall("Bash", {"command": command}, cwd=cwd or str(project))).verdict.value
+
+
+@pytest.mark.parametrize(
+    "command, verdict",
+    [
+        # deleting *inside* the workspace root asks; the root itself is never the target
+        ("find . -delete", "ask"),
+        ("find . -name '*.pyc' -delete", "ask"),
+        ("find . -name x -exec rm {} \\;", "ask"),
+        ("find -type d -empty -exec rmdir {} +", "ask"),
+        ("git rm -r .", "ask"),
+        ("git clean -fdx", "ask"),
+        ("git clean -i", "ask"),
+        # a dry run only reads
+        ("git clean -n", "allow"),
+        ("git clean --dry-run -d", "allow"),
+        ("git clean -nd", "allow"),
+        # the root, a home and top-level directories stay removal targets
+        ("find / -delete", "deny"),
+        ("find / -name core -delete", "deny"),  # every child of / is a removal target
+        ("find ~ -delete", "deny"),
+        ("find $HOME -exec rm -rf {} +", "deny"),
+        ("find /myDir -type d -delete", "deny"),
+        # a filtered delete below home asks (outside the workspace)
+        ("find ~ -name '*.pyc' -delete", "ask"),
+        ("rm -rf /", "deny"),
+        ("rm -rf .", "deny"),
+        # the shared temp directory itself is a removal target ($TMPDIR reads as /tmp)
+        ("rm -rf /tmp", "deny"),
+        ("rm -rf $TMPDIR", "deny"),
+    ],
+)
+def test_removal_decisions(project: object, bastion_env: dict[str, str], command: str, verdict: str) -> None:
+    assert _decide(project, bastion_env, command) == verdict, command
+
+
+def test_absolute_workspace_root_start_point_is_deleted(project: object, bastion_env: dict[str, str]) -> None:
+    # ``find /abs/project -delete`` removes the project directory itself: denied
+    assert _decide(project, bastion_env, f"find {project} -delete") == "deny"
+    assert _decide(project, bastion_env, f"find {project} -mindepth 1 -delete") == "ask"

@@ -361,6 +361,8 @@ def test_heredoc_bodies() -> None:
         (("./scripts/build.sh",), L),
         (("npx", "prettier", "--write", "."), L),
         (("kubectl", "get", "pods"), L),
+        (("pdflatex", "-halt-on-error", "source.tex"), L),
+        (("latexmk", "-pdf", "paper.tex"), L),
     ],
 )
 def test_known_safe_commands(argv: tuple[str, ...], tier: Tier) -> None:
@@ -375,6 +377,11 @@ def test_known_safe_commands(argv: tuple[str, ...], tier: Tier) -> None:
         # read-only commands with their risky options
         (("find", ".", "-exec", "rm", "{}", ";"), "CAT006"),
         (("find", ".", "-name", "*.pyc", "-delete"), "CAT010"),
+        (("find", ".", "-delete"), "CAT034"),
+        (("latexmk", "-pdf", "-pdflatex=/bin/sh #", "/dev/null"), "CAT006"),
+        (("latexmk", "-e", "system('id')", "a.tex"), "CAT006"),
+        (("pdflatex", "\\documentclass{article}\\input{/etc/passwd}"), "CAT006"),
+        (("latex", "--shell-escape", "a.tex"), "CAT006"),
         (("find", ".", "-fprint", "/tmp/out"), "CAT020"),
         (("sort", "-o", "out", "in"), "CAT020"),
         (("sort", "-rno", "out", "in"), "CAT020"),

@@ -43,6 +43,16 @@ execution, persistence targets, secrets of lower value, writes outside the works
 An interactive root shell asked for directly (``sudo -i``, ``sudo bash``) asks; ``rm``
 inside the workspace asks (CAT010) but is not destructive.
 
+Deleting *inside* a directory is not deleting the directory. ``find DIR … -delete``,
+``find DIR -exec rm {} \;``, ``git clean`` and ``git rm -r .`` report a ``delete`` of
+``DIR/*`` (``paths.within``), so the files layer judges the children: ``find . -delete``
+in the workspace asks (CAT034), ``find / -name core -delete`` is denied (every child of
+``/`` is a removal target), ``find ~ -name '*.pyc' -delete`` asks. ``find`` deletes its
+start point too when nothing excludes it (``find ~ -delete``, ``find /srv -delete``:
+denied); ``.`` is never deleted itself. ``git clean -n`` only reads. The shared temp
+directory itself (``rm -rf /tmp``, ``rm -rf $TMPDIR``, which reads as ``/tmp``) is a
+removal target; emptying it (``rm -rf /tmp/*``) asks (CAT011, destructive).
+
 Data is not execution: arguments of ``echo``/``printf``, grep patterns, commit
 messages and here-documents written to files are never analysed as commands; text is
 analysed as code only where something runs it (``bash -c``, ``eval``, ``| sh``,

@@ -14,6 +14,7 @@ depends on its mode, ``sed -i`` writes). Redirections add ``write`` for ``>``, `
 
 from __future__ import annotations
 
+import fnmatch
 import posixpath
 from dataclasses import dataclass
 from typing import Callable, Iterable
@@ -234,7 +235,10 @@ _FIND_FILE_WRITE = _opts("-fprint -fprint0 -fls")
 
 
 def _find(args: tuple[str, ...]) -> Iterable[Pair]:
-    """Start points come before the first expression token; ``-delete`` deletes them."""
+    """Start points come before the first expression token. ``-delete`` (or ``-exec rm``)
+    deletes what the expression matches *below* each start point, written ``dir/*``;
+    the start point itself only when it can match too (see :func:`_find_start_deleted`).
+    """
     out: list[Pair] = []
     roots: list[str] = []
     i, n = 0, len(args)
@@ -243,6 +247,7 @@ def _find(args: tuple[str, ...]) -> Iterable[Pair]:
     while i < n and not args[i].startswith("-") and args[i] not in ("(", "!", ","):
         roots.append(args[i])
         i += 1
+    expression = args[i:]
     deletes = False
     while i < n:
         tok = args[i]
@@ -265,9 +270,54 @@ def _find(args: tuple[str, ...]) -> Iterable[Pair]:
         if tok in _FIND_VALUE:
             i += 1
         i += 1
-    op = DELETE if deletes else READ
-    out.extend((op, r) for r in (roots or ["."]))
+    for root in roots or ["."]:
+        out.append((READ, root))
+        if deletes:
+            out.append((DELETE, root if _find_start_deleted(root, expression) else within(root)))
     return out
+
+
+def within(path: str) -> str:
+    """The written form of "entries inside ``path``" (``.`` → ``./*``, ``/`` → ``/*``).
+
+    Deleting inside a directory is a ``delete`` of ``dir/*``: the files layer then
+    judges the children (``/*`` is a removal target, ``<workspace>/*`` is not) instead
+    of the directory itself.
+    """
+    return "/*" if path.rstrip("/") == "" else path.rstrip("/") + "/*"
+
+
+#: Start points that are never deleted themselves (``find`` and ``rm`` refuse them).
+_NEVER_DELETED = frozenset({".", "./", "..", "../"})
+
+
+def _find_start_deleted(root: str, expression: tuple[str, ...]) -> bool:
+    """Whether ``find ROOT EXPR -delete`` can delete ROOT itself.
+
+    The start point is tested like every other file, so it goes when nothing excludes
+    it: ``-mindepth 1`` or more, or (in a plain conjunction, without ``-o``, ``,`` or
+    negation) ``-type`` without ``d``, or a ``-name``/``-path`` pattern it does not match.
+    """
+    if root in _NEVER_DELETED or root.endswith(("/.", "/..")):
+        return False
+    tokens = list(expression)
+    for k, tok in enumerate(tokens[:-1]):
+        if tok == "-mindepth" and tokens[k + 1].isdigit() and int(tokens[k + 1]) >= 1:
+            return False
+    if any(t in ("-o", "-or", ",", "!", "-not") for t in tokens):
+        return True
+    name = posixpath.basename(root.rstrip("/")) or root
+    for k, tok in enumerate(tokens[:-1]):
+        value = tokens[k + 1]
+        if tok == "-type" and "d" not in value:
+            return False
+        if tok == "-name" and not fnmatch.fnmatchcase(name, value):
+            return False
+        if tok == "-iname" and not fnmatch.fnmatchcase(name.lower(), value.lower()):
+            return False
+        if tok in ("-path", "-wholename") and not fnmatch.fnmatchcase(root, value):
+            return False
+    return True
 
 
 _GREP_VALUE = _opts(
@@ -436,19 +486,32 @@ def _git(args: tuple[str, ...]) -> Iterable[Pair]:
     sub = args[i] if i < n else ""
     rest = args[i + 1 :]
     op = {"checkout": WRITE, "restore": WRITE, "rm": DELETE, "clean": DELETE, "mv": WRITE, "reset": WRITE}.get(sub, READ)
-    if "--" in rest:
+    if sub in ("rm", "clean"):
+        out.extend(_git_removals(sub, rest))
+    elif "--" in rest:
         out.extend((op, p) for p in rest[rest.index("--") + 1 :])
-    elif sub in ("add", "rm", "mv", "stage"):
+    elif sub in ("add", "mv", "stage"):
         out.extend((op if sub != "add" else READ, a) for a in parse_args(rest, _opts("--chmod --pathspec-from-file")).operands)
     elif sub == "clone":
         ops = parse_args(rest, _opts("-b --branch -o --origin --depth --reference -c --config --template -u --upload-pack --separate-git-dir --filter --jobs -j --bundle-uri --shallow-since --shallow-exclude")).operands
         if len(ops) >= 2:
             out.append((WRITE, ops[1]))
-    elif sub == "clean":
-        out.append((DELETE, "."))
     if where:
         out = [out[0]] + [(op, posixpath.join(where, p)) for op, p in out[1:]]
     return out
+
+
+def _git_removals(sub: str, rest: tuple[str, ...]) -> list[Pair]:
+    """``git rm`` and ``git clean`` delete files *inside* their pathspecs (``git rm -r .``
+    and ``git clean -f`` empty the work tree but never remove its root): a directory
+    pathspec such as ``.`` becomes ``./*``. A dry run (``-n``), and ``git rm --cached``
+    (index only), only read."""
+    parsed = parse_args(rest, _opts("-e --exclude --pathspec-from-file"))
+    dry = parsed.has("-n", "--dry-run") or (sub == "rm" and parsed.has("--cached"))
+    specs = parsed.operands or ["."]
+    if dry:
+        return [(READ, p) for p in specs]
+    return [(DELETE, within(p) if p in _NEVER_DELETED or p.endswith(("/.", "/..")) or sub == "clean" else p) for p in specs]
 
 
 def _install(args: tuple[str, ...]) -> Iterable[Pair]:

@@ -22,6 +22,7 @@ __all__ = [
     "is_temp",
     "is_harmless_device",
     "within",
+    "strip_glob",
     "home_relative",
 ]
 
@@ -387,7 +388,7 @@ def critical_reason(path: str, home: str, roots: tuple[str, ...] = (), *, others
     users' homes and arbitrary top-level directories (for chmod/chown, where handing a
     home to its user is routine administration).
     """
-    path = _strip_glob(path)
+    path = strip_glob(path)
     if path in CRITICAL_DIRS:
         return "root directory" if path == "/" else "system directory"
     parent = path.rsplit("/", 1)[0] or "/"
@@ -406,7 +407,7 @@ def critical_reason(path: str, home: str, roots: tuple[str, ...] = (), *, others
     return None
 
 
-def _strip_glob(path: str) -> str:
+def strip_glob(path: str) -> str:
     """``/etc/*`` → ``/etc``; ``/home/*/`` → ``/home``: a pure glob component means "everything in"."""
     while path not in ("", "/"):
         head, _, last = path.rpartition("/")

@@ -255,12 +255,26 @@ def check_interactive(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
 
 
 def check_tex(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
+    """Compiling a project's ``.tex`` file is a build (routine). TeX source given on the
+    command line (an operand starting with ``\\`` or ``&``), ``--shell-escape``, and
+    latexmk's options that name the programs it runs (``-pdflatex=CMD``, ``-e PERL``,
+    ``-r RCFILE``) run code."""
     f.at_least(L)
     joined = " ".join(args)
     if any(a.lstrip("-") in ("shell-escape", "enable-write18") for a in args) or "\\write18" in joined:
         f.hit("CAT006", f"{f.label} (shell escape)")
+    elif f.name == "latexmk" and any(a in _LATEXMK_CODE or a.split("=", 1)[0] in _LATEXMK_COMMANDS for a in args):
+        f.hit("CAT006", f"{f.label} (latexmk runs the given command or Perl code)")
+    elif any(a.startswith(("\\", "&")) for a in args):
+        f.hit("CAT006", f"{f.label} (TeX code given inline)")
     elif "\\openout" in joined or "\\write" in joined:
         f.hit("CAT020", f"{f.label} (TeX writes files)")
+
+
+#: latexmk options that take Perl code or an rc file (Perl) to run.
+_LATEXMK_CODE = frozenset({"-e", "-r"})
+#: latexmk options that set the command it runs for a step (``-pdflatex="sh #"``).
+_LATEXMK_COMMANDS = frozenset({"-latex", "-pdflatex", "-xelatex", "-lualatex", "-dvilualatex", "-pdfxelatex", "-pdflualatex"})
 
 
 def check_credential_tool(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:

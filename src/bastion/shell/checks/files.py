@@ -31,6 +31,8 @@ from ..options import parse_args
 from ..paths import DELETE, PathAccess, WRITE, resolve
 from ..script import SimpleCommand
 from ..targets import (
+    TEMP_DIRS,
+    strip_glob,
     critical_reason,
     is_block_device,
     is_harmless_device,
@@ -84,7 +86,11 @@ def _delete_target(f: Facts, access: PathAccess, recursive: bool, ctx: Ctx) -> N
     if "$" in path and recursive:
         f.hit("CAT034", f"{f.label} (target {access.path!r} is only known at run time)")
         return
-    if ctx.inside(path) or is_temp(path):
+    if recursive and strip_glob(path) in TEMP_DIRS and path != strip_glob(path):
+        # ``rm -rf /tmp/*``: every temp file of every program (the directory itself,
+        # ``rm -rf /tmp``, is a removal target and denied above)
+        f.hit("CAT011", f"{f.label} → {path} (empties a shared temp directory)")
+    elif ctx.inside(path) or is_temp(path):
         f.hit("CAT010", f.label)
     elif recursive:
         f.hit("CAT011", f"{f.label} → {path}")
@@ -181,10 +187,12 @@ def check_find(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
     filtered = any(a in _FIND_FILTERS for a in args)
     recursive_exec = "-delete" in args or any(a in ("-rf", "-fr", "-r", "-R", "--recursive") for a in args)
     for access in deletes:
+        # ``dir/*`` (paths.within) deletes inside dir; critical_reason reads it as dir
+        directory = access.resolved[:-2] if access.resolved.endswith("/*") else access.resolved
         reason = critical_reason(access.resolved, ctx.home)
         if reason and not filtered and recursive_exec:
-            f.hit("HB001", f"{f.label} → {access.resolved} ({reason})")
-        elif access.resolved in ctx.roots and not filtered:
+            f.hit("HB001", f"{f.label} → {directory} ({reason})")
+        elif directory in ctx.roots and not filtered:
             f.hit("CAT034", f"{f.label} (deletes the whole workspace)")
         elif not ctx.inside(access.resolved) and not is_temp(access.resolved):
             f.hit("CAT011", f"{f.label} → {access.resolved}")
