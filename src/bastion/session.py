@@ -91,24 +91,18 @@ def grant(call: ToolCall, decision: Decision, scope: str, *, env: Mapping[str, s
             raise GrantRefused("no narrow rule can describe this call; allow it once instead")
         target = settings_file or state.config_dir(env) / "settings.json"
         for rule in decision.suggestions:
-            save_always_rule(target, rule, examples=_examples_for(rule, call))
+            match, avoid = _examples_for(rule, call)
+            save_always_rule(target, rule, examples=match, not_examples=avoid, env=env)
         return f"saved {', '.join(decision.suggestions)} to {target}"
     raise ValueError(f"unknown grant scope {scope!r}")
 
 
-def _examples_for(rule_text: str, call: ToolCall) -> list[str]:
-    """The parts of the approved call a saved rule must keep matching (its self-test)."""
-    from .policy.rules import parse_rule
+def _examples_for(rule_text: str, call: ToolCall) -> tuple[list[str], list[str]]:
+    """What a saved rule must keep matching (the approved call's parts) and must never
+    match (destructive variants of it): its self-test on every load."""
+    from .policy.suggest import examples_for
 
-    if call.command is None:
-        return []
-    from .shell.forms import allow_form
-    from .shell.parse import parse
-
-    rule = parse_rule(rule_text, "allow", source="user")
-    candidates = [" ".join(call.command.split())]
-    candidates += [form for form in (allow_form(cmd) for cmd in parse(call.command).commands) if form]
-    return [form for form in dict.fromkeys(candidates) if rule.matches_command(form)]
+    return examples_for(rule_text, call)
 
 
 def approved(decision: Decision, source: Source, reason: str) -> Decision:

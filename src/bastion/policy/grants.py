@@ -77,7 +77,8 @@ def _base_dir(settings_path: Path, env: Mapping[str, str]) -> str:
     return env.get("HOME") or os.path.expanduser("~")
 
 
-def _check(rule: str, behavior: str, examples: Sequence[str], settings_path: Path, env: Mapping[str, str]) -> None:
+def _check(rule: str, behavior: str, examples: Sequence[str], settings_path: Path, env: Mapping[str, str],
+           not_examples: Sequence[str] = ()) -> None:
     if behavior not in BEHAVIORS:
         raise SettingsWriteError(f"cannot save rule {rule!r}: behavior must be allow, deny or ask, not {behavior!r}")
     parsed = parse_rule(rule, behavior, source="user", origin=str(settings_path), base_dir=_base_dir(settings_path, env))
@@ -85,6 +86,9 @@ def _check(rule: str, behavior: str, examples: Sequence[str], settings_path: Pat
     for example in examples:
         if not parsed.matches_example(example, home=home):
             raise SettingsWriteError(f"cannot save rule {rule!r}: it does not match its own example {example!r}")
+    for example in not_examples:
+        if parsed.matches_example(example, home=home):
+            raise SettingsWriteError(f"cannot save rule {rule!r}: it matches {example!r}, which it must not")
 
 
 def _load_for_update(settings_path: Path) -> dict[str, Any]:
@@ -113,11 +117,13 @@ def save_always_rule(
     examples: Sequence[str] = (),
     behavior: str = "allow",
     env: Mapping[str, str] | None = None,
+    not_examples: Sequence[str] = (),
 ) -> None:
     """Add ``rule`` to ``permissions.<behavior>`` of a bastion settings file.
 
     With ``examples`` the entry is self-testing (``{"rule": ..., "match": [...]}``) and
-    each example must match the rule. Every other key and entry is kept, a rule already
+    each example must match the rule; ``not_examples`` (saved as ``not_match``) must not.
+    Every other key and entry is kept, a rule already
     present is not added twice. Raises ``RuleError`` for a malformed rule and
     ``SettingsWriteError`` (leaving the file untouched) when the file is not valid JSON
     or its ``permissions`` do not have the expected shape. ``env`` supplies HOME for
@@ -125,8 +131,9 @@ def save_always_rule(
     """
     settings_path = Path(settings_path)
     examples = [e for e in examples if isinstance(e, str) and e]
+    not_examples = [e for e in not_examples if isinstance(e, str) and e]
     try:
-        _check(rule, behavior, examples, settings_path, env if env is not None else os.environ)
+        _check(rule, behavior, examples, settings_path, env if env is not None else os.environ, not_examples)
     except RuleError as exc:
         raise RuleError(f"cannot save rule: {exc}") from None
     with state.locked(settings_path):
@@ -139,6 +146,11 @@ def save_always_rule(
             raise SettingsWriteError(f"{settings_path}: 'permissions.{behavior}' is not a list; not changing it")
         if any(e == rule or (isinstance(e, dict) and e.get("rule") == rule) for e in entries):
             return
-        entries.append({"rule": rule, "match": list(examples)} if examples else rule)
+        entry: dict[str, Any] = {"rule": rule}
+        if examples:
+            entry["match"] = list(examples)
+        if not_examples:
+            entry["not_match"] = list(not_examples)
+        entries.append(entry if len(entry) > 1 else rule)
         # configuration, not a secret: readable like any project file (an existing file keeps its mode)
         state.write_atomic(settings_path, json.dumps(data, indent=2, ensure_ascii=False) + "\n", mode=0o644)
