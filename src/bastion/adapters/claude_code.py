@@ -88,11 +88,9 @@ def answer_post(event: str, findings: list[Finding]) -> Reply:
     from .results import findings_message
 
     message = findings_message(findings)
-    return Reply.json({
-        "decision": "block",
-        "reason": message,
-        "hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": message},
-    })
+    # additionalContext reaches the model next to the tool result; a "block" would
+    # repeat the same text as hook feedback.
+    return Reply.json({"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": message}})
 
 
 def failure(event: str, payload: Mapping[str, Any] | None, message: str) -> Reply:
