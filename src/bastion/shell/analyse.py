@@ -74,7 +74,7 @@ from ..model import Finding, Severity, Tier
 from . import catalog as C
 from .inline import fork_bomb
 from .intents import CODES, RiskFactor, at_least, factor, finding, safety
-from .paths import EXEC, PathAccess, resolve
+from .paths import EXEC, PathAccess, find_roots, resolve
 from .script import Script, SimpleCommand, TooComplex
 from .semantics import Ctx, Facts, classify
 from .targets import persistence_level, secret_level
@@ -454,18 +454,32 @@ def _payloads(facts: list[Facts], ctx: Ctx, depth: int, hits: list[_Hit]) -> Non
 
 
 def _find_exec_inputs(facts: list[Facts], ctx: Ctx, hits: list[_Hit]) -> None:
-    """``find ~/.git-credentials -exec cat {} \\;`` runs ``cat ~/.git-credentials``:
-    look at secrets the ``-exec`` command reads through ``{}``."""
+    """``find ROOT … -exec CMD {} \\;`` runs CMD on ROOT and everything below it: judge
+    CMD with ``{}`` replaced by each start point, so ``find ~/.git-credentials -exec
+    cat {} \\;`` dumps a secret, ``find /etc -exec sed -i … {} +`` writes outside the
+    workspace and ``find / -exec chmod 777 {} +`` opens up the root. Deleters are left
+    out: the parent ``find`` already reports what they delete (``ROOT/*``)."""
     for i, f in enumerate(facts):
-        if f.cmd.origin != "find -exec" or "{}" not in f.cmd.argv:
+        if f.cmd.origin != "find -exec" or not any("{}" in a for a in f.cmd.argv) or f.name in _FIND_DELETERS:
             continue
         parent = next((p for p in reversed(facts[:i]) if p.name in ("find", "bfs") and p.cmd.depth < f.cmd.depth), None)
         if parent is None:
             continue
-        for root in (a.path for a in parent.paths if a.op in ("read", "delete") and a.command == parent.name):
-            argv = tuple(root if a == "{}" else a for a in f.cmd.argv)
+        if f.name in C.SHELLS or f.name in C.INTERPRETERS:
+            # ``find . -name '*.py' -execdir python3 {} \\;`` runs every file it finds
+            hits.append(_Hit("CAT006", f"{f.label} (runs each file find matches)", f.label))
+            continue
+        for root in find_roots(parent.cmd.argv[1:]):
+            argv = tuple(a.replace("{}", root) for a in f.cmd.argv)
             fed = classify(replace(f.cmd, argv=argv, origin="top"), ctx)
-            hits.extend(_Hit(h.code, f"{h.detail} [via find -exec]", fed.label) for h in fed.hits if h.code in ("HB009", "HB008"))
+            own = {h.code for h in f.hits}
+            hits.extend(_Hit(h.code, f"{h.detail} [via find -exec]", fed.label) for h in fed.hits if h.code not in own)
+            f.secrets.extend(fed.secrets)
+            f.paths.extend(a for a in fed.paths if a.op == "write" and a not in f.paths)
+            f.at_least(fed.tier)
+
+
+_FIND_DELETERS = frozenset({"rm", "unlink", "rmdir", "shred", "srm", "wipe"})
 
 
 @cache

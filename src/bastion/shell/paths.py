@@ -24,7 +24,7 @@ from .options import parse_args
 from .script import SimpleCommand
 from .targets import is_harmless_device
 
-__all__ = ["PathAccess", "extract_paths", "resolve", "command_base"]
+__all__ = ["PathAccess", "extract_paths", "resolve", "command_base", "find_roots", "within"]
 
 READ, WRITE, DELETE, EXEC = "read", "write", "delete", "exec"
 
@@ -240,13 +240,8 @@ def _find(args: tuple[str, ...]) -> Iterable[Pair]:
     the start point itself only when it can match too (see :func:`_find_start_deleted`).
     """
     out: list[Pair] = []
-    roots: list[str] = []
-    i, n = 0, len(args)
-    while i < n and args[i] in ("-H", "-L", "-P") or (i < n and args[i].startswith("-O")):
-        i += 1
-    while i < n and not args[i].startswith("-") and args[i] not in ("(", "!", ","):
-        roots.append(args[i])
-        i += 1
+    roots, i = _find_start(args)
+    n = len(args)
     expression = args[i:]
     deletes = False
     while i < n:
@@ -275,6 +270,23 @@ def _find(args: tuple[str, ...]) -> Iterable[Pair]:
         if deletes:
             out.append((DELETE, root if _find_start_deleted(root, expression) else within(root)))
     return out
+
+
+def _find_start(args: tuple[str, ...]) -> tuple[list[str], int]:
+    """``find``'s start points and the index where its expression begins."""
+    roots: list[str] = []
+    i, n = 0, len(args)
+    while i < n and args[i] in ("-H", "-L", "-P") or (i < n and args[i].startswith("-O")):
+        i += 1
+    while i < n and not args[i].startswith("-") and args[i] not in ("(", "!", ","):
+        roots.append(args[i])
+        i += 1
+    return roots, i
+
+
+def find_roots(args: tuple[str, ...]) -> list[str]:
+    """The start points of ``find ARGS`` as written (``.`` when none is given)."""
+    return _find_start(args)[0] or ["."]
 
 
 def within(path: str) -> str:

@@ -23,6 +23,10 @@ def check_power(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
 
 
 def check_kernel(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
+    if f.name == "sysctl" and any(".." in a for a in args):
+        # a key is a path below /proc/sys: ``sysctl -n /../../etc/shadow`` reads any file
+        f.hit("CAT003", f"{f.label} (key escapes /proc/sys)")
+        return
     if f.name == "sysctl" and not any(a in ("-w", "--write", "-p", "--load", "--system") or "=" in a for a in args):
         return
     f.hit("CAT009", f.label)

@@ -176,7 +176,16 @@ def check_chmod_like(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
 
 
 def check_find(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
-    check_read_only(f, args, ctx)
+    """``find`` reads; ``-delete`` deletes; ``-fprint`` writes. The command after
+    ``-exec``/``-execdir``/``-ok`` is extracted by the parser and judged on its own
+    (origin ``find -exec``), so ``find … -exec grep x {} +`` is as safe as ``grep``;
+    an ``-exec`` without a command word is code execution nobody can see."""
+    for i, arg in enumerate(args):
+        if arg in _FIND_EXEC and (i + 1 >= len(args) or args[i + 1] in (";", "\\;", "+")):
+            f.hit("CAT006", f"{f.name} {arg} (no command to check)")
+    for arg, code in risky_options(args, C.READ_ONLY[f.name]):
+        if arg not in _FIND_EXEC:
+            f.hit(code, f"{f.name} {arg}")
     for i, arg in enumerate(args[:-1]):
         if arg in ("-name", "-iname", "-path", "-ipath", "-wholename", "-regex") and _secret_glob(args[i + 1]):
             f.hit("CAT003", f"{f.label} (searches for secret files)")
@@ -196,6 +205,9 @@ def check_find(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
             f.hit("CAT034", f"{f.label} (deletes the whole workspace)")
         elif not ctx.inside(access.resolved) and not is_temp(access.resolved):
             f.hit("CAT011", f"{f.label} → {access.resolved}")
+
+
+_FIND_EXEC = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
 
 
 def _secret_glob(pattern: str) -> bool:
