@@ -221,6 +221,16 @@ def _run_with_timeout(layer: Layer, call: ToolCall, ctx: Context, timeout: float
     return box.get("result")
 
 
+def _review_on(section: Mapping[str, Any], env: Mapping[str, str]) -> bool:
+    """``BASTION_REVIEW`` (1/true/yes/on) beats settings ``review.enabled``; off by default.
+    Kept here, not in the review package, so a guard without a reviewer never imports it
+    (``bastion.review.config.review_enabled`` is the same test)."""
+    flag = (env.get("BASTION_REVIEW") or "").strip().lower()
+    if flag:
+        return flag in ("1", "true", "yes", "on")
+    return section.get("enabled") is True
+
+
 @dataclass
 class Guard:
     """Decides allow / ask / deny for tool calls. ``check`` is pure: no prompts, no
@@ -234,7 +244,7 @@ class Guard:
     layers: list[Layer] = field(default_factory=list)
     mode: Mode | None = None
     reviewer: Reviewer | None = None
-    env: Mapping[str, str] = field(default_factory=lambda: os.environ)
+    env: Mapping[str, str] = field(default_factory=lambda: os.environ, repr=False)  # holds keys: never printed
     #: Seconds a custom layer may take before it counts as failed (fail closed).
     layer_timeout: float = 2.0
 
@@ -262,6 +272,10 @@ class Guard:
         policy = load_policy(os.path.abspath(cwd), isolated=isolated, extra_files=settings_files, env=env)
         if isinstance(mode, str):
             mode = Mode.parse(mode)
+        if reviewer is None and _review_on(policy.section("review"), env):
+            from .review.wiring import build_reviewer  # imported only when the reviewer is on
+
+            reviewer = build_reviewer(policy, env)
         return cls(policy=policy, mode=mode, env=env, reviewer=reviewer)
 
     # -- customising --------------------------------------------------------------
