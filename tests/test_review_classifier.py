@@ -42,7 +42,7 @@ def test_it_settles_an_ordinary_ask(llm, bastion_env, answer, verdict):
     decided = _classifier(llm, bastion_env)(CALL, _ask(trace=trace, suggestions=["Write(src/**)"]))
     assert decided is not None and decided.verdict is verdict
     assert decided.source is Source.CLASSIFIER and decided.layer == "classifier"
-    assert decided.reason.startswith("LLM classifier ") and decided.suggestions == []
+    assert decided.reason.startswith("LLM classifier: ") and decided.suggestions == []
     assert [t.layer for t in decided.trace] == ["defaults", "classifier"]
 
 
@@ -214,6 +214,9 @@ def test_a_clean_explanation(llm):
     explained = _explainer(llm)(call, _ask(risk=Tier.HIGH_RISK))
     assert explained == Explanation(**GOOD)
     assert explained.to_dict() == GOOD
+    assert str(explained) == (  # what a prompt that shows text renders
+        "Runs the frob tool on every file. I need to regenerate the fixtures. Risk (MEDIUM): May overwrite fixture files."
+    )
     text = llm.requests[0].text
     assert "untrusted-data" in text and "15 words or less" in text
 

@@ -142,7 +142,7 @@ class Classifier:
                 return None
             denied = assessment.verdict is Verdict.DENY
             self.record(call.session_id, denied=denied)
-            reason = f"{self.who} {'denied it' if denied else 'allowed it'}: {assessment.reason}"
+            reason = f"{self.who}: {assessment.reason}"
             return replace(
                 decision,
                 verdict=assessment.verdict,

@@ -61,6 +61,10 @@ class Explanation:
     def to_dict(self) -> dict[str, str]:
         return asdict(self)
 
+    def __str__(self) -> str:
+        """One line for a prompt that shows text (stage 5's ``llm_explainer`` renders ``str()``)."""
+        return f"{self.explanation} {self.reasoning} Risk ({self.level}): {self.risk}"
+
 
 _FENCE = re.compile(r"\A\s*(?:<think(?:ing)?>.*?</think(?:ing)?>)?\s*(?:```(?:json)?\s*)?", re.S)
 
