@@ -569,7 +569,7 @@ def _special(name: str, argv: tuple[str, ...], out: Peeled) -> tuple[str, ...] |
         spec = WrapperSpec(
             with_arg=_opts("-w", "--timeout", "--wait", "-E", "--conflict-exit-code", "-c", "--command"),
             flags=_opts("-s", "--shared", "-x", "-e", "--exclusive", "-u", "--unlock", "-n", "--nb",
-                        "--nonblock", "-o", "--close", "-F", "--no-fork", "-v", "--verbose", "--verbose"),
+                        "--nonblock", "-o", "--close", "-F", "--no-fork", "-v", "--verbose"),
             string_opts=_opts("-c", "--command"),
         )
         strings: list[str] = []
