@@ -162,8 +162,11 @@ def test_settings_switch_the_reviewer_on(project, bastion_env, yes_man):
     path = Path(bastion_env["BASTION_CONFIG_DIR"]) / "settings.json"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps({"review": {"enabled": True, "api": yes_man.api, "model": "m", "baseUrl": yes_man.base_url}}))
-    decision = Guard.from_settings(str(project), env=bastion_env).check(ToolCall("Bash", {"command": "frob"}, cwd=str(project)))
+    guard = Guard.from_settings(str(project), env=bastion_env)
+    assert repr(guard.reviewer) == "DeferredReviewer(not built yet)"
+    decision = guard.check(ToolCall("Bash", {"command": "frob"}, cwd=str(project)))
     assert decision.verdict is Verdict.ALLOW and decision.layer == "reviewer"
+    assert repr(guard.reviewer).startswith("DeferredReviewer(GuardAgent(api=")
     off = Guard.from_settings(str(project), env={**bastion_env, "BASTION_REVIEW": "0"})
     assert off.reviewer is None
 
@@ -202,7 +205,8 @@ def test_the_review_package_is_not_imported_when_review_is_off(project, bastion_
     out = subprocess.run([sys.executable, "-c", _PROBE, str(project)], env=env, capture_output=True, text=True, check=True)
     modules = json.loads(out.stdout)
     if on:
-        assert "bastion.review.wiring" in modules and "http.client" not in modules  # nothing reviewed, nothing sent
+        # built on the first review: nothing reviewed, nothing imported beyond the switch, nothing sent
+        assert modules == ["bastion.review", "bastion.review.wiring"]
     else:
         assert modules == []
 
