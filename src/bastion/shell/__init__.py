@@ -1,0 +1,1 @@
+"""Shell analysis: parse with tree-sitter (failing closed), decode, unwrap, classify."""
