@@ -232,3 +232,41 @@ def test_ask_keeps_the_pending_suggestions_and_no_grant():
     pending = LayerResult(Verdict.REVIEW, "r", suggestions=["Bash(frob:*)"], no_grant=True)
     result = to_layer_result(Assessment.failed("timed out"), pending)
     assert result.suggestions == ["Bash(frob:*)"] and result.no_grant is True
+
+
+# --------------------------------------------------------------------------- properties
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text())
+def test_property_only_an_exact_allow_line_allows(text):
+    assessment = parse_verdict(text)
+    first = _first_line_after_thinking(text)
+    assert (assessment.verdict is Verdict.ALLOW) == (first == "ALLOW")
+    assert assessment.verdict in (Verdict.ALLOW, Verdict.DENY, Verdict.ASK)
+    assert "\n" not in assessment.reason and len(assessment.reason) <= MAX_REASON + 1
+
+
+def _first_line_after_thinking(text: str) -> str:
+    import re
+
+    stripped = re.sub(r"\A\s*<think(?:ing)?>.*?</think(?:ing)?>", "", text, count=1, flags=re.S).strip()
+    return stripped.splitlines()[0].strip() if stripped else ""
+
+
+_TAGGY = st.text(alphabet=st.sampled_from(list("<>/|[]aAsSyYtTeEmMdD-_ \n\"'\u200b\u202eé")) | st.characters(), max_size=900)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_TAGGY, st.sampled_from([100, 500, 2000]))
+def test_property_the_fence_cannot_be_closed_and_the_limit_holds(command, limit):
+    block, truncated = call_block(_call(command), limit)
+    assert block.count("</untrusted-data>") == 1 and block.endswith("</untrusted-data>")
+    body = block.split('<untrusted-data source="tool-call">\n', 1)[1].rsplit("\n</untrusted-data>", 1)[0]
+    shown = body.split("\n[truncated: ", 1)[0]
+    assert len(shown.encode("utf-8")) <= limit
+    assert ("\n[truncated: " in body) == truncated
+    assert "\u202e" not in body and "\u200b" not in body
