@@ -94,10 +94,19 @@ class Guards:
         return guard
 
 
-def _decide(guards: Guards, call: Any, *, audit: bool) -> Any:
+def _decide(guards: Guards, call: Any, *, audit: bool, prompt: bool = False) -> Any:
     from .session import decide
 
-    return decide(guards.for_cwd(call.cwd), call, audit=audit)
+    guard = guards.for_cwd(call.cwd)
+    return decide(guard, call, audit=audit, approver=_approver(guard) if prompt else None)
+
+
+def _approver(guard: Any) -> Any:
+    """The approvals prompt racing the settings' permission hooks; headless (deny)
+    without a terminal or in CI."""
+    from .approve import default_approver
+
+    return default_approver(guard)
 
 
 def _shell_call(command: str, args: Any) -> Any:
@@ -134,9 +143,11 @@ def _read_call(args: Any, stdin: TextIO) -> Any:
 def cmd_check(args: Any) -> int:
     guards = Guards(args)
     if args.batch:
+        if args.prompt:
+            raise BadInput("--prompt asks about one call; it cannot be combined with --batch")
         return _check_batch(guards, args)
     call = _read_call(args, sys.stdin)
-    decision = _decide(guards, call, audit=not args.no_audit)
+    decision = _decide(guards, call, audit=not args.no_audit, prompt=args.prompt)
     print(json.dumps(decision.to_dict(), ensure_ascii=False))
     return EXIT_BY_VERDICT[decision.verdict.value]
 
@@ -286,6 +297,8 @@ def build_parser() -> Any:
     check = sub.add_parser("check", help="decide one call (JSON on stdin, or -- 'shell command')")
     _add_decision_flags(check)
     check.add_argument("--batch", action="store_true", help="JSON Lines in, one decision per line out")
+    check.add_argument("--prompt", action="store_true",
+                       help="settle an ask at the terminal (allow once / for this session / deny); deny without one")
 
     explain = sub.add_parser("explain", help="decide one call and explain it for a person")
     _add_decision_flags(explain)
@@ -370,7 +383,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.verb in ("run", "doctor"):
             from .sandbox.command import cmd_doctor, cmd_run
 
-            return cmd_run(args, Guards(args), _ask_person) if args.verb == "run" else cmd_doctor(args)
+            if args.verb == "doctor":
+                return cmd_doctor(args)
+            guards = Guards(args)
+            return cmd_run(args, guards, lambda call, decision: _ask_person(guards.for_cwd(call.cwd), call, decision))
         if args.verb == "scan":
             from .injection.command import run as cmd_scan
 
@@ -399,27 +415,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
 
 
-def _ask_person(call: Any, decision: Any) -> bool:
-    """A minimal y/N prompt on the terminal (``bastion run``); False without one.
-    The approvals stage replaces this with the full prompt."""
-    try:
-        fd = os.open("/dev/tty", os.O_RDWR | os.O_NOCTTY)
-    except OSError:
-        return False
-    try:
-        what = call.command if call.command is not None else call.tool
-        os.write(fd, f"bastion: {what}\n  {decision.reason}\nRun it in the sandbox? [y/N] ".encode())
-        answer = b""
-        while not answer.endswith(b"\n") and len(answer) < 64:
-            chunk = os.read(fd, 64)
-            if not chunk:
-                break
-            answer += chunk
-    except OSError:
-        return False
-    finally:
-        os.close(fd)
-    return answer.strip().lower() in (b"y", b"yes")
+def _ask_person(guard: Any, call: Any, decision: Any) -> bool:
+    """``bastion run``'s answer to an ask: the approvals prompt (racing the permission
+    hooks); False without a terminal."""
+    return _approver(guard)(call, decision).allowed
 
 
 def _internal_error_decision(detail: str) -> dict[str, Any]:

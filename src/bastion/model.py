@@ -330,6 +330,8 @@ class Decision:
     interrupt: bool = False
     #: No session or "always" grant may be offered for this call.
     no_grant: bool = False
+    #: A permission hook's changed tool input (already re-checked); run this instead.
+    updated_input: dict[str, Any] | None = None
 
     @property
     def allowed(self) -> bool:
@@ -348,4 +350,4 @@ class Decision:
             "findings": [f.to_dict() for f in self.findings],
             "suggestions": list(self.suggestions),
             "trace": [t.to_dict() for t in self.trace],
-        }
+        } | ({"updated_input": dict(self.updated_input)} if self.updated_input is not None else {})

@@ -51,6 +51,8 @@ def record(guard: Any, call: ToolCall, decision: Decision, *, audit: bool = True
     if decision.verdict is Verdict.DENY and call.session_id and tracked.tripped:
         decision.interrupt = True
         decision.reason = f"{decision.reason} — {tracked.describe()}: stop and ask the user how to proceed"
+    if decision.verdict is Verdict.DENY:
+        _notify_denied(guard, call, decision)
     if audit:
         path = audit_path(guard.policy, env)
         if path is not None:
@@ -61,6 +63,23 @@ def record(guard: Any, call: ToolCall, decision: Decision, *, audit: bool = True
 
                 print(f"bastion: warning: cannot write audit log {path}: {exc.strerror}", file=sys.stderr)
     return decision
+
+
+def _notify_denied(guard: Any, call: ToolCall, decision: Decision) -> None:
+    """Start the PermissionDenied hook scripts, if the settings have any (fire and forget)."""
+    policy = guard.policy
+    section = policy.section("hooks") if hasattr(policy, "section") else {}
+    if not section.get("PermissionDenied"):
+        return
+    from .approve.hooks import notify_denied
+
+    try:
+        mode = guard.effective_mode(call).value if hasattr(guard, "effective_mode") else "default"
+        notify_denied(policy, call, decision, mode=mode, env=guard.env)
+    except Exception as exc:  # noqa: BLE001 - auditing must never change or break a decision
+        import sys
+
+        print(f"bastion: warning: PermissionDenied hooks failed: {type(exc).__name__}", file=sys.stderr)
 
 
 class GrantRefused(ValueError):
