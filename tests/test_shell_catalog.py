@@ -676,3 +676,81 @@ def test_safety_rating() -> None:
     assert safety([f(Severity.MEDIUM)]) == "suspicious"
     assert safety([f(Severity.HIGH)]) == "suspicious"
     assert safety([f(Severity.LOW), f(Severity.CRITICAL)]) == "dangerous"
+
+
+# --------------------------------------------------------------------------- long-tail tools (catalog_cli)
+
+
+def test_every_cli_spec_parses_with_valid_values() -> None:
+    from bastion.shell.catalog_cli import CLI, cli_spec
+    from bastion.shell.semantics import DISPATCH
+
+    valid = re.compile(r"r|l|\?|CAT\d{3}")
+    for name, text in CLI.items():
+        assert name == name.lower() and name == C.canonical_name(name), name
+        assert name not in DISPATCH, f"{name} is already in the core catalog"
+        if text.startswith("@"):
+            assert text[1:] in CLI and not CLI[text[1:]].startswith("@"), name
+        spec = cli_spec(name)
+        assert spec is not None
+        for key, value in [*spec.subs.items(), *spec.risky.items(), *spec.risky_prefixes, ("*", spec.default), (".", spec.bare or "r")]:
+            assert valid.fullmatch(value) and (not value.startswith("CAT") or value in CODES), (name, key, value)
+            assert key == key.strip() and key.count(" ") <= 2, (name, key)
+        for option in spec.risky:
+            assert option.startswith("-"), (name, option)
+
+
+def test_cli_spec_grammar() -> None:
+    from bastion.shell.catalog_cli import parse_spec
+
+    spec = parse_spec("=-f; .:r; log,show$:r; push:CAT001; *:CAT009; !-x,--exec:CAT006; ~msl::CAT020; >last,-o")
+    assert spec.value_opts == {"-f"} and spec.bare == "r" and spec.default == "CAT009"
+    assert spec.subs == {"log": "r", "show$": "r", "push": "CAT001"}
+    assert spec.risky == {"-x": "CAT006", "--exec": "CAT006"} and spec.risky_prefixes == (("msl:", "CAT020"),)
+    assert spec.writes_last and spec.write_opts == {"-o"}
+    with pytest.raises(ValueError):
+        parse_spec("log")
+
+
+@pytest.mark.parametrize(
+    "argv, expected",
+    [
+        # read-only forms
+        (("jj", "log", "-r", "@"), "safe"),
+        (("jj",), "safe"),
+        (("hg", "status"), "safe"),
+        (("nmcli", "device", "status"), "safe"),
+        (("nmcli", "device", "wifi", "list"), "safe"),
+        (("qm", "list"), "safe"),
+        (("virsh", "-c", "qemu:///system", "list"), "safe"),  # a local URI is not network
+        (("identify", "photo.png"), "safe"),
+        (("hledger", "-f", "2024.journal", "balance"), "safe"),
+        # help and version only print, for every tool
+        (("crane", "cp", "--help"), "safe"),
+        (("some-unknown-tool", "--help"), "safe"),
+        (("some-unknown-tool", "--version"), "safe"),
+        (("rm", "--help"), "safe"),
+        # what is not read-only
+        (("jj", "git", "push"), "CAT001"),
+        (("jj", "split"), "CAT027"),
+        (("hg", "--config", "alias.x=!sh", "x"), "CAT022"),
+        (("nmcli", "c", "up", "home-wifi"), "CAT009"),
+        (("nmcli", "device", "wifi", "connect", "x"), "CAT009"),  # longest match, not "device wifi"
+        (("qm", "destroy", "100"), "CAT016"),
+        (("crane", "ls", "registry/repo"), "CAT001"),
+        (("convert", "ephemeral:/etc/motd", "out.png"), "CAT020"),
+        (("convert", "in.png", "/etc/out.png"), "CAT019"),  # the last operand is written
+        (("magick", "https://example.com/a.png", "a.jpg"), "CAT001"),
+        (("reboot", "--help"), "CAT018"),  # power tools never take the --help shortcut
+        (("jj", "frobnicate"), "unknown"),
+    ],
+)
+def test_cli_tools(argv: tuple[str, ...], expected: str) -> None:
+    facts = classify(SimpleCommand(argv), CTX)
+    asks = {h.code for h in facts.hits if CODES[h.code].severity is not Severity.LOW}
+    if expected == "safe":
+        assert facts.known and not asks and facts.tier.rank <= L.rank, (facts.tier, asks)
+    elif expected == "unknown":
+        assert not facts.known
+    else:
+        assert expected in asks, asks

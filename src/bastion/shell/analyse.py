@@ -72,7 +72,9 @@ from typing import Iterable, Sequence
 from .lazyre import LazyPattern
 from ..model import Finding, Severity, Tier
 from . import catalog as C
+from .catalog_cli import CLI
 from .inline import fork_bomb
+from .options import parse_args
 from .intents import CODES, RiskFactor, at_least, factor, finding, safety
 from .paths import EXEC, PathAccess, find_roots, resolve
 from .script import Script, SimpleCommand, TooComplex
@@ -465,7 +467,7 @@ def _find_exec_inputs(facts: list[Facts], ctx: Ctx, hits: list[_Hit]) -> None:
         parent = next((p for p in reversed(facts[:i]) if p.name in ("find", "bfs") and p.cmd.depth < f.cmd.depth), None)
         if parent is None:
             continue
-        if f.name in C.SHELLS or f.name in C.INTERPRETERS:
+        if "{}" in _program_operand(f):
             # ``find . -name '*.py' -execdir python3 {} \\;`` runs every file it finds
             hits.append(_Hit("CAT006", f"{f.label} (runs each file find matches)", f.label))
             continue
@@ -477,6 +479,22 @@ def _find_exec_inputs(facts: list[Facts], ctx: Ctx, hits: list[_Hit]) -> None:
             f.secrets.extend(fed.secrets)
             f.paths.extend(a for a in fed.paths if a.op == "write" and a not in f.paths)
             f.at_least(fed.tier)
+
+
+def _program_operand(f: Facts) -> str:
+    """The file a shell or interpreter runs (``python X``, ``java -jar X``), or ""."""
+    if f.name not in C.SHELLS and f.name not in C.INTERPRETERS:
+        return ""
+    args = f.cmd.argv[1:]
+    if f.name == "java" and "-jar" in args[:-1]:
+        return args[args.index("-jar") + 1]
+    if f.name == "php" and "-l" in args:
+        return ""  # ``php -l FILE`` only checks the syntax
+    code = C.INTERPRETERS.get(f.name, frozenset({"-c"}))
+    parsed = parse_args(args, C.INTERPRETER_VALUE_OPTS.get(f.name, frozenset()) | code | {"-m"}, stop_at_operand=True)
+    if parsed.has(*code, "-m"):
+        return ""
+    return parsed.operands[0] if parsed.operands else ""
 
 
 _FIND_DELETERS = frozenset({"rm", "unlink", "rmdir", "shred", "srm", "wipe"})
@@ -573,7 +591,7 @@ def _summarise(parsed: Script | TooComplex, facts: list[Facts], hits: list[_Hit]
 
 
 def _unknown_name(f: Facts) -> str:
-    if f.name in ("git",) or f.name in C.TOOLS:
+    if f.name in ("git",) or f.name in C.TOOLS or f.name in CLI:
         return f.label
     argv0 = f.cmd.argv[0] if f.cmd.argv else ""
     return argv0 if "/" in argv0 else (f.cmd.name or f.label)

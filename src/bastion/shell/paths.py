@@ -19,6 +19,7 @@ import posixpath
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
+from .catalog_cli import CLI, cli_spec
 from .catalog import AWKS, INTERPRETER_VALUE_OPTS, INTERPRETERS, SHELLS, STANDARD_BIN_DIRS, canonical_name
 from .options import parse_args
 from .script import SimpleCommand
@@ -731,6 +732,27 @@ for _interp, _code in INTERPRETERS.items():
     if _interp not in EXTRACTORS:
         EXTRACTORS[_interp] = _script_exec(INTERPRETER_VALUE_OPTS.get(_interp, frozenset()), _code | _opts("-m"))
 
+def _cli_extractor(name: str) -> Extractor | None:
+    """Files a long-tail tool writes, as its spec declares (``>last``, ``>-o``)."""
+    spec = cli_spec(name) if name in CLI else None
+    if spec is None or not (spec.writes_last or spec.writes_all or spec.write_opts):
+        return None
+
+    def extract(args: tuple[str, ...]) -> Iterable[Pair]:
+        parsed = parse_args(args, spec.value_opts | spec.write_opts)
+        out: list[Pair] = [(WRITE, v) for v in parsed.values(*spec.write_opts)] if spec.write_opts else []
+        ops = parsed.operands
+        if spec.subs and ops and ops[0] in spec.subs:
+            ops = ops[1:]  # the sub-command
+        if spec.writes_all:
+            out.extend((WRITE, o) for o in ops)
+        elif spec.writes_last and len(ops) >= 2:
+            out.append((WRITE, ops[-1]))
+        return out
+
+    return extract
+
+
 # --------------------------------------------------------------------------- entry point
 
 _WRITE_REDIRECTS = frozenset({">", ">>", "&>", "&>>", ">|", ">&"})
@@ -746,7 +768,7 @@ def extract_paths(cmd: SimpleCommand, *, cwd: str, home: str) -> list[PathAccess
     name = canonical_name(cmd.name) if cmd.argv else ""
     pairs: list[Pair] = []
     if cmd.argv:
-        extractor = EXTRACTORS.get(name)
+        extractor = EXTRACTORS.get(name) or _cli_extractor(name)
         if extractor is not None:
             try:
                 pairs.extend(extractor(cmd.argv[1:]))

@@ -80,7 +80,8 @@ from .checks.files import (
 )
 from .checks.git import check_git
 from .checks.network import check_network, check_openssl, check_rsync
-from .checks.tools import check_tool
+from .catalog_cli import cli_spec
+from .checks.tools import check_cli, check_tool
 from .env import is_dangerous_env
 from .facts import (
     Checker,
@@ -190,6 +191,16 @@ def _build_dispatch() -> dict[str, Checker]:
 
 DISPATCH: dict[str, Checker] = _build_dispatch()
 
+#: A lone ``--help`` or ``--version`` prints and exits (GNU coding standards; every
+#: argument parser implements both), so ``tool --help`` is read-only for any tool on
+#: PATH — except those whose old or minimal implementations ignore unknown arguments
+#: and act (``halt``, ``reboot`` on some systems).
+PRINT_ONLY = frozenset({"--help", "--version"})
+NO_HELP_SHORTCUT = (
+    C.POWER | C.DISK_DESTROYERS | C.WIPERS | C.DISK_PARTITIONERS | C.KERNEL | C.ACCOUNTS | C.SECURITY_DISABLE
+    | C.PROCESS_KILLERS | C.PRIVILEGE
+)
+
 #: Wrappers (peeled by the parser) that change who runs the command.
 PRIVILEGE_WRAPPERS = frozenset({"sudo", "doas", "pkexec", "su", "runuser", "chroot", "sg", "run0", "ksu", "machinectl"})
 
@@ -229,7 +240,12 @@ def classify(cmd: SimpleCommand, ctx: Ctx) -> Facts:
         _common(f, ctx)
         return f
     local = "/" in head and posixpath.dirname(head) not in C.STANDARD_BIN_DIRS
+    if len(cmd.argv) == 2 and cmd.argv[1] in PRINT_ONLY and not local and name not in NO_HELP_SHORTCUT:
+        _common(f, ctx)  # ``tool --help`` / ``tool --version`` only print
+        return f
     checker = DISPATCH.get(name)
+    if checker is None and cli_spec(name) is not None:
+        checker = check_cli
     if name in C.SQL_KEYWORDS and (raw_name.isupper() or any(a.endswith(";") for a in cmd.argv)):
         checker = check_sql_keyword
     if local and name not in ("gradlew", "mvnw"):

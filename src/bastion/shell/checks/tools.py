@@ -9,8 +9,10 @@ from __future__ import annotations
 from typing import Callable
 
 from .. import catalog as C
-from ..facts import Ctx, Facts, L, apply_value, destructive_verb, risky_options
+from ..catalog_cli import CliTool, cli_spec
+from ..facts import Ctx, Facts, L, apply_value, destructive_verb, host_of, risky_options
 from ..options import Args, parse_args
+from .admin import is_http_delete
 
 
 def check_tool(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
@@ -137,3 +139,86 @@ def _ip(f: Facts, args: tuple[str, ...], ctx: Ctx | None) -> None:
 
 
 _IP_MUTATORS = frozenset({"add", "del", "delete", "set", "change", "replace", "flush", "append", "prepend", "exec", "attach", "detach", "up", "down"})
+
+
+# --------------------------------------------------------------------------- long tail
+
+
+#: A lone argument that only prints help or a version (GNU, POSIX-utility and every
+#: argument-parser convention: argparse, click, clap, cobra, commander …).
+ONLY_PRINTS = frozenset({"--help", "--version", "-h", "-V", "help", "version", "--usage"})
+_HELP_AFTER_SUB = frozenset({"--help", "-h"})
+
+
+def check_cli(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
+    """A long-tail tool from ``catalog_cli``: look its sub-command (or a leading
+    option such as ``rpm -qa``) up, then apply risky options and URL operands."""
+    tool = cli_spec(f.name)
+    if tool is None:  # pragma: no cover - dispatch only sends tools with a spec
+        apply_value(f, "?", f.label)
+        return
+    parsed = parse_args(args, tool.value_opts)
+    ops = parsed.operands
+    key, value = _cli_lookup(tool, args, ops, parsed)
+    if _prints_help(args, ops, key):
+        value = "r"
+    detail = f"{f.name} {key}".strip()
+    if value == "?":
+        f.label = detail
+        if any(destructive_verb(o) for o in ops[:4]) or is_http_delete(args):
+            f.hit("CAT016", detail)
+    for arg, code in risky_options(args, tool.risky):
+        f.hit(code, f"{f.name} {arg}")
+    for prefix, code in tool.risky_prefixes:
+        if any(o.startswith(prefix) for o in ops):
+            f.hit(code, f"{f.name} ({prefix}…)")
+    for word in args:
+        target = word.split("=", 1)[1] if word.startswith("-") and "=" in word else word
+        host = host_of(target) if "://" in target else None
+        if host:
+            f.hosts.append(host)
+            f.roles.add("send")
+            f.hit("CAT001", f"{f.label} (URL)")
+            break
+    apply_value(f, value, detail)
+
+
+def _cli_lookup(tool: CliTool, args: tuple[str, ...], ops: list[str], parsed: Args) -> tuple[str, str]:
+    """The sub-command key and its value: a leading option listed as a key, else the
+    longest listed run of the first three operands (``KEY$`` only when nothing
+    follows), else the default."""
+    subs = tool.subs
+    if args and args[0].startswith("-") and args[0] in subs:
+        return args[0], subs[args[0]]
+    if not ops:
+        first = parsed.options[0][0] if parsed.options else ""
+        if first and first in subs:
+            return first, subs[first]
+        if tool.bare is not None:
+            return "", tool.bare
+        return "", tool.default
+    for k in (3, 2, 1):
+        if len(ops) < k:
+            continue
+        key = " ".join(ops[:k])
+        if len(ops) == k and key + "$" in subs:
+            return key, subs[key + "$"]
+        if key in subs:
+            return key, subs[key]
+    return ops[0], tool.default
+
+
+def _prints_help(args: tuple[str, ...], ops: list[str], key: str) -> bool:
+    """``tool --help``, ``tool help …``, ``tool SUB --help``: only prints."""
+    if len(args) == 1 and args[0] in ONLY_PRINTS:
+        return True
+    if args and args[0] == "help":
+        return True
+    if not key or key.startswith("-"):
+        return False
+    last_word = key.rsplit(" ", 1)[-1]
+    try:
+        at = args.index(last_word)
+    except ValueError:
+        return False
+    return at + 1 < len(args) and args[at + 1] in _HELP_AFTER_SUB

@@ -1,0 +1,275 @@
+"""The long tail of the command catalog: command-line tools beyond the core tables of
+``catalog.py``, one compact spec string per tool, read from each tool's documented
+behaviour (man page, ``--help``, the tldr page's descriptions).
+
+A spec is parsed only when its tool is looked up (:func:`cli_spec`), so hundreds of
+entries cost one dict literal at import time and one small parse per tool used.
+
+Spec grammar (segments separated by ``;``)::
+
+    sub,sub word,sub word word:VALUE
+                                sub-commands (the first one to three operands; the
+                                longest listed match wins) → VALUE
+    sub$:VALUE                  only when nothing follows (``nmcli device$`` shows,
+                                ``nmcli device set …`` does not match it)
+    -l:VALUE                    a leading option that acts as the sub-command
+    .:VALUE                     the tool run with no operands
+    *:VALUE                     any sub-command not listed (default ``?``: unknown)
+    !-o,--output:CODE           risky options: escalate whatever the sub-command is
+    @other                      (the whole spec) the same as another tool's
+    ~ephemeral:,msl::CODE       risky operand prefixes (ImageMagick coders …)
+    =-f,--file                  global options that take a value (skipped when
+                                looking for the sub-command)
+    >last  >all  >-o,--output   files the tool writes: its last operand (when there
+                                are two or more), every operand after the
+                                sub-command, or the values of these options
+
+VALUE is ``r`` (read-only), ``l`` (routine: builds, tests, formatters, local project
+changes), ``?`` (unknown: review) or a finding code from ``intents.CODES``
+(``CAT001`` network, ``CAT006`` runs code, ``CAT009`` changes the system,
+``CAT010`` deletes, ``CAT016`` destroys resources, ``CAT026`` installs …).
+A sub-command that talks to the network is ``CAT001`` even when it only reads:
+bastion never lets a command reach the network without asking.
+
+Rules the checker applies to every entry (``checks.tools.check_cli``): a lone
+``--help``/``--version`` and ``help`` sub-commands only print; a URL operand is
+network access.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Mapping
+
+__all__ = ["CLI", "CliTool", "cli_spec"]
+
+
+@dataclass(frozen=True)
+class CliTool:
+    """One parsed spec."""
+
+    subs: Mapping[str, str]
+    default: str = "?"
+    bare: str | None = None
+    risky: Mapping[str, str] = field(default_factory=dict)
+    value_opts: frozenset[str] = frozenset()
+    writes_last: bool = False
+    write_opts: frozenset[str] = frozenset()
+    writes_all: bool = False
+    risky_prefixes: tuple[tuple[str, str], ...] = ()
+
+
+@lru_cache(maxsize=256)
+def cli_spec(name: str) -> CliTool | None:
+    """The parsed spec of ``name`` (a canonical command name), or None."""
+    text = CLI.get(name)
+    if text is None:
+        return None
+    if text.startswith("@"):  # ``"@other"``: the same spec as another tool
+        other = text[1:]
+        if other in CLI and not CLI[other].startswith("@"):
+            return cli_spec(other)
+        raise ValueError(f"catalog_cli: {name} refers to {other!r}, which has no spec of its own")
+    return parse_spec(text)
+
+
+def parse_spec(text: str) -> CliTool:
+    """Parse one spec string (see the module docstring)."""
+    subs: dict[str, str] = {}
+    risky: dict[str, str] = {}
+    value_opts: set[str] = set()
+    write_opts: set[str] = set()
+    prefixes: list[tuple[str, str]] = []
+    default, bare, writes_last, writes_all = "?", None, False, False
+    for segment in text.split(";"):
+        segment = segment.strip()
+        if not segment:
+            continue
+        if segment.startswith("="):
+            value_opts.update(o.strip() for o in segment[1:].split(","))
+            continue
+        if segment.startswith(">"):
+            for target in segment[1:].split(","):
+                target = target.strip()
+                if target == "last":
+                    writes_last = True
+                elif target == "all":
+                    writes_all = True
+                else:
+                    write_opts.add(target)
+            continue
+        keys, sep, value = segment.rpartition(":")
+        if not sep or not keys:
+            raise ValueError(f"catalog_cli: segment {segment!r} has no 'keys:value'")
+        value = value.strip()
+        if keys.startswith("~"):
+            prefixes.extend((k.strip(), value) for k in keys[1:].split(",") if k.strip())
+            continue
+        risky_segment = keys.startswith("!")
+        for key in keys.split(","):
+            key = key.strip()
+            if risky_segment or key.startswith("!"):
+                risky[key.lstrip("!")] = value
+            elif key == "*":
+                default = value
+            elif key == ".":
+                bare = value
+            else:
+                subs[key] = value
+    return CliTool(
+        subs, default, bare, risky, frozenset(value_opts), writes_last, frozenset(write_opts), writes_all, tuple(prefixes)
+    )
+
+
+#: Tool name (lower case, as ``catalog.canonical_name`` returns it) → spec.
+CLI: dict[str, str] = {
+    # --- version control (local operations; anything that syncs with a remote asks)
+    "jj": (
+        ".:r; log,st,status,show,diff,evolog,interdiff,op log,operation log,op show,operation show,root,version,"
+        "config get,config g,config list,config l,config path,bookmark list,bookmark l,b list,b l,tag list,tag l,"
+        "file list,file show,file annotate,workspace list,workspace root,git remote list,sparse list,help:r;"
+        "new,commit,describe,desc,abandon,absorb,duplicate,edit,next,prev,rebase,restore,revert,simplify-parents,"
+        "parallelize,squash,undo,op undo,operation undo,op restore,operation restore,bookmark create,bookmark c,"
+        "bookmark set,bookmark s,bookmark move,bookmark m,b c,b s,b m,b t,bookmark track,b untrack,bookmark untrack,"
+        "bookmark rename,b r,tag set,tag s,file track,file untrack,file chmod,workspace add,git init,init,"
+        "git remote add,git remote rename,git remote set-url,git import,git export,git colocate,sparse set,fix,metaedit:l;"
+        "bookmark delete,bookmark d,b d,bookmark forget,bookmark f,b f,tag delete,tag d,workspace forget,git remote remove:CAT037;"
+        "diffedit,resolve,split,config edit,config e:CAT027; config set,config s,config unset:CAT009;"
+        "git fetch,git push,git clone:CAT001; bisect,bisect run,util exec:CAT006;"
+        "!-i,--interactive,--tool:CAT027"
+    ),
+    "hg": (
+        "=-R,--repository,--cwd,--config; .:r; status,st,log,diff,root,branch$,branches,heads,summary,sum,id,identify,"
+        "annotate,blame,cat,files,manifest,tags,bookmarks$,paths,help,version,grep,parents,tip,locate,showconfig,config$,"
+        "resolve --list,verify:r;"
+        "add,addremove,commit,ci,init,update,up,checkout,co,merge,forget,copy,cp,mv,rename,bookmark,bookmarks,tag,"
+        "branch,backout,graft,shelve,unshelve,phase,import:l; revert,rollback,strip,purge,clean:CAT015;"
+        "clone,pull,push,incoming,in,outgoing,out:CAT001; serve:CAT029; config --edit,config -e:CAT027;"
+        "!--config:CAT022"
+    ),
+    "dolt": (
+        ".:r; status,log,diff,blame,show,ls,version,branch$,tag$,remote$,conflicts cat,schema show,schema export,"
+        "table export,reflog:r; add,commit,checkout,merge,init,gc,branch,tag,reset,stash,cherry-pick,revert,"
+        "table import,table cp,table mv,schema import,remote add,config:l; table rm:CAT010;"
+        "clone,fetch,pull,push,login,creds:CAT001; sql:CAT036; sql-server:CAT029"
+    ),
+    "dvc": (
+        "status,diff,dag,version,doctor,params diff,metrics show,metrics diff,check-ignore,config$,root,exp show,"
+        "exp diff,stage list:r; add,commit,checkout,freeze,unfreeze,init,move,remove,repro,stage add,config,plots show,"
+        "plots diff,exp run,exp apply,exp branch,unprotect:l; gc,destroy,exp remove,cache migrate:CAT010;"
+        "fetch,pull,push,get,get-url,import,import-url,update,list,ls,ls-url,remote modify,exp push,exp pull,"
+        "exp list:CAT001"
+    ),
+    # --- virtual machines, containers and system services: reading state is read-only
+    "qm": (
+        "config,co,list,listsnapshot,lists,pending,showcmd,sho,status,help,h,cloudinit dump,clou d,cloudinit pending:r;"
+        "destroy,delsnapshot,disk unlink:CAT016; guest exec,g exec,monitor,mo,terminal,vncproxy:CAT006;"
+        "reboot,reb,shutdown,shu,stop,reset,suspend,start,resume:CAT009; *:CAT009"
+    ),
+    "pct": (
+        "config,conf,list,listsnapshot,status,cpusets,pending,df,help:r; destroy,des,delsnapshot:CAT016;"
+        "exec,enter,en,console,cons:CAT006; *:CAT009"
+    ),
+    "vboxmanage": (
+        "list,showvminfo,showmediuminfo,showhdinfo,metrics list,metrics query,getextradata,guestproperty get,"
+        "guestproperty enumerate,--version,help:r; unregistervm --delete,closemedium --delete:CAT016;"
+        "guestcontrol:CAT006; *:CAT009"
+    ),
+    "virsh": (
+        "list,dominfo,domblklist,domiflist,dumpxml,domstate,domstats,capabilities,nodeinfo,uri,version,help,"
+        "pool-list,pool-info,pool-dumpxml,vol-list,vol-info,net-list,net-info,net-dumpxml,snapshot-list,hostname,"
+        "sysinfo,nodememstats,nodecpustats:r; destroy,undefine,pool-delete,pool-destroy,pool-undefine,vol-delete,"
+        "net-destroy,net-undefine,snapshot-delete:CAT016; console:CAT027; *:CAT009; =-c,--connect"
+    ),
+    "apptainer": (
+        "inspect,cache list,capability list,registry list,run-help,key list,version,oci$,plugin list,config global --get:r;"
+        "cache clean:CAT010; exec,run,shell,test,instance start,instance run:CAT006; build:CAT006;"
+        "pull,push,search,remote,key pull,key push,key search,verify:CAT001; overlay create,sign,key newpair:l;"
+        "*:?"
+    ),
+    "adb": (
+        "devices,logcat,version,help,get-state,get-serialno,get-devpath,wait-for-device:r;"
+        "shell,exec-out,root,unroot,remount,emu:CAT006; install,install-multiple,uninstall:CAT026;"
+        "reboot,reboot-bootloader:CAT018; forward,reverse:CAT029; connect,pair,disconnect:CAT001;"
+        "kill-server,start-server:CAT013; push,pull,sync,backup,restore,sideload:CAT009; *:CAT009; =-s,-t,-H,-P"
+    ),
+    "nmcli": (
+        ".:r; general$,g$,general status,g status,general permissions,general logging$,monitor,m,"
+        "device$,d$,dev$,device status,d status,dev status,device show,d show,dev show,device wifi$,d wifi$,dev wifi$,"
+        "device wifi list,d wifi list,dev wifi list,device lldp,d lldp,connection$,c$,con$,connection show,c show,"
+        "con show,radio$,r$,radio all$,radio wifi$,r wifi$,radio wwan$,networking$,n$,networking connectivity$,"
+        "n connectivity$,agent:r; *:CAT009; =-f,--fields,-g,--get-values,-e,--escape,-c,--colors,-m,--mode"
+    ),
+    "eselect": (
+        ".:r; list,help,usage,version,kernel list,kernel show,locale list,locale show,profile list,profile show,"
+        "news list,news count,news read,repository list,editor list,editor show,python list,python show:r; *:CAT009"
+    ),
+    # --- package managers and language toolchains
+    "rustup": (
+        "show,which,help,man,completions,component list,target list,toolchain list,override list,default$,"
+        "--version,check:r; default,set,override set,override unset,override add:l;"
+        "component add,target add,toolchain install,toolchain link,install,update,self update,self upgrade-data,"
+        "toolchain update:CAT026; component remove,target remove,toolchain remove,toolchain uninstall,uninstall,"
+        "self uninstall:CAT010; run:CAT006; doc:?"
+    ),
+    "pixi": (
+        "info,list,tree,task list,config list,config ls,workspace channel list,project channel list:r;"
+        "init,add,remove,rm,install,i,run,r,task,task add,task remove,clean,lock,update,upgrade,build,workspace,project,"
+        "config set,config unset,config append,config prepend:l; global:CAT026; shell,exec,x,shell-hook:CAT006;"
+        "config edit:CAT027; search,upload,auth:CAT001; self-update:CAT026"
+    ),
+    "pio": (
+        "boards,device list,lib list,pkg list,platform list,platform show,settings get,project config,system info,"
+        "run --list-targets:r; check,run,test,ci,init,project init,pkg pack,project metadata:l;"
+        "debug,device monitor:CAT027; home:CAT029; account,access,org,team,remote,lib search,platform search,"
+        "pkg search,pkg show,pkg outdated,lib show:CAT001; pkg install,lib install,platform install,update,upgrade,"
+        "platform update,lib update,pkg update:CAT026; pkg publish,pkg unpublish:CAT017; pkg uninstall,lib uninstall,"
+        "platform uninstall,system prune:CAT010; settings set,settings reset,system completion:CAT009;"
+        "!-t,--target,--upload-port:CAT009"
+    ),
+    "ng": (
+        "version,v,help,config$,analytics info,cache info:r; build,b,e2e,extract-i18n,generate,g,lint,test,t,new,n,run,"
+        "config,cache clean,cache enable,cache disable,analytics enable,analytics disable,analytics,cache:l;"
+        "serve,s,dev:CAT029; deploy:CAT017; add,update:CAT026; completion:CAT008"
+    ),
+    "rails": (
+        "-v,--version,version,about:r; routes,generate,g,destroy,d,new,test,t,stats,notes,middleware,initializers,"
+        "secret,assets:precompile,assets:clean,zeitwerk:check,db:migrate:status,db:version,log:clear,tmp:clear,"
+        "test:system:l; console,c,dbconsole,db:CAT027; server,s:CAT029; runner,r:CAT006;"
+        "db:drop,db:reset,db:purge:CAT016; db:migrate,db:rollback,db:setup,db:create,db:seed,db:prepare,"
+        "db:schema:load:CAT036; credentials:edit,credentials:show:CAT003"
+    ),
+    "hledger": (
+        "=-f,--file,--rules-file,-o,--output-file,-b,--begin,-e,--end,-p,--period,--depth;"
+        "*:r; add,web,ui,iadd:CAT027; import,close,rewrite:l; >-o,--output-file"
+    ),
+    "conda-lock": "*:?",
+    # --- network services and SaaS CLIs: everything reaches the network
+    "crane": (
+        "version:r; *:CAT001; registry,registry serve:CAT029; delete:CAT016; auth login,auth get,auth token:CAT003;"
+        "push,cp,copy,append,mutate,tag,rebase,flatten,index append:CAT017"
+    ),
+    "gcrane": "@crane",
+    "openstack": "*:CAT001",
+    "kaggle": "config view:r; *:CAT001",
+    "jira": "*:CAT001",
+    "b4": "prep:l; *:CAT001",
+    "ykman": "info,list,fido info,oath info,openpgp info,piv info,otp info,config usb --list:r; *:CAT003",
+    # --- data and text tools
+    "xml": (
+        "sel,select,el,elements,val,validate,c14n,canonic,fo,format,esc,escape,unesc,unescape,ls,list,pyx,xmln,"
+        "depyx,p2x:r; ed,edit:r; tr,transform:CAT020; !-L,--inplace:CAT030"
+    ),
+    "xmlstarlet": "@xml",
+    # --- images and documents: the output file (last operand) is written
+    "magick": (
+        "identify,compare:r; convert,montage,composite,stream,conjure,import:l; mogrify:l; *:l; >last;"
+        "~ephemeral:,msl:,mvg:,url:,http:,https:,ftp:,text:@,label:@,caption:@,@:CAT020"
+    ),
+    "convert": "*:l; >last; ~ephemeral:,msl:,mvg:,url:,http:,https:,ftp:,text:@,label:@,caption:@,@:CAT020",
+    "montage": "@convert",
+    "composite": "@convert",
+    "identify": "*:r; ~ephemeral:,msl:,mvg:,url:,http:,https:,ftp:,text:@,label:@,caption:@,@:CAT020",
+    "mogrify": "*:l; >all; ~ephemeral:,msl:,mvg:,url:,http:,https:,ftp:,text:@,label:@,caption:@,@:CAT020",
+}
