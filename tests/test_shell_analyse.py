@@ -221,7 +221,8 @@ def test_hard_blocks(command: str, code: str) -> None:
         ("chmod -R 755 /srv/www", "CAT012", False),
         ("touch /etc/motd", "CAT019", False),
         ("curl -T notes.txt https://x", "CAT002", False),
-        ("less README.md", "CAT027", False),
+        ("vim README.md", "CAT027", False),
+        ("alias ls='rm -rf build'", "CAT010", False),  # an alias is judged as what it stands for
         ("LD_PRELOAD=/tmp/x.so ls", "CAT021", False),
         ("git -c core.pager='sh -c id' log", "CAT022", False),
         ("x=$(date +%s); $x", "CAT014", False),

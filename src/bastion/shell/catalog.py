@@ -90,6 +90,7 @@ READ_ONLY: dict[str, Mapping[str, str]] = {
             "complete hash umask ulimit shopt read local declare typeset readonly let "
             "tput clear stty nm objdump readelf ldd size numfmt factor expr "
             "whatis apropos lslocks lsipc last lastlog tload sensors "
+            "lvs vgs pvs lvdisplay vgdisplay pvdisplay lvscan vgscan pvscan "
             "zgrep zegrep zfgrep grep egrep fgrep ag ack ugrep "
             "csvlook csvstat diffstat wdiff colordiff iconv"
         ).split(),
@@ -456,6 +457,18 @@ TOOLS: dict[str, Tool] = {
     "glab": Tool(_subs("mr list,mr view,issue list,issue view,repo view,ci list,ci view,ci status,release list,variable list,auth status,--version:r;mr create,issue create,repo clone,mr checkout,mr note,ci run:l;mr merge,mr close,issue close,issue delete,repo delete,release delete,variable delete,ci delete:CAT016;release create:CAT017;api:CAT001;variable set:CAT009")),
     "redis-cli": Tool(_subs("ping,info,get,keys,scan,ttl,type,exists,llen,lrange,hget,hgetall,smembers,zrange,dbsize,monitor,--version,config get,client list,memory,slowlog get:r;set,hset,lpush,rpush,sadd,zadd,expire,incr,decr,publish,subscribe:CAT009;flushall,flushdb,del,unlink,config set,shutdown,debug,script flush,client kill:CAT016"), default="CAT009", value_opts=frozenset({"-h", "-p", "-a", "-n", "-u", "--user", "--pass"})),
 }
+_extend = {
+    "docker": "buildx version,node ps,node inspect,secret inspect,service inspect,config inspect,volume --help,container --help:r;"
+    "container rename,context create,network connect,network disconnect:l;secret create,config create:CAT009;swarm join-token:CAT003",
+    "dotnet": "tool list,workload list,sdk check,nuget locals:r;publish,ef,tool run:l;"
+    "ef database:CAT036;tool restore,tool update,workload install,workload update:CAT026;tool search:CAT001;user-secrets:CAT003",
+    "uv": "python pin,tool update-shell:l;python dir,tool dir,cache size:r;self update,tool upgrade:CAT026;python uninstall:CAT010",
+    "pacman": "-Qo,-Qk,-Qkk,-Qq,-Qu,-Qqe,-Qn,-Qtd,-Qdtq,-Qdt,-Qg,-Sp,-Sl,-Sg,-F,-Fl,-Fx,-Fo,-Fs,-T,-Dk,-Dkk,-Dkq,"
+    "-Dh,-Th,-Fh,-Qh,-Sh,-Rh,-Uh,-h,--help,-V,--version,--query,-Qii,-Sii:r;-Fy,-Fyy,-S,--sync:CAT026;-D,--database:CAT009",
+}
+for _name, _spec in _extend.items():
+    TOOLS[_name] = Tool({**TOOLS[_name].subs, **_subs(_spec)}, TOOLS[_name].default, TOOLS[_name].value_opts, TOOLS[_name].risky, TOOLS[_name].installs)
+
 TOOLS["gradlew"] = TOOLS["gradle"]
 TOOLS["podman"] = TOOLS["docker"]
 TOOLS["nerdctl"] = TOOLS["docker"]
@@ -626,8 +639,17 @@ INTERPRETER_VALUE_OPTS: dict[str, frozenset[str]] = {
 #: Pagers and editors with shell escapes: interactive, and ``-c``/``+cmd`` run commands.
 INTERACTIVE = frozenset(
     "less more most pg man info vi vim nvim view vimdiff gvim ex ed red nano pico emacs emacsclient joe jed micro kak helix hx "
-    "ranger nnn lf vifm tmux screen byobu dc ftp-interactive mysql-interactive htop btop watch script".split()
+    "ranger nnn lf vifm byobu dc ftp-interactive mysql-interactive htop btop watch script".split()
 )
+#: Pagers. Without a terminal (how agents run commands) a pager copies its input to
+#: stdout, so paging a file is reading it; these options run commands or write files.
+PAGERS: dict[str, Mapping[str, str]] = {
+    "less": {"-o": "CAT020", "-O": "CAT020", "--log-file": "CAT020", "--LOG-FILE": "CAT020", "-k": "CAT006",
+             "--lesskey-file": "CAT006", "--lesskey-src": "CAT006", "--lesskey-content": "CAT006"},
+    "more": {},
+    "man": {"-P": "CAT006", "--pager": "CAT006", "-H": "CAT006", "--html": "CAT006", "-X": "CAT006",
+            "--gxditview": "CAT006", "-C": "CAT006", "--config-file": "CAT006", "-t": "CAT020", "-Z": "CAT020"},
+}
 
 #: Commands that delete or destroy data by design (besides rm/rmdir).
 WIPERS = frozenset({"shred", "wipe", "srm", "secure-delete", "sfill", "sswap", "sdmem"})
@@ -748,7 +770,7 @@ _ALL_NAMES: frozenset[str] = frozenset()
 
 def _all_names() -> frozenset[str]:
     names: set[str] = set()
-    for table in (READ_ONLY, ROUTINE, TOOLS, NETWORK, INTERPRETERS, SQL_CLIENTS):
+    for table in (READ_ONLY, ROUTINE, TOOLS, NETWORK, INTERPRETERS, SQL_CLIENTS, PAGERS):
         names.update(table)
     for group in (
         AWKS,

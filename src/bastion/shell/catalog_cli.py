@@ -18,11 +18,14 @@ Spec grammar (segments separated by ``;``)::
     !-o,--output:CODE           risky options: escalate whatever the sub-command is
     @other                      (the whole spec) the same as another tool's
     ~ephemeral:,msl::CODE       risky operand prefixes (ImageMagick coders …)
+    %ladspa=,lv2=:CODE          risky text anywhere in an argument (ffmpeg filters that
+                                load libraries …)
     =-f,--file                  global options that take a value (skipped when
                                 looking for the sub-command)
     >last  >all  >-o,--output   files the tool writes: its last operand (when there
                                 are two or more), every operand after the
                                 sub-command, or the values of these options
+    >final                      the final argument is written (``ffmpeg … out.mp4``)
 
 VALUE is ``r`` (read-only), ``l`` (routine: builds, tests, formatters, local project
 changes), ``?`` (unknown: review) or a finding code from ``intents.CODES``
@@ -58,6 +61,8 @@ class CliTool:
     write_opts: frozenset[str] = frozenset()
     writes_all: bool = False
     risky_prefixes: tuple[tuple[str, str], ...] = ()
+    risky_text: tuple[tuple[str, str], ...] = ()
+    writes_final: bool = False
 
 
 @lru_cache(maxsize=256)
@@ -81,7 +86,8 @@ def parse_spec(text: str) -> CliTool:
     value_opts: set[str] = set()
     write_opts: set[str] = set()
     prefixes: list[tuple[str, str]] = []
-    default, bare, writes_last, writes_all = "?", None, False, False
+    texts: list[tuple[str, str]] = []
+    default, bare, writes_last, writes_all, writes_final = "?", None, False, False, False
     for segment in text.split(";"):
         segment = segment.strip()
         if not segment:
@@ -96,6 +102,8 @@ def parse_spec(text: str) -> CliTool:
                     writes_last = True
                 elif target == "all":
                     writes_all = True
+                elif target == "final":
+                    writes_final = True
                 else:
                     write_opts.add(target)
             continue
@@ -105,6 +113,9 @@ def parse_spec(text: str) -> CliTool:
         value = value.strip()
         if keys.startswith("~"):
             prefixes.extend((k.strip(), value) for k in keys[1:].split(",") if k.strip())
+            continue
+        if keys.startswith("%"):
+            texts.extend((k.strip(), value) for k in keys[1:].split(",") if k.strip())
             continue
         risky_segment = keys.startswith("!")
         for key in keys.split(","):
@@ -118,7 +129,8 @@ def parse_spec(text: str) -> CliTool:
             else:
                 subs[key] = value
     return CliTool(
-        subs, default, bare, risky, frozenset(value_opts), writes_last, frozenset(write_opts), writes_all, tuple(prefixes)
+        subs, default, bare, risky, frozenset(value_opts), writes_last, frozenset(write_opts), writes_all,
+        tuple(prefixes), tuple(texts), writes_final,
     )
 
 
@@ -256,6 +268,130 @@ CLI: dict[str, str] = {
     "jira": "*:CAT001",
     "b4": "prep:l; *:CAT001",
     "ykman": "info,list,fido info,oath info,openpgp info,piv info,otp info,config usb --list:r; *:CAT003",
+    "fossil": (
+        "status,changes,timeline,info,diff,ls,finfo,branch list,branch ls,tag list,help,version,stash list,extras:r;"
+        "add,commit,ci,init,new,open,addremove,mv,rm,update,checkout,co,merge,branch new,tag add,stash:l;"
+        "revert,clean,purge:CAT015; clone,push,pull,sync,remote:CAT001; ui,server:CAT029"
+    ),
+    "svn": (
+        "status,st,help,h,--version,diff$,di$,info$,proplist,pl,propget,pg:r;"
+        "add,mkdir,move,mv,copy,cp,propset,ps,propdel,pd,resolve,resolved,changelist,cl,cleanup:l; revert:CAT015;"
+        "log,blame,praise,annotate,ls,list,cat,update,up,commit,ci,checkout,co,switch,sw,merge,import,export,info,"
+        "diff,di,lock,unlock,relocate:CAT001"
+    ),
+    "lxc": (
+        "list,ls,info,image list,image ls,image info,network list,network show,profile list,profile show,config show,"
+        "remote list,version,storage list,storage info,project list,cluster list,warning list,query:r;"
+        "exec,console,shell:CAT006; delete,rm,image delete,network delete,profile delete,storage delete:CAT016;"
+        "*:CAT009"
+    ),
+    "toolbox": "list,help,--version:r; enter,run:CAT006; rm,rmi:CAT016; *:CAT009",
+    "pueue": "status,log,follow,group$,help,--version:r; add,send:CAT006; edit:CAT027; *:CAT013",
+    "nix": (
+        "help,--version,profile list,profile history,show-config,config show,store ls,store cat:r;"
+        "eval,flake metadata,flake show,flake info,flake check,why-depends,path-info,derivation show,log,"
+        "store diff-closures,build,flake update,flake lock,flake init,flake new,fmt,registry pin,registry list,"
+        "registry add,registry remove,hash:l; run,shell,develop,repl,edit,print-dev-env,bundle:CAT006;"
+        "search,copy,store ping:CAT001; profile install,profile add,profile upgrade,profile remove,profile rollback,"
+        "upgrade-nix:CAT026; store gc,store delete,collect-garbage:CAT010"
+    ),
+    "nix-env": "-q,--query,-qa,-qaP,-qA:r; -i,--install,-iA,-u,--upgrade:CAT026; -e,--uninstall:CAT010; *:CAT009",
+    "nh": "completions,search$:r; search:CAT001; clean:CAT010; *:CAT009",
+    "pyenv": (
+        "versions,version,commands,which,whence,virtualenvs,root,prefix,help,--version,install --list,install -l,"
+        "version-name,shims:r; local,shell,activate,deactivate,rehash:l; global:CAT009;"
+        "install,virtualenv,update:CAT026; uninstall,virtualenv-delete:CAT010; exec:CAT006"
+    ),
+    "flutter": (
+        "doctor,channel$,help,--version,devices,config$,analyze:r; pub,create,run,test,build,clean,format,gen-l10n,"
+        "assemble,emulators$:l; channel,upgrade,downgrade,precache:CAT026; emulators --launch:CAT009; attach:CAT027"
+    ),
+    "react-native": (
+        "log-android,log-ios,info,doctor,config:r; init,run-android,run-ios,bundle,build-android,build-ios:l;"
+        "start:CAT029"
+    ),
+    "ng-lint": "*:l",
+    "just": (
+        "*:l; -l,--list,--dump,--summary,--show,-s,--evaluate,--variables,--groups,--fmt --check:r;"
+        "!-e,--edit:CAT027; !--shell,--shell-arg,--command,-c:CAT006"
+    ),
+    "jupyter": (
+        "kernelspec list,--version,--paths,troubleshoot,--runtime-dir,--data-dir,--config-dir:r; nbconvert:l;"
+        "lab,notebook,server,console,qtconsole,execute:CAT029; kernelspec install:CAT026; kernelspec remove:CAT010"
+    ),
+    "trunk": "tools,actions,tools list:r; check,fmt,init,build,clean:l; serve:CAT029; upgrade,install:CAT026",
+    "alr": "help,version,show:r; init,add,build,run,test,update,with,pin:l; search,get,publish,index:CAT001",
+    "bundletool": "dump,validate,get-size,help,version,get-device-spec:r; build-apks,extract-apks,build-bundle:l; install-apks:CAT026",
+    "dotnet-ef": "migrations list,dbcontext list,dbcontext info:r; migrations add,migrations script,migrations bundle:l; database update,database drop:CAT036",
+    # --- virtual machines, desktops and devices
+    "puppet": "parser validate,help,describe,--version,-V,config print:r; apply:CAT006; filebucket:CAT003; *:CAT009",
+    "iw": ".:r; dev$,phy$,list,reg get,help,event,--version:r; *:CAT009",
+    "makoctl": "list,history,mode$,help:r; *:CAT009",
+    "hyprctl": (
+        "activewindow,devices,workspaces,activeworkspace,monitors,clients,version,layers,splash,getoption,instances,"
+        "cursorpos,binds,globalshortcuts,systeminfo,animations,rollinglog,layouts,configerrors,decorations,help:r;"
+        "dispatch:CAT006; *:CAT009"
+    ),
+    "dconf": "read,list,dump,help:r; *:CAT009",
+    "wpctl": "status,inspect,get-volume,settings$,help:r; *:CAT009",
+    "tpm2": "pcrread,getcap,readpublic,nvreadpublic,print:r; *:CAT009",
+    "apx": "pkgmanagers list,pkgmanagers show,stacks list,stacks show,subsystems list,help,--version:r; *:CAT009",
+    "wezterm": "cli list,cli list-clients,ls-fonts,show-keys,help,--version,imgcat:r; *:?",
+    "starship": (
+        "explain,print-config,module,completions,init,timings,preset,--version,help:r; toggle:l;"
+        "config,configure:CAT027; bug-report:CAT001"
+    ),
+    "protonvpn": "info,status,s:r; connect,c,disconnect,d:CAT009; signin,signout,login,logout:CAT003; *:CAT001",
+    "gio": (
+        "list,info,cat,tree,mime$,--version,help:r; copy,move,mkdir,rename,save,set:l; trash,remove:CAT010;"
+        "open,launch:CAT006; mount:CAT009; >last"
+    ),
+    # --- terminal multiplexers: listing sessions reads; anything else runs or drives a shell
+    "tmux": (
+        "ls,list-sessions,list-windows,lsw,list-panes,lsp,list-clients,lsc,list-buffers,lsb,list-keys,lsk,"
+        "list-commands,lscm,show-options,show,show-window-options,showw,display-message,display,info,has-session,"
+        "has,-V:r; show-environment,showenv:CAT004; kill-session,kill-server,kill-window,kill-pane:CAT013;"
+        "send-keys,send,run-shell,run,new-session,new,new-window,neww,split-window,splitw,respawn-pane,pipe-pane:CAT006;"
+        "*:CAT027"
+    ),
+    "screen": "-ls,-list,-v,--version,-h:r; *:CAT027; !-X:CAT006",
+    # --- servers: checking a configuration reads; anything else starts or signals a server
+    "nginx": "-t,-T,-v,-V,-h,-?:r; *:CAT029; !-s:CAT013",
+    "haproxy": "-c,-v,-vv,-V:r; *:CAT029; !-sf,-st:CAT013",
+    # --- SaaS and network-only CLIs
+    "fastly": "version,help,-v:r; *:CAT001",
+    "flipt": "help:r; server,serve:CAT029; *:CAT001",
+    "unleash": "help:r; *:CAT001",
+    "deck": "version,help,file:r; *:CAT001",
+    "circleci": "help,version,config validate,config process,local execute:?; *:CAT001",
+    "grafana": "*:CAT001; cli admin reset-admin-password:CAT003",
+    "acme.sh": "--help,--version,--list:r; *:CAT001",
+    "pkgctl": "version,diff:r; *:CAT001",
+    "resticprofile": "profiles,show,status,help,version:r; schedule:CAT008; unschedule:CAT009; *:CAT001",
+    "twurl": "*:CAT001",
+    "gnmic": "version,help:r; *:CAT001",
+    "ani-cli": "*:CAT001",
+    "animdl": "*:CAT001",
+    # --- single-purpose read-only tools
+    "pstree": "*:r",
+    "ipcs": "*:r",
+    "bc": "*:r",
+    "pr": "*:r",
+    "pv": "*:r",
+    "lolcat": "*:r",
+    "bind": "*:r; !-x:CAT006",
+    "pdftotext": "*:r; >last",
+    "pdfinfo": "*:r",
+    "pdftoppm": "*:r; >last",
+    "inotifywait": (
+        "*:r; >-o,--outfile; =-e,--event,-t,--timeout,--format,--timefmt,--exclude,--include,--excludei,"
+        "--includei,--fromfile"
+    ),
+    "compress": "*:l; >all",
+    "ffmpeg": (
+        "*:l; >final; %ladspa,lv2=,frei0r,ladspa=:CAT021; ~rtmp:,rtsp:,tcp:,udp:,srt:,http:,https:,ftp:,sftp:,pipe::CAT001"
+    ),
+    "ffprobe": "*:r; %ladspa,lv2=,frei0r:CAT021",
     # --- data and text tools
     "xml": (
         "sel,select,el,elements,val,validate,c14n,canonic,fo,format,esc,escape,unesc,unescape,ls,list,pyx,xmln,"

@@ -735,7 +735,7 @@ for _interp, _code in INTERPRETERS.items():
 def _cli_extractor(name: str) -> Extractor | None:
     """Files a long-tail tool writes, as its spec declares (``>last``, ``>-o``)."""
     spec = cli_spec(name) if name in CLI else None
-    if spec is None or not (spec.writes_last or spec.writes_all or spec.write_opts):
+    if spec is None or not (spec.writes_last or spec.writes_all or spec.write_opts or spec.writes_final):
         return None
 
     def extract(args: tuple[str, ...]) -> Iterable[Pair]:
@@ -748,6 +748,8 @@ def _cli_extractor(name: str) -> Extractor | None:
             out.extend((WRITE, o) for o in ops)
         elif spec.writes_last and len(ops) >= 2:
             out.append((WRITE, ops[-1]))
+        if spec.writes_final and args and not args[-1].startswith("-") and (len(args) < 2 or not args[-2].startswith("-")):
+            out.append((WRITE, args[-1]))
         return out
 
     return extract

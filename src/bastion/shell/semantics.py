@@ -40,6 +40,7 @@ from .checks.code import (
     check_interactive,
     check_interpreter,
     check_package_runner,
+    check_pager,
     check_shell,
     check_tex,
     check_wrapper,
@@ -156,6 +157,7 @@ def _build_dispatch() -> dict[str, Checker]:
         "rsync": check_rsync,
         "jq": check_jq,
         "gojq": check_jq,
+        **dict.fromkeys(C.PAGERS, check_pager),
         **dict.fromkeys(("grep", "egrep", "fgrep", "rg", "ag", "ack", "ugrep", "zgrep"), check_grep),
     }
     table.update(special)
@@ -413,5 +415,11 @@ def _check_access(f: Facts, access: PathAccess, ctx: Ctx, dumps: bool) -> None:
     elif op == WRITE:
         f.at_least(L)
         f.hit("CAT033", f"{f.label} ({path})")
-    if not f.cmd.argv and op == WRITE and not any(r.op in (">>", "&>>") for r in f.cmd.redirects):
+    if not f.cmd.argv and op == WRITE and _bare_redirect(f.cmd) and not any(r.op in (">>", "&>>") for r in f.cmd.redirects):
         f.hit("CAT030", f"{f.label} (empties {path})")
+
+
+def _bare_redirect(cmd: SimpleCommand) -> bool:
+    """``> file`` on its own (it empties the file), not the redirection of a pipeline or
+    group, which the parser hands over as an argv-less command (``a | b > out``)."""
+    return (cmd.text or "").lstrip()[:1] in ("<", ">", "&") or (cmd.text or "").lstrip()[:2].rstrip(">").isdigit()

@@ -15,6 +15,7 @@ from ..facts import (
     Ctx,
     Facts,
     L,
+    risky_options,
     SHELL_PATHS,
     SHELL_WORD,
     apply_value,
@@ -244,6 +245,18 @@ def check_shell(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
     exec_file(f, resolve(script, f.base, ctx.home), ctx)
 
 
+def check_pager(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
+    """``less FILE``, ``more FILE``, ``man git``: read-only. A ``+CMD`` initial command
+    (``less '+!sh'``) runs pager commands, which include shell escapes; a few options
+    name a command, a key file or a log file (``catalog.PAGERS``)."""
+    for arg in args:
+        if arg.startswith("+") and len(arg) > 1 and f.name != "man":
+            f.hit("CAT006", f"{f.label} ({arg} runs pager commands)")
+            break
+    for arg, code in risky_options(args, C.PAGERS.get(f.name, {})):
+        f.hit(code, f"{f.name} {arg}")
+
+
 def check_interactive(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
     f.hit("CAT027", f.label)
     if any("!" in a and SHELL_WORD.search(a) for a in args):
@@ -296,6 +309,8 @@ def check_credential_tool(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
 
 
 def check_wrapper(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
+    if f.name == "command" and len(args) == 2 and args[0] in ("-v", "-V"):
+        return  # ``command -v git`` only looks one name up
     f.hit("CAT006", f"{f.label} (runs another command)")
     if f.name == "parallel" and args[:1] == (":::",):
         f.nested.extend(a for a in args[1:] if a != ":::")  # each input is a command

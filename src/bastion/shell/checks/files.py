@@ -124,6 +124,8 @@ def check_disk_destroyer(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
 
 def check_partitioner(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
     parsed = parse_args(args)
+    if f.name in _VOLUME_TOOLS and _volume_read(parsed.operands, parsed.names):
+        return
     if f.name in ("mount", "umount", "swapon", "swapoff", "losetup"):
         if f.name in ("mount", "losetup", "swapon") and not parsed.operands and not (parsed.names - {"-l", "--list", "-a", "--show", "-s", "--summary", "-t"}):
             return  # listing
@@ -139,6 +141,22 @@ def check_partitioner(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
     ):
         return
     f.hit("CAT023", f.label)
+
+
+#: Volume managers whose query verbs only read (``zpool status``, ``btrfs filesystem
+#: show``, ``mdadm --detail``); everything else they do changes disks.
+_VOLUME_TOOLS = frozenset({"btrfs", "zfs", "zpool", "mdadm"})
+_VOLUME_READ_VERBS = frozenset({"list", "show", "status", "df", "du", "usage", "stats", "get", "iostat", "history", "events", "check", "c"})
+_VOLUME_READ_OPTS = frozenset({"--detail", "-D", "--examine", "-E", "--query", "-Q"})
+_VOLUME_WRITE_OPTS = frozenset({"--repair", "--init-csum-tree", "--init-extent-tree", "--clear-space-cache", "--create", "-C", "--stop", "-S", "--fail", "-f", "--remove", "-r", "--add", "-a", "--zero-superblock", "--grow", "-G", "--assemble", "-A"})
+
+
+def _volume_read(ops: list[str], names: set[str]) -> bool:
+    if names & _VOLUME_WRITE_OPTS:
+        return False
+    if names & _VOLUME_READ_OPTS:
+        return True
+    return bool(ops) and (ops[0] in _VOLUME_READ_VERBS or (len(ops) > 1 and ops[1] in _VOLUME_READ_VERBS))
 
 
 def check_dd(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
@@ -390,10 +408,12 @@ def check_env(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
 
 
 def check_alias(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
+    """Defining an alias runs nothing (and a one-shot, non-interactive shell does not
+    expand aliases); its text is still analysed as the command it stands for, so
+    ``alias ls='rm -rf ~'`` is blocked like ``rm -rf ~``."""
     for arg in args:
         name, eq, value = arg.partition("=")
         if eq and value:
-            f.hit("CAT006", f"{f.label} (alias {name} runs {value!r})")
             f.nested.append(value)
 
 
@@ -480,7 +500,16 @@ def check_truncate(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
 
 
 def check_xargs(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
+    """An ``xargs`` the parser left in place: without a command it runs ``echo``."""
+    if not parse_args(args, _XARGS_VALUE).operands:
+        return
     f.hit("CAT006", f"{f.label} (runs commands built from input)")
+
+
+_XARGS_VALUE = frozenset(
+    "-n -L -l -I -i -d -E -e -s -P -a --max-args --max-lines --replace --delimiter --eof --max-chars --max-procs "
+    "--arg-file --process-slot-var".split()
+)
 
 
 def check_busybox(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:

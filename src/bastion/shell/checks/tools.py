@@ -20,7 +20,9 @@ def check_tool(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
     parsed = parse_args(args, tool.value_opts)
     ops = parsed.operands
     w1 = ops[0] if ops else ""
-    if not w1 and parsed.options:
+    if args and args[0].startswith("-") and args[0] in tool.subs:
+        w1, ops = args[0], [args[0]]  # ``pacman -Qi htop``, ``dpkg -L pkg``: the option is the operation
+    elif not w1 and parsed.options:
         w1 = parsed.options[0][0]  # ``dpkg -l``, ``pacman -Q``
     w2 = f"{w1} {ops[1]}" if len(ops) > 1 else ""
     value = tool.subs.get(w2) if w2 else None
@@ -132,12 +134,15 @@ _TOOL_REFINERS: dict[str, Callable[[Facts, Args, str, str], bool]] = {
 
 def _ip(f: Facts, args: tuple[str, ...], ctx: Ctx | None) -> None:
     ops = [a for a in args if not a.startswith("-")]
+    if len(ops) > 1 and ops[0] in C.TOOLS["ip"].subs and ops[1] in _IP_READERS:
+        return  # ``ip address show up``: "up" filters the listing
     if any(o in _IP_MUTATORS for o in ops[1:]):
         f.hit("CAT009", f.label)
     elif ops and ops[0] not in C.TOOLS["ip"].subs:
         f.hit("CAT009", f.label)
 
 
+_IP_READERS = frozenset({"show", "list", "lst", "get"})
 _IP_MUTATORS = frozenset({"add", "del", "delete", "set", "change", "replace", "flush", "append", "prepend", "exec", "attach", "detach", "up", "down"})
 
 
@@ -165,13 +170,16 @@ def check_cli(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
     detail = f"{f.name} {key}".strip()
     if value == "?":
         f.label = detail
-        if any(destructive_verb(o) for o in ops[:4]) or is_http_delete(args):
-            f.hit("CAT016", detail)
+    if value in ("?", "CAT001", "CAT009") and (any(destructive_verb(o) for o in ops[:4]) or is_http_delete(args)):
+        f.hit("CAT016", detail)
     for arg, code in risky_options(args, tool.risky):
         f.hit(code, f"{f.name} {arg}")
     for prefix, code in tool.risky_prefixes:
         if any(o.startswith(prefix) for o in ops):
             f.hit(code, f"{f.name} ({prefix}…)")
+    for text, code in tool.risky_text:
+        if any(text in a for a in args):
+            f.hit(code, f"{f.name} ({text})")
     for word in args:
         target = word.split("=", 1)[1] if word.startswith("-") and "=" in word else word
         host = host_of(target) if "://" in target else None
