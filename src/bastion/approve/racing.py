@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 from typing import Any, Callable, Mapping
 
 from ..model import Decision, Source, ToolCall, Verdict
@@ -131,10 +132,12 @@ class RacingApprover:
         for worker in workers:
             worker.start()
 
-        if prompt is None:
-            deadline = max([self.classifier_timeout] + [s.timeout_ms / 1000 for s in (self.hooks.specs if self.hooks else [])])
-            for worker in workers:
-                worker.join(deadline)
+        if prompt is None:  # nobody to ask: the first automated answer, else the fallback
+            longest = max([self.classifier_timeout] + [s.timeout_ms / 1000 for s in (self.hooks.specs if self.hooks else [])])
+            deadline = time.monotonic() + longest + 1.0
+            while not race.done and any(w.is_alive() for w in workers) and time.monotonic() < deadline:
+                race.wait(0.02)
+            run.stop()
             if race.resolve(None, by="nobody", automated=True):  # closes the race: late answers are dropped
                 return self.fallback(call, decision)
             return race.value

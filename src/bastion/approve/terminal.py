@@ -314,7 +314,6 @@ class TerminalPrompt:
         from prompt_toolkit.input import create_input
         from prompt_toolkit.layout import Layout, Window
         from prompt_toolkit.layout.controls import FormattedTextControl
-        from prompt_toolkit.output import create_output
         from prompt_toolkit.styles import Style
 
         control = FormattedTextControl(self.fragments, focusable=True, show_cursor=False)
@@ -325,7 +324,7 @@ class TerminalPrompt:
             full_screen=False,
             erase_when_done=True,
             input=create_input(stdin=self.terminal.input),  # type: ignore[arg-type]
-            output=create_output(stdout=self.terminal.output),  # type: ignore[arg-type]
+            output=_output(self.terminal.output),
         )
         app.ttimeoutlen = 0.05  # Esc alone answers at once, not after half a second
 
@@ -365,6 +364,17 @@ class TerminalPrompt:
             loop = self._loop
         if loop is not None:
             loop.call_soon_threadsafe(app.invalidate)
+
+
+def _output(stream: IO[str]) -> Any:
+    """prompt_toolkit's output on ``stream``, without cursor-position requests: a
+    terminal that never answers them would hold the prompt open a second after every
+    answer, and an inline prompt does not need them."""
+    from prompt_toolkit.output.vt100 import Vt100_Output
+
+    output = Vt100_Output.from_pty(stream, term=os.environ.get("TERM"))  # type: ignore[arg-type]
+    output.enable_cpr = False
+    return output
 
 
 def _brief_input(call: ToolCall) -> str:
