@@ -151,3 +151,30 @@ def test_helpers_copy_and_explain(guard, project):
     assert yes.reason == f"allowed once: {decision.reason}" and yes.trace is not decision.trace
     assert no.verdict is Verdict.DENY and no.interrupt and decision.verdict is Verdict.ASK
     assert from_classifier(call, decision, object()) is None
+
+
+def test_llm_explanations_render_as_one_line():
+    from bastion.approve.terminal import _detail_text
+    from bastion.review.explain import Explanation as ModelExplanation
+
+    model = ModelExplanation("It lists the files.", "I need to see the layout.", "Nothing changes.", "LOW")
+    assert _detail_text(model) == "It lists the files. I need to see the layout. Risk (LOW): Nothing changes."
+    assert _detail_text("  plain\ntext ") == "plain text"
+    assert _detail_text(None) == "(no explanation available)"
+
+
+def test_default_approver_takes_classifier_and_explainer_from_review_settings(project, bastion_env, tmp_path):
+    import json
+
+    from bastion.approve.racing import CoordinatorApprover, default_approver
+
+    settings = tmp_path / "review.json"
+    settings.write_text(json.dumps({"review": {"enabled": True, "model": "local", "classifier": True,
+                                               "baseUrl": "http://127.0.0.1:9/v1"}}))
+    env = {**bastion_env, "CI": "true"}
+    guard = Guard.from_settings(str(project), isolated=True, settings_files=[str(settings)], env=env)
+    approver = default_approver(guard)
+    assert isinstance(approver, CoordinatorApprover) and approver.classifier is not None
+    assert default_approver(guard, from_settings=False).classifier is None
+    plain = Guard.from_settings(str(project), isolated=True, env=env)
+    assert default_approver(plain).classifier is None

@@ -136,7 +136,7 @@ def _kill(proc: subprocess.Popen[bytes]) -> None:
 def _parse(spec: HookSpec, out: bytes) -> HookAnswer:
     text = out.decode("utf-8", "replace").strip()
     if not text:
-        return HookAnswer(spec, None, problem="printed nothing")
+        return HookAnswer(spec, None)  # no opinion, said the quiet way
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -147,8 +147,10 @@ def _parse(spec: HookSpec, out: bytes) -> HookAnswer:
     if not isinstance(data, dict):
         return HookAnswer(spec, None, problem="did not print a JSON object")
     behavior = data.get("behavior")
+    if behavior is None:
+        return HookAnswer(spec, None)  # no opinion
     if behavior not in ("allow", "deny"):
-        return HookAnswer(spec, None, problem="gave no behavior (allow or deny)" if behavior is None else f"gave an unknown behavior {behavior!r}")
+        return HookAnswer(spec, None, problem=f"gave an unknown behavior {behavior!r}")
     message = data.get("message")
     updated = data.get("updatedInput")
     permissions = data.get("updatedPermissions")

@@ -152,6 +152,12 @@ class RacingApprover:
         run.stop()  # a hook still running has lost: end it now
         if race.winner == "person":
             final = self.prompt.finish(call, decision, person[0] if person else Choice.ABORT)  # type: ignore[union-attr]
+            reset = getattr(self.classifier, "reset_consecutive", None)
+            if final.allowed and callable(reset):  # a person approved: the classifier's run of denials ends
+                try:
+                    reset(call.session_id)
+                except Exception:  # noqa: BLE001
+                    pass
         else:
             final = race.value
         report(prompt.terminal, call, final)
@@ -211,22 +217,42 @@ class SubAgentApprover:
         return denied(decision, Source.BUILTIN, "a sub-agent cannot ask, and the parent session has not allowed this")
 
 
+def _from_review_settings(guard: Any, env: Mapping[str, str]) -> tuple[Classifier | None, LLMExplainer | None]:
+    """The LLM classifier and explainer the ``review`` settings switch on (stage 8), or
+    None for each; a reviewer that cannot be set up is simply not there."""
+    if guard is None:
+        return None, None
+    try:
+        from ..review.wiring import classifier_from_settings, explainer_from_settings
+
+        return classifier_from_settings(guard.policy, env), explainer_from_settings(guard.policy, env)
+    except Exception:  # noqa: BLE001 - approvals work without a model
+        return None, None
+
+
 def default_approver(
     guard: Any = None,
     *,
     classifier: Classifier | None = None,
     llm_explainer: LLMExplainer | None = None,
     env: Mapping[str, str] | None = None,
+    from_settings: bool = True,
 ) -> Approver:
     """The approver a library user gets: on a terminal, the racing prompt (with the
     policy's PermissionRequest hooks and ``classifier``); in CI or without a terminal,
-    hooks and classifier in sequence, and a deny when neither decides.
+    hooks and classifier in sequence, and a deny when neither decides. With
+    ``from_settings``, a classifier or LLM explainer not given is taken from the
+    guard's ``review`` settings (``review.classifier``, ``review.explain``).
 
     >>> decide(guard, call, approver=default_approver(guard))
     """
     from .terminal import terminal_available
 
     env = env if env is not None else (getattr(guard, "env", None) or os.environ)
+    if from_settings and (classifier is None or llm_explainer is None):
+        found_classifier, found_explainer = _from_review_settings(guard, env)
+        classifier = classifier or found_classifier
+        llm_explainer = llm_explainer or found_explainer
     hooks = PermissionHooks.from_guard(guard) if guard is not None else None
     if in_ci(env) or not terminal_available():
         return CoordinatorApprover(hooks=hooks, classifier=classifier)

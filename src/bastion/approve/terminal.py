@@ -196,7 +196,7 @@ class TerminalPrompt:
             out.extend(parts)
             out.append(("", "\n"))
 
-        who = call.agent.strip() or "The agent"
+        who = call.agent.strip().capitalize() or "The agent"
         line(("class:title", f" bastion · {who} {TITLES.get(call.kind, TITLES[Kind.OTHER])}"))
         line(("class:label", f" {call.tool} in {call.cwd}"))
         line()
@@ -359,11 +359,24 @@ class TerminalPrompt:
             text = self.llm_explainer(self.call, self.decision) if self.llm_explainer else None
         except Exception:  # noqa: BLE001 - an optional nicety
             text = None
-        self.explanation.detail = " ".join(str(text).split())[:400] if text else "(no explanation available)"
+        self.explanation.detail = _detail_text(text)
         with self._lock:
             loop = self._loop
         if loop is not None:
             loop.call_soon_threadsafe(app.invalidate)
+
+
+def _detail_text(result: Any) -> str:
+    """One line from the LLM explainer's answer: a string, or an object with
+    ``explanation`` / ``reasoning`` / ``risk`` / ``level`` (``bastion.review``)."""
+    if not result:
+        return "(no explanation available)"
+    parts = [getattr(result, name, "") for name in ("explanation", "reasoning")]
+    text = " ".join(p for p in parts if isinstance(p, str) and p) or str(result)
+    risk, level = getattr(result, "risk", ""), getattr(result, "level", "")
+    if isinstance(risk, str) and risk:
+        text += f" Risk ({level}): {risk}" if isinstance(level, str) and level else f" Risk: {risk}"
+    return " ".join(text.split())[:500]
 
 
 def _output(stream: IO[str]) -> Any:
