@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bastion.model import Tier
 from bastion.shell import catalog as C
@@ -775,3 +777,15 @@ def test_cli_tools(argv: tuple[str, ...], expected: str) -> None:
         assert not facts.known
     else:
         assert expected in asks, asks
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.sampled_from(sorted(__import__("bastion.shell.catalog_cli", fromlist=["CLI"]).CLI)),
+    st.lists(st.sampled_from(["--help", "-h", "list", "show", "run", "-o", "out", "a", "b", "-w", "https://x.org/a", "/etc/passwd", "~/.ssh/id_rsa", "--", "x=1", "ephemeral:/tmp/a"]), max_size=6),
+)
+def test_cli_tools_never_raise_and_secrets_still_count(name: str, args: list[str]) -> None:
+    facts = classify(SimpleCommand((name, *args)), CTX)
+    codes_ = {h.code for h in facts.hits}
+    if "~/.ssh/id_rsa" in args:
+        assert codes_ & {"HB009", "CAT003"}, (name, args, codes_)

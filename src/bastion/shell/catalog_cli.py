@@ -392,6 +392,225 @@ CLI: dict[str, str] = {
         "*:l; >final; %ladspa,lv2=,frei0r,ladspa=:CAT021; ~rtmp:,rtsp:,tcp:,udp:,srt:,http:,https:,ftp:,sftp:,pipe::CAT001"
     ),
     "ffprobe": "*:r; %ladspa,lv2=,frei0r:CAT021",
+    # --- batch: developer tools from the tldr long tail
+    "ember": "version,help,-v:r; build,b,test,t,generate,g,new,addon,init,destroy,d:l; serve,s:CAT029; install,i:CAT026",
+    "nest": "info,i,--version,-v,.:r; build,generate,g,new,n:l; start:CAT029; add:CAT026",
+    "next": "info,telemetry$,telemetry status:r; build,lint,export,telemetry disable,telemetry enable:l; dev,start:CAT029",
+    "gleam": "--version,help:r; build,check,format,test,new,add,remove,run,docs build,export,clean,deps download,fix:l",
+    "cake": ".,routes,cache,schema_cache,cache clear,migrations status:l; server:CAT029; console:CAT027; *:?",
+    "atoum": "*:l",
+    "infection": "*:l",
+    "phing": "*:l; -l,-list,-h,-help,-v,-version:r",
+    "php-cs-fixer": "fix:l; check,describe,list-files,list-sets,help,--version:r; self-update,selfupdate:CAT026",
+    "phpcs": "*:r; >--report-file,--cache",
+    "phpcbf": "*:l",
+    "qgis_process": "list,help,plugins:r; run:l",
+    "nextflow": "log,list,info,config,inspect,-version,help:r; run:CAT006; clean,drop:CAT010; pull,self-update:CAT001",
+    "mise": (
+        "ls,list,current,where,which,doctor,env,plugins ls,plugins list,plugins$,settings$,config ls,version,--version,"
+        "help,tasks ls,tasks$,completion,bin-paths,outdated$:r; ls-remote,plugins ls-remote,latest,search,outdated:CAT001;"
+        "install,i,plugins install,upgrade,self-update,plugins update:CAT026; use,u,set,unset,trust,untrust,settings set,"
+        "local,global,config set:l; exec,x,run,r,watch,shell,activate,tasks run:CAT006; uninstall,prune,cache clear,"
+        "plugins uninstall,implode:CAT010"
+    ),
+    "nvm": (
+        "list,ls,current,version,which,alias$,--version,help:r; ls-remote,list-remote,version-remote:CAT001;"
+        "install,install-latest-npm,reinstall-packages:CAT026; use,alias,unalias,deactivate:l; run,exec:CAT006;"
+        "uninstall,cache clear:CAT010"
+    ),
+    "micromamba": (
+        "list,info,env list,env export,--version,config list:r; create,activate,deactivate,env create:l;"
+        "install,update,self-update:CAT026; remove,uninstall,clean,env remove:CAT010; run:CAT006; search,repoquery:CAT001"
+    ),
+    "opam": (
+        "list,show,info,config list,env,var,switch list,switch show,help,--version,repository list,pin list:r;"
+        "search,update:CAT001; install,upgrade,reinstall,init,switch create:CAT026; remove,uninstall,switch remove,"
+        "clean:CAT010; exec:CAT006"
+    ),
+    "perlbrew": (
+        "list,list-modules,info,version,help:r; available:CAT001; install,clone-modules,upgrade-perl,self-upgrade,"
+        "install-cpanm,install-patchperl:CAT026; switch,use,off,switch-off,init,alias:l; uninstall,clean:CAT010; exec:CAT006"
+    ),
+    "gita": (
+        "ll,ls,st,freeze,info,group ls,group ll,context:r; add,rm,group,rename,flags,clear:l; pull,fetch,push:CAT001;"
+        "super,shell:CAT006"
+    ),
+    "chezmoi": (
+        "diff,status,managed,unmanaged,data,doctor,cat,cat-config,source-path,target-path,verify,dump,ignored,help,"
+        "--version:r; edit,edit-config,merge:CAT027; add,re-add,forget,chattr:CAT019; apply,update,init,purge:CAT008"
+    ),
+    "onefetch": "*:r",
+    "parquet-tools": "*:r; merge:l",
+    "osmium": "*:r; >-o,--output; =-o,--output,-f,--output-format,-F,--input-format,-b,--bbox,-p,--polygon,-c,--config,-s,--strategy,-e,--expressions",
+    "bcftools": "*:r; index,tabix:l; >-o,--output; =-o,--output,-O,--output-type,-r,--regions,-R,-s,--samples,-S,-i,-e,-f,-T,-t",
+    "pg_combinebackup": "*:l; >-o,--output",
+    # --- media, documents and images
+    "dot": "*:r; >-o; =-o,-K,-l,-L",
+    "neato": "@dot",
+    "groff": "*:r; !-U:CAT006",
+    "cpdf": "*:r; >-o",
+    "plantuml": "*:l; >-o,-output; =-o,-output,-t,-config,-charset",
+    "pngquant": "*:l; >-o,--output; =-o,--output,--quality,--speed,--ext,--posterize",
+    "oxipng": "*:l; >all,--out,--dir; =-o,--opt,--out,--dir,-i,--interlace,--strip,-t,--threads",
+    "freeze": "*:l; >-o,--output; !-x,--execute:CAT006",
+    "exiftool": (
+        "*:r; %=,<:CAT020; !-delete_original,-overwrite_original,-overwrite_original_in_place,-restore_original,"
+        "-geotag,-srcfile,-tagsFromFile:CAT020; >-o,-out"
+    ),
+    "metaflac": (
+        "*:r; !--set-tag,--remove-tag,--remove-all-tags,--import-tags-from,--remove,--add-replay-gain,--add-seekpoint,"
+        "--import-picture-from,--remove-all,--dont-use-padding,--set-md5,--sort-padding,--remove-first-tag,"
+        "--import-cuesheet-from,--add-padding,--merge-padding,--remove-replay-gain,--set-tag-from-file:CAT030"
+    ),
+    "lzip": "*:l; >all",
+    "atool": "*:l",
+    "audtool": (
+        "current-song,current-song-bitrate-kbps,current-song-length,current-song-tuple-data,current-song-filename,"
+        "playlist-length,playback-status,get-volume,help,version,playlist-display:r; *:CAT009"
+    ),
+    # --- system inspection
+    "eza": "*:r",
+    "exa": "*:r",
+    "lsd": "*:r",
+    "gdu": "*:r",
+    "chkrootkit": "*:r",
+    "cowsay": "*:r",
+    "cowthink": "*:r",
+    "fortune": "*:r",
+    "choose": "*:r",
+    "exrex": "*:r",
+    "bindkey": "*:r",
+    "clamscan": "*:r; !--remove,--move,--copy:CAT010; >-l,--log",
+    "clamdscan": "@clamscan",
+    "birdc": "show:r; *:CAT009",
+    "kdeconnect-cli": "--list-devices,-l,--list-available,-a,--help,--version:r; *:CAT009",
+    "piactl": "get,monitor,--version,help:r; *:CAT009",
+    "minipro": "-l,-L,-h,--help,-V,--version:r; *:?",
+    "omz": "changelog,plugin list,theme list,version,help:r; *:?",
+    "gosec": "*:r; >-out,-o",
+    "grex": "*:r",
+    "gst-inspect-1.0": "*:r",
+    "hardhat": "compile,test,clean,check,flatten,run,.:l; node:CAT029; console:CAT027; verify:CAT001",
+    "samtools": "*:r; sort,index,merge,split,markdup,fixmate,faidx,calmd,addreplacerg,collate,reheader:l; >-o",
+    "sbt": (
+        "compile,test,clean,package,assembly,doc,publishLocal,update,reload,testOnly,it:test,scalafmt,scalafmtCheck,"
+        "run,about,projects,tasks,settings:l; console,.:CAT027; new:CAT001; publish,publishSigned:CAT017"
+    ),
+    "scc": "*:r",
+    "st": "*:r",
+    "tspin": "*:r; !-e,--exec,--listen-command:CAT006",
+    "tuptime": "*:r",
+    "slocate": "*:r; !-u,-U:CAT009",
+    "standard-version": "*:l",
+    "quarkus": "create,build,test,extension,ext,info,version,completion:l; dev,run:CAT029; deploy,image push:CAT017",
+    "gt": (
+        "log,ls,info,--version,help:r; create,modify,co,checkout,up,down,top,bottom,fold,split,rename,track,untrack,"
+        "restack,absorb,init,move:l; stack,submit,sync,get,repo,auth:CAT001"
+    ),
+    "sq": "inspect,verify,config,version,packet dump,packet list:r; *:?",
+    **dict.fromkeys(
+        "tsv-filter tsv-select tsv-summarize tsv-sample tsv-join tsv-uniq tsv-append tsv-pretty csv2tsv number-lines "
+        "keep-header".split(),
+        "*:r",
+    ),
+    "turbo": "run:l; prune,daemon status:l; link,unlink,login,logout:CAT001",
+    "typeorm": (
+        "migration:create,migration:generate,entity:create,subscriber:create,init,schema:log,migration:show,version:l;"
+        "migration:run,migration:revert,schema:sync,schema:drop,query,cache:clear:CAT036"
+    ),
+    "v": "*:l; repl:CAT027; install,up,self,update:CAT026",
+    "web-ext": "lint,build,docs:l; run:CAT006; sign:CAT017",
+    "ascii": "*:r",
+    "yay": (
+        "-Q,-Qi,-Ql,-Qs,-Qe,-Qm,-Qqm,-Qdt,-Qu,-Qo,-Ps,-Pg,-Gp,-Si,-Ss,-Sp,-h,--help,-V,--version:r;"
+        "-R,-Rs,-Rns,-Yc,-Sc,-Scc:CAT010; *:CAT026"
+    ),
+    "paru": "@yay",
+    "aurman": "@yay",
+    "authconfig": "--test:r; *:CAT009",
+    "bpftool": (
+        "prog,prog show,prog list,map,map show,map list,map dump,map lookup,link,link show,link list,net,net show,net list,"
+        "perf,perf show,btf,btf list,btf dump,btf show,feature,feature probe,version,help,cgroup list,cgroup tree,"
+        "struct_ops list,struct_ops show:r; *:CAT009"
+    ),
+    "compseq": "*:r; >-outfile",
+    "coredumpctl": "list,info,.,--version,help:r; dump:r; debug,gdb:CAT027; >-o,--output",
+    "hddtemp": "*:r",
+    "inxi": "*:r; !-i,-W,-w,--weather,-U,--update,--ip:CAT001",
+    "iwlist": "*:r",
+    "kjv": "*:r",
+    "localectl": (
+        ".,status,list-locales,list-keymaps,list-x11-keymap-models,list-x11-keymap-layouts,"
+        "list-x11-keymap-variants,list-x11-keymap-options:r; *:CAT009"
+    ),
+    "makepkg": "*:l; !-s,--syncdeps,-i,--install,-r,--rmdeps:CAT026",
+    "pacgraph": "*:l",
+    "pvesm": "status,list,path,pa,help:r; free:CAT016; *:CAT009",
+    "pw-dot": "*:l; >-o,--output",
+    "pwn": "asm,cyclic,hex,unhex,shellcraft,checksec,disasm,errno,constgrep,phd,version:r; update:CAT001; *:?",
+    "rauc": "status,info:r; *:CAT009",
+    "resolvectl": ".,status,statistics,dns$,domain$,dnssec$,llmnr$,mdns$,dnsovertls$,nta$:r; query,service,openpgp,tlsa:CAT001; *:CAT009",
+    "rpm": (
+        "-q,-qa,-qi,-ql,-qf,-qc,-qd,-qR,-qp,-qpl,-qpi,-qpR,-qs,-V,-Va,-K,--checksig,--query,--verify,--qf,"
+        "--showrc,--version,--help,-qal,-qai,-qlp,-qil,-qip:r; -i,-ivh,-Uvh,-U,-F,-Fvh,--install,--upgrade,"
+        "--freshen,--import:CAT026; -e,--erase,-ev:CAT010; *:?"
+    ),
+    "schroot": "--list,-l,-i,--info,--config:r; *:CAT006",
+    "ukify": "inspect:r; build,genkey:l",
+    "uuid": "*:r",
+    "v4l2-ctl": "-A,--list-formats-ext,--all,--list-devices,--info,-D,--list-ctrls,--get-fmt-video,--list-formats:r; *:CAT009",
+    "kong": "version,-v,help,check:r; *:?",
+    "2to3": "*:r; !-w,--write:l; >all; =-j,-f,--fix,-x,--nofix,-o,--output-dir,--add-suffix",
+    "7zr": "*:l",
+    "ac": "*:r",
+    "act": "-l,--list,-n,--dryrun,--version,-h:r; *:CAT006",
+    "aha": "*:r",
+    "ansible-galaxy": (
+        "role list,collection list,--version:r; role init,collection init,collection build:l; role install,"
+        "collection install,install:CAT026; role search,collection search,role info,collection download:CAT001;"
+        "role remove,collection remove:CAT010; role import,collection publish:CAT017"
+    ),
+    "ant": "*:l; -projecthelp,-p,-version,-h,-help,-diagnostics:r",
+    "asciinema": "play,p,cat,ca,--version:r; rec,r:CAT006; upload,stream,auth,a,u:CAT001",
+    "asdf": (
+        "list,current,where,which,plugin list,plugin$,info,version,help,--version:r; list all,plugin list all,latest:CAT001;"
+        "install,plugin add,plugin update:CAT026; set,global,local,shell,reshim:l; uninstall,plugin remove:CAT010; exec:CAT006"
+    ),
+    "assimp": "listext,listexport,info,help,version,exportinfo:r; export:l; >last",
+    "biff": "*:r",
+    "blender": "*:l; !-P,--python,--python-expr,--python-text,--python-console,-y,--enable-autoexec:CAT006",
+    "box": "info,validate,verify,help,--version:r; compile:l",
+    "boxes": "*:r",
+    "bzgrep": "*:r",
+    "bzip3": "*:l; >all",
+    "cbonsai": "*:r",
+    "chdman": "info,verify:r; *:l; >-o,--output",
+    "code": (
+        "--list-extensions,--status,--version,-v,-h,--help,--locate-shell-integration-path:r; tunnel,serve-web:CAT029;"
+        "*:?; !--install-extension,--uninstall-extension:CAT026"
+    ),
+    "crictl": (
+        "pods,ps,images,img,inspect,inspecti,inspectp,logs,stats,statsp,info,version,imagefsinfo:r; exec,attach,run:CAT006;"
+        "pull:CAT001; rm,rmi,rmp,stopp,stop:CAT016; *:CAT009"
+    ),
+    "dart": "*:l; pub publish:CAT017; pub global activate,pub global run:CAT026",
+    "difft": "*:r",
+    "dnote": "view,find,ls,list,version:r; add,edit,remove:l; sync,login,logout:CAT001",
+    "dotenvx": "ls,help,--version:r; run:CAT006; get,decrypt,keypair:CAT003; set,encrypt:l",
+    "dua": "*:r; interactive,i:CAT027",
+    "duf": "*:r",
+    "dust": "*:r",
+    "ecpg": "*:l; >-o",
+    "q": "*:r",
+    "espeak": "*:r; >-w",
+    "espeak-ng": "@espeak",
+    "expo": (
+        "prebuild,run:android,run:ios,export,lint,customize,config,doctor:l; start:CAT029; install:CAT026;"
+        "build:android,build:ios,publish,login,logout,whoami:CAT001"
+    ),
+    "fastfetch": "*:r",
+    "neofetch": "*:r",
+    "fdupes": "*:r; !-d,--delete,-N,--noprompt:CAT010",
     # --- data and text tools
     "xml": (
         "sel,select,el,elements,val,validate,c14n,canonic,fo,format,esc,escape,unesc,unescape,ls,list,pyx,xmln,"

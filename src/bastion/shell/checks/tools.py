@@ -173,13 +173,13 @@ def check_cli(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
     if value in ("?", "CAT001", "CAT009") and (any(destructive_verb(o) for o in ops[:4]) or is_http_delete(args)):
         f.hit("CAT016", detail)
     for arg, code in risky_options(args, tool.risky):
-        f.hit(code, f"{f.name} {arg}")
+        apply_value(f, code, f"{f.name} {arg}")
     for prefix, code in tool.risky_prefixes:
         if any(o.startswith(prefix) for o in ops):
-            f.hit(code, f"{f.name} ({prefix}…)")
+            apply_value(f, code, f"{f.name} ({prefix}…)")
     for text, code in tool.risky_text:
         if any(text in a for a in args):
-            f.hit(code, f"{f.name} ({text})")
+            apply_value(f, code, f"{f.name} ({text})")
     for word in args:
         target = word.split("=", 1)[1] if word.startswith("-") and "=" in word else word
         host = host_of(target) if "://" in target else None
