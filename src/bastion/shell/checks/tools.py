@@ -6,12 +6,14 @@ finding; small refiners handle the forms a table cannot (``docker run --privileg
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Callable
 
 from .. import catalog as C
 from ..catalog_cli import CliTool, cli_spec
 from ..facts import Ctx, Facts, L, apply_value, destructive_verb, host_of, risky_options
 from ..options import Args, parse_args
+from ..script import SimpleCommand
 from .admin import is_http_delete
 
 
@@ -41,10 +43,86 @@ def check_tool(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
         if parsed.has("-g", "--global") or packages and not parsed.has("-r", "--requirement", "-e", "--editable"):
             f.hit("CAT026", f"{f.label}")
             return
+    runner = ENV_RUNNERS.get((f.name, key))
+    if runner is not None:
+        run_inside(f, args, key, runner, ctx)
+        return
     refine = _TOOL_REFINERS.get(f.name)
     if refine is not None and refine(f, parsed, value, key):
         return
     apply_value(f, value, detail)
+
+
+@dataclass(frozen=True)
+class EnvRunner:
+    """A sub-command that runs another command inside the project's environment
+    (``uv run pytest``, ``poetry run python x.py``, ``bundle exec rake``)."""
+
+    value_opts: frozenset[str] = frozenset()
+    #: Options that install something first (``uv run --with requests``).
+    installs: frozenset[str] = frozenset()
+    #: An unknown first word is a task defined by the project (``pdm run lint``).
+    tasks: bool = False
+
+
+_UV_RUN = EnvRunner(
+    frozenset({"--with", "--with-requirements", "--with-editable", "--python", "-p", "--project", "--directory", "--env-file",
+               "--extra", "--group", "--package", "--index", "--default-index", "--index-url", "--extra-index-url", "-m", "--module"}),
+    frozenset({"--with", "--with-requirements", "--with-editable"}),
+)
+#: (tool, sub-command) → how it forwards to the command it runs.
+ENV_RUNNERS: dict[tuple[str, str], EnvRunner] = {
+    ("uv", "run"): _UV_RUN,
+    ("poetry", "run"): EnvRunner(),
+    ("bundle", "exec"): EnvRunner(frozenset({"--gemfile"})),
+    ("pdm", "run"): EnvRunner(frozenset({"-p", "--project"}), tasks=True),
+    ("hatch", "run"): EnvRunner(tasks=True),
+    ("rye", "run"): EnvRunner(tasks=True),
+    ("conda", "run"): EnvRunner(frozenset({"-n", "--name", "-p", "--prefix", "--cwd"})),
+    ("mamba", "run"): EnvRunner(frozenset({"-n", "--name", "-p", "--prefix", "--cwd"})),
+}
+
+
+def run_inside(f: Facts, args: tuple[str, ...], key: str, runner: EnvRunner, ctx: Ctx) -> None:
+    """Judge ``TOOL run CMD …`` as ``CMD …``; a script file runs with python/ruby."""
+    at = args.index(key.split(" ", 1)[0]) + len(key.split(" ")) if key.split(" ", 1)[0] in args else 0
+    parsed = parse_args(args[at:], runner.value_opts, stop_at_operand=True)
+    if parsed.has(*runner.installs):
+        f.hit("CAT026", f"{f.label} (installs packages first)")
+    inner = list(parsed.operands)
+    if inner[:1] == ["--"]:
+        inner = inner[1:]
+    if parsed.has("-m", "--module") and inner is not None:
+        inner = ["python", "-m", *([parsed.value("-m", "--module")] if parsed.value("-m", "--module") else []), *inner]
+    if not inner:
+        f.at_least(L)
+        return
+    head = inner[0]
+    if head.endswith(".py"):
+        inner = ["python", *inner]
+    elif head.endswith(".rb") and f.name == "bundle":
+        inner = ["ruby", *inner]
+    from ..semantics import DISPATCH, classify  # the entry point dispatches back here
+
+    name = C.canonical_name(inner[0].rsplit("/", 1)[-1])
+    if runner.tasks and "/" not in inner[0] and name not in DISPATCH and cli_spec(name) is None:
+        f.at_least(L)
+        f.hit("CAT032", f"{f.label} (project task)")
+        return
+    cmd = f.cmd
+    sub = classify(SimpleCommand(tuple(inner), cmd.assignments, cmd.redirects, cmd.wrappers + (f.name,), cmd.cwd, cmd.origin, cmd.text, cmd.depth, cmd.pipeline, cmd.pipe_index, cmd.background), ctx)
+    f.tier = f.tier.max(sub.tier)
+    f.known = sub.known
+    f.hits.extend(sub.hits)
+    f.roles |= sub.roles
+    f.hosts.extend(sub.hosts)
+    f.paths.extend(sub.paths)
+    f.downloads.extend(sub.downloads)
+    f.secrets.extend(sub.secrets)
+    f.nested.extend(sub.nested)
+    f.spawns_shell = f.spawns_shell or sub.spawns_shell
+    if not sub.known:
+        f.label = sub.label
 
 
 def _refine_docker(f: Facts, parsed: Args, value: str, key: str) -> bool:
