@@ -212,3 +212,18 @@ def test_bastion_run_asks_with_the_prompt(project, bastion_env, key, runs):
     child.close()
     assert (project / "marker").exists() is runs
     assert child.exitstatus == (0 if runs else 4)
+
+
+def test_a_long_command_scrolls_and_the_options_stay_on_screen(project, bastion_env):
+    command = "cat > notes.txt <<EOF\n" + "\n".join(f"note {i}" for i in range(60)) + "\nEOF\nfrobnicate"
+    child = pexpect.spawn(sys.executable, ["-m", "bastion", "check", "--prompt", "--isolated", "--no-audit", "--", command],
+                          cwd=str(project), env=bastion_env, timeout=30, dimensions=(24, 100), encoding="utf-8")
+    screen = shown(child)
+    assert "note 3" in screen and "note 50" not in screen and "of 63: PgUp / PgDn to scroll" in screen
+    time.sleep(SETTLE)
+    child.send("\x1b[6~" * 5)  # PgDn
+    child.expect("frobnicate")
+    child.expect("Deny")
+    child.send("n")
+    decision, _, _ = result(child)
+    assert decision["source"] == "user_reject"

@@ -178,6 +178,11 @@ class TerminalPrompt:
         self.claim = claim or (lambda choice: True)
         self.llm_explainer = llm_explainer
         self.selected = 0
+        #: Scrolling of the command / diff: first line shown, lines shown, lines below, all lines.
+        self.body_offset = 0
+        self.body_room = 0
+        self.body_hidden = 0
+        self.body_total = 0
         self.shown_at: float | None = None
         self.touched = False
         self.cancel_note: str | None = None
@@ -187,51 +192,74 @@ class TerminalPrompt:
 
     # -- what is drawn ---------------------------------------------------------------
 
-    def fragments(self) -> list[tuple[str, str]]:
-        """The prompt as prompt_toolkit formatted text (style, text) pairs."""
-        call, decision, exp = self.call, self.decision, self.explanation
+    @staticmethod
+    def _lines(rows: list[list[tuple[str, str]]]) -> list[tuple[str, str]]:
         out: list[tuple[str, str]] = []
+        for index, row in enumerate(rows):
+            if index:
+                out.append(("", "\n"))
+            out.extend(row)
+        return out
 
-        def line(*parts: tuple[str, str]) -> None:
-            out.extend(parts)
-            out.append(("", "\n"))
-
+    def header(self) -> list[tuple[str, str]]:
+        """Who wants what, and where."""
+        call = self.call
         who = call.agent.strip().capitalize() or "The agent"
-        line(("class:title", f" bastion · {who} {TITLES.get(call.kind, TITLES[Kind.OTHER])}"))
-        line(("class:label", f" {call.tool} in {call.cwd}"))
-        line()
+        return self._lines([
+            [("class:title", f" bastion · {who} {TITLES.get(call.kind, TITLES[Kind.OTHER])}")],
+            [("class:label", f" {call.tool} in {call.cwd}")],
+            [],
+        ])
+
+    def body_rows(self) -> list[list[tuple[str, str]]]:
+        """The full command (or path) and, for edits, the diff: scrolls when it is long."""
+        call = self.call
+        rows: list[list[tuple[str, str]]] = []
         target = call.command if call.command is not None else ", ".join(call.paths) or _brief_input(call)
         for text in (target or call.tool).splitlines() or [""]:
-            line(("", "   "), ("class:command", text))
+            rows.append([("", "   "), ("class:command", text)])
         diff = edit_diff(call)
         if diff:
-            line()
+            rows.append([])
             for text in diff:
                 style = "class:diff-add" if text.startswith("+") else "class:diff-del" if text.startswith("-") else "class:diff-hunk" if text.startswith("@@") else ""
-                line(("", "   "), (style, text))
-        line()
-        line(("class:label", " What   "), ("", exp.what))
+                rows.append([("", "   "), (style, text)])
+        return rows
+
+    def footer(self) -> list[tuple[str, str]]:
+        """The explanation, the options and the note under them."""
+        call, decision, exp = self.call, self.decision, self.explanation
+        rows: list[list[tuple[str, str]]] = []
+        if self.body_hidden or self.body_offset:
+            shown = f"lines {self.body_offset + 1}–{self.body_offset + self.body_room} of {self.body_total}"
+            rows.append([("class:note", f"   … {shown}: PgUp / PgDn to scroll")])
+        rows.append([])
+        rows.append([("class:label", " What   "), ("", exp.what)])
         if exp.paths:
-            line(("class:label", " Paths  "), ("", ", ".join(exp.paths[:6]) + (" …" if len(exp.paths) > 6 else "")))
+            rows.append([("class:label", " Paths  "), ("", ", ".join(exp.paths[:6]) + (" …" if len(exp.paths) > 6 else ""))])
         if exp.hosts:
-            line(("class:label", " Hosts  "), ("", ", ".join(exp.hosts[:6])))
-        line(("class:label", " Risk   "), (f"class:level-{exp.level.lower()}", exp.level), ("", f"  {exp.risk}"))
-        line(("class:label", " Why    "), ("", decision.reason))
+            rows.append([("class:label", " Hosts  "), ("", ", ".join(exp.hosts[:6]))])
+        rows.append([("class:label", " Risk   "), (f"class:level-{exp.level.lower()}", exp.level), ("", f"  {exp.risk}")])
+        rows.append([("class:label", " Why    "), ("", decision.reason)])
         if exp.detail:
-            line(("class:label", " Model  "), ("", exp.detail))
+            rows.append([("class:label", " Model  "), ("", exp.detail)])
         elif self.llm_explainer is not None:
-            line(("class:note", " (a longer explanation is on its way …)"))
-        line()
+            rows.append([("class:note", " (a longer explanation is on its way …)")])
+        rows.append([])
         for index, choice in enumerate(self.choices):
             label, keys = OPTION_LABELS[choice]
             marker = " ❯ " if index == self.selected else "   "
             style = "class:selected" if index == self.selected else ""
-            line(("", marker), (style, f"{label:<24}"), ("class:label", f"  {keys}"))
+            rows.append([("", marker), (style, f"{label:<24}"), ("class:label", f"  {keys}")])
         if not self.offer_session:
-            line(("class:note", "   Only this once can be allowed here: " + _why_once(call, decision)))
+            rows.append([("class:note", "   Only this once can be allowed here: " + _why_once(call, decision))])
         elif decision.suggestions:
-            line(("class:note", f"   To never be asked again: bastion rules add '{decision.suggestions[0]}'"))
-        return out
+            rows.append([("class:note", f"   To never be asked again: bastion rules add '{decision.suggestions[0]}'")])
+        return self._lines(rows)
+
+    def fragments(self) -> list[tuple[str, str]]:
+        """The whole prompt as prompt_toolkit formatted text (style, text) pairs."""
+        return self._lines([[*self.header()], [*self._lines(self.body_rows())], [*self.footer()]])
 
     # -- control -----------------------------------------------------------------------
 
@@ -301,6 +329,18 @@ class TerminalPrompt:
         for key in ("down", "j", "tab"):
             kb.add(key)(guarded(move(1)))
 
+        def scroll(step: int) -> Callable[[Any], None]:
+            def handler(event: Any) -> None:
+                self._touch()
+                last = max(0, self.body_total - max(self.body_room, 1))
+                self.body_offset = max(0, min(self.body_offset + step, last))
+                event.app.renderer.erase()  # redraw whole lines, not a diff of scrolled text
+
+            return handler
+
+        kb.add("pageup")(guarded(scroll(-10)))
+        kb.add("pagedown")(guarded(scroll(10)))
+
         @kb.add("<any>")
         def _(event: Any) -> None:  # any other key still counts as the person being there
             if not self._in_grace():
@@ -308,17 +348,49 @@ class TerminalPrompt:
 
         return kb
 
+    def _layout(self) -> Any:
+        """Header and footer always fit; the command / diff in between gets the rows that
+        are left and scrolls (PgUp / PgDn) when it is longer, so the options never fall
+        off the screen."""
+        from prompt_toolkit.application.current import get_app
+        from prompt_toolkit.layout import HSplit, Layout, Window
+        from prompt_toolkit.layout.controls import FormattedTextControl
+
+        rows = self.body_rows()
+        self.body_total = self.body_room = len(rows)
+
+        def height(fragments: list[tuple[str, str]], width: int) -> int:
+            text = "".join(t for _, t in fragments)
+            return sum(max(1, -(-len(line) // max(width, 1))) for line in text.split("\n"))
+
+        def visible() -> list[tuple[str, str]]:
+            size = get_app().output.get_size()
+            fixed = height(self.header(), size.columns) + height(self.footer(), size.columns) + (0 if self.body_hidden else 1)
+            room = max(3, size.rows - fixed - 1)
+            self.body_offset = min(self.body_offset, max(0, len(rows) - 1))
+            shown, used = 0, 0
+            for row in rows[self.body_offset :]:
+                need = height(row, size.columns)
+                if used + need > room and shown:
+                    break
+                shown, used = shown + 1, used + need
+            self.body_room, self.body_hidden = shown, len(rows) - self.body_offset - shown
+            return self._lines(rows[self.body_offset : self.body_offset + shown])
+
+        return Layout(HSplit([
+            Window(FormattedTextControl(self.header), wrap_lines=True, dont_extend_height=True),
+            Window(FormattedTextControl(visible), wrap_lines=True, dont_extend_height=True),
+            Window(FormattedTextControl(self.footer), wrap_lines=True, dont_extend_height=True),
+        ]))
+
     def run(self) -> Choice | None:
         """Show the prompt and wait for the person (or a cancel)."""
         from prompt_toolkit.application import Application
         from prompt_toolkit.input import create_input
-        from prompt_toolkit.layout import Layout, Window
-        from prompt_toolkit.layout.controls import FormattedTextControl
         from prompt_toolkit.styles import Style
 
-        control = FormattedTextControl(self.fragments, focusable=True, show_cursor=False)
         app: Application[Choice | None] = Application(
-            layout=Layout(Window(control, wrap_lines=True, dont_extend_height=True)),
+            layout=self._layout(),
             key_bindings=self._bindings(),
             style=Style.from_dict(_STYLE),
             full_screen=False,
