@@ -766,6 +766,13 @@ def test_cli_spec_grammar() -> None:
         (("magick", "https://example.com/a.png", "a.jpg"), "CAT001"),
         (("reboot", "--help"), "CAT018"),  # power tools never take the --help shortcut
         (("jj", "frobnicate"), "unknown"),
+        (("busctl", "--address=unixexec:path=/bin/sh", "list"), "CAT006"),
+        (("busctl", "list"), "safe"),
+        (("exiftool", "-filename=/etc/x", "a.jpg"), "CAT020"),
+        (("exiftool", "photo.jpg"), "safe"),
+        (("ffmpeg", "-i", "in.mp4", "-af", "ladspa=file=/tmp/x.so", "out.wav"), "CAT021"),
+        (("ffmpeg", "-i", "in.mp4", "/etc/out.mp4"), "CAT019"),
+        (("mlr", "--icsv", "put", '$x = system("id")', "f.csv"), "CAT006"),
     ],
 )
 def test_cli_tools(argv: tuple[str, ...], expected: str) -> None:

@@ -682,6 +682,97 @@ CLI: dict[str, str] = {
         "ppmtobmp pnmtoplainpnm anytopnm pamcut pnmnorm pnmgamma ppmchange ppmmake pbmmake pgmramp ppmforge".split(),
         "*:r",
     ),
+    "rfetch": "*:r",
+    "rmlint": "*:l",
+    "sdcv": "*:r",
+    "sdk": "current,c,version,v,help,home,env$:r; install,i,upgrade,ug,selfupdate,update:CAT026; use,u,default,d,env:l; uninstall,rm,flush:CAT010; list,ls:CAT001",
+    "sox": "*:l; >last",
+    "speak-ng": "@espeak",
+    "svg2png": "*:r; >last",
+    "svgo": "*:l; >all,-o,--output",
+    "svgr": "*:l; >--out-dir,-d,--out-file,-o",
+    "task": (
+        "list,ls,next,info,projects,tags,summary,burndown.daily,burndown.weekly,burndown.monthly,calendar,reports,"
+        "count,stats,history.monthly,ghistory.monthly,timesheet,diagnostics,version,help,show,export,--list,-l:r;"
+        "execute:CAT006; *:?"
+    ),
+    "timew": (
+        "summary,day,week,month,tags,get,diagnostics,show,export,help,--version,.:r; start,stop,track,tag,untag,continue,"
+        "cancel,delete,modify,move,lengthen,shorten,split,join,undo,config:l"
+    ),
+    "trdsql": "*:r",
+    "tre": "*:r",
+    "upt": "list,info,show:r; search:CAT001; remove,uninstall:CAT010; *:CAT026",
+    "vgrep": "*:r",
+    "vue": "build,inspect,info,--version:l; serve,ui:CAT029; create,init,add,invoke,upgrade:CAT026",
+    "warp-cli": "status,settings,registration show,--version,tunnel stats:r; *:CAT009",
+    "watchman": (
+        "watch-list,version,get-sockname,find,query,since,clock,get-config,get-pid,trigger-list,debug-status:r;"
+        "watch,watch-project,watch-del,watch-del-all,trigger-del:l; trigger:CAT006; shutdown-server:CAT013; *:?"
+    ),
+    "wp": (
+        "--info,cli version,cli info,core version,plugin list,theme list,option get,option list,post list,user list,"
+        "config get,config list,help,plugin status,theme status,core verify-checksums,db size,db tables,cron event list,"
+        "rewrite list:r; eval,eval-file,shell:CAT006; db drop,db reset,site empty:CAT016; *:?"
+    ),
+    "xlsclients": "*:r",
+    "xzgrep": "*:r",
+    "yara": "*:r",
+    "yek": "*:l; >--output-dir",
+    "z": "*:r; !-x:l",
+    "zle": "*:r",
+    "zstyle": "*:r",
+    "apk": "info,search,list,policy,stats,audit,dot,version,verify:r; add,upgrade,fix,update,cache:CAT026; del:CAT010; *:?",
+    "balooctl": "status,indexSize,monitor,check,config list:r; *:CAT009",
+    "bluetoothctl": "devices,paired-devices,show,info,list,version,help:r; *:CAT009",
+    "busctl": ".,list,status,monitor,tree,introspect,get-property,help,--version:r; *:CAT009; %unixexec::CAT006; !--address,-H,--host,-M,--machine:CAT001",
+    "collectd": "-t,-T,-h:r; *:CAT029",
+    "dpkg-buildpackage": "*:l",
+    "gsettings": "get,list-schemas,list-relocatable-schemas,list-keys,list-children,list-recursively,range,describe,writable,help:r; *:CAT009",
+    "iwinfo": "*:r",
+    "jhead": (
+        "*:r; !-ft,-dsft,-n,-de,-dc,-du,-purejpg,-autorot,-norot,-rgt,-ce,-cl,-ts,-ta,-da,-mkexif,-te,-dt,-di:CAT030;"
+        "!-cmd:CAT006"
+    ),
+    "jpegtran": "*:r; >-outfile",
+    "kscreen-doctor": "--outputs,-o,--json,-j:r; *:CAT009",
+    "mimetype": "*:r",
+    "module": "avail,list,show,display,whatis,help,spider,keyword:r; load,unload,swap,purge,use,unuse,save,restore:l",
+    "mokutil": "--sb-state,--list-enrolled,--list-new,--list-delete,--test-key,--pk,--kek,--db,--dbx,-l,-N,-h,--help:r; *:CAT028",
+    "niri": "msg outputs,msg workspaces,msg windows,msg focused-window,msg focused-output,msg version:r; *:CAT009",
+    "nordvpn": "status,countries,cities,groups,settings,account,version:r; *:CAT009",
+    "opkg": "info,list,list-installed,list-upgradable,search,status,files,depends,whatdepends,find:r; install,upgrade,update:CAT026; remove:CAT010; *:?",
+    "ostree": "ls,show,log,summary,refs,cat,rev-parse,diff,fsck,config get,remote list,admin status:r; *:CAT009",
+    "phar": "list,info,help,version:r; add,compress,sign,extract,delete,stub-set:l",
+    "pihole": "status,-v,version,-q,query,-c,chronometer:r; *:CAT009",
+    "pkgfile": "*:r; !-u,--update:CAT026",
+    "playerctl": "-l,--list-all,metadata,status,position$,volume$,loop$,shuffle$:r; *:CAT009",
+    "pve-firewall": "c,compile,l,localnet,status,simulate:r; *:CAT009",
+    "pvecm": "nodes,n,status,s,ap,apiver:r; *:CAT009",
+    "pw-config": "*:r",
+    "rc-status": "*:r",
+    "sbctl": "status,verify,list-files,list-enrolled-keys:r; *:CAT009",
+    "systemd-analyze": (
+        ".,time,blame,critical-chain,dot,dump,calendar,timespan,timestamp,verify,security,condition,unit-files,"
+        "unit-paths,syscall-filter,filesystems,cat-config,log-level$,log-target$,service-watchdogs$,inspect-elf,"
+        "fdstore,image-policy,pcrs,has-tpm2,architectures,capability,exit-status,plot:r; *:CAT009"
+    ),
+    "systemd-mount": "--list:r; *:CAT009",
+    "timedatectl": ".,status,show,list-timezones,timesync-status,show-timesync:r; *:CAT009",
+    "trash": "list:r; restore:l; *:CAT010",
+    "trash-put": "*:CAT010",
+    "trash-list": "*:r",
+    "uci": "get,show,export,changes,help,.:r; *:CAT009",
+    "udisksctl": "status,info,dump,monitor,help:r; *:CAT009",
+    "uvcdynctrl": "--list,-l,--clist,-c,--get,-g,--formats,-f,--help,--version:r; *:CAT009",
+    "wajig": (
+        "sizes,versions,list,list-installed,listinstalled,show,policy,status,whichpackage,listfiles,dependents,depends:r;"
+        "install,update,upgrade,daily-upgrade,dist-upgrade:CAT026; remove,purge,autoremove:CAT010; *:?"
+    ),
+    "xrandr": "-q,--query,--listmonitors,--listactivemonitors,--listproviders,--version,.:r; *:CAT009",
+    "traefik": "version,healthcheck:r; *:CAT029",
+    "a2ping": "*:l; >last",
+    "accelerate": "env,estimate-memory:r; config:CAT027; test,launch:l",
     # --- data and text tools
     "xml": (
         "sel,select,el,elements,val,validate,c14n,canonic,fo,format,esc,escape,unesc,unescape,ls,list,pyx,xmln,"
