@@ -185,6 +185,7 @@ def test_ask_prompts_on_the_terminal(project, bastion_env, answer, runs):
     import os
     import pty
     import select
+    import time
 
     pid, master = pty.fork()
     if pid == 0:  # pragma: no cover - child
@@ -200,16 +201,18 @@ def test_ask_prompts_on_the_terminal(project, bastion_env, answer, runs):
                 seen += os.read(master, 4096)
             except OSError:
                 break
-    import time
-
     time.sleep(0.35)  # keys in the prompt's first 200 ms are ignored
     os.write(master, answer)
-    while True:
+    finish = time.monotonic() + 60
+    while time.monotonic() < finish:  # read until the child closes the terminal (EIO)
+        ready, _, _ = select.select([master], [], [], 1.0)
         try:
-            if not os.read(master, 4096):
+            if ready and not os.read(master, 4096):
                 break
-        except OSError:  # EIO: the terminal's other side is closed
+        except OSError:
             break
+    else:
+        os.kill(pid, 9)  # never hang the suite: the assertions below then fail
     _, status = os.waitpid(pid, 0)
     os.close(master)
     assert b"frobnicate --x; touch marker" in seen and b"Allow once" in seen
