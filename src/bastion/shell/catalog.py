@@ -640,6 +640,7 @@ INTERPRETERS: dict[str, frozenset[str]] = {
     "tsx": frozenset({"-e", "--eval", "-p", "--print"}),
     "ts-node": frozenset({"-e", "--eval", "-p", "--print"}),
     "raku": frozenset({"-e"}),
+    "octave": frozenset({"--eval"}),
     "perl6": frozenset({"-e"}),
 }
 #: Options of interpreters that take a value (so the value is not the script).

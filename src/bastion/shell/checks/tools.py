@@ -280,9 +280,9 @@ def _cli_lookup(tool: CliTool, args: tuple[str, ...], ops: list[str], parsed: Ar
         first = parsed.options[0][0] if parsed.options else ""
         if first and first in subs:
             return first, subs[first]
-        if tool.bare is not None:
+        if tool.bare is not None and not args:
             return "", tool.bare
-        return "", tool.default
+        return first, tool.default
     for k in (3, 2, 1):
         if len(ops) < k:
             continue
