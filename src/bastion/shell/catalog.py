@@ -641,6 +641,7 @@ INTERPRETERS: dict[str, frozenset[str]] = {
     "ts-node": frozenset({"-e", "--eval", "-p", "--print"}),
     "raku": frozenset({"-e"}),
     "octave": frozenset({"--eval"}),
+    "coffee": frozenset({"-e", "--eval"}),
     "perl6": frozenset({"-e"}),
 }
 #: Options of interpreters that take a value (so the value is not the script).
