@@ -335,7 +335,7 @@ TOOLS: dict[str, Tool] = {
     ),
     "hatch": Tool(_subs("env show,status,version,--version,project metadata,dep show,config show,env find:r;build,test,fmt,run,shell,new,env create,clean,config set,version:l;publish:CAT017;env remove,env prune:CAT010;python install:CAT026")),
     "rye": Tool(_subs("list,show,version,--version,toolchain list,tools list,config --show-path:r;sync,lock,build,init,run,fmt,lint,test,pin,add,remove:l;publish:CAT017;install,tools install,toolchain fetch,self update:CAT026;uninstall,tools uninstall:CAT010")),
-    "mamba": Tool(_subs("list,info,search,env list:r;create,activate,deactivate,run:l;install,update:CAT026;remove,uninstall,clean:CAT010"), value_opts=frozenset({"-n", "--name", "-p", "--prefix"})),
+    "mamba": Tool(_subs("list,info,search,env list:r;repoquery:CAT001;create,activate,deactivate,run:l;install,update:CAT026;remove,uninstall,clean:CAT010"), value_opts=frozenset({"-n", "--name", "-p", "--prefix"})),
     "cargo": Tool(
         _subs(
             "tree,metadata,search,version,--version,-V,help,verify-project,locate-project,pkgid,read-manifest,info:r;"
