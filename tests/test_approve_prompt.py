@@ -227,3 +227,12 @@ def test_a_long_command_scrolls_and_the_options_stay_on_screen(project, bastion_
     child.send("n")
     decision, _, _ = result(child)
     assert decision["source"] == "user_reject"
+
+
+def test_hidden_characters_are_shown_not_obeyed(project, bastion_env):
+    child = check("echo safe\u202e; frobnicate \x1b[2Jgone", project, bastion_env)
+    screen = shown(child)
+    assert "<U+202E>" in screen and "<U+001B>[2J" in screen
+    time.sleep(SETTLE)
+    child.send("n")
+    result(child)

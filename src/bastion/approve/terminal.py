@@ -198,7 +198,7 @@ class TerminalPrompt:
         for index, row in enumerate(rows):
             if index:
                 out.append(("", "\n"))
-            out.extend(row)
+            out.extend((style, visible(text)) for style, text in row)
         return out
 
     def header(self) -> list[tuple[str, str]]:
@@ -438,6 +438,16 @@ class TerminalPrompt:
             loop.call_soon_threadsafe(app.invalidate)
 
 
+def visible(text: str) -> str:
+    """Text as a person must see it: control, format, bidi and odd whitespace characters
+    (which could hide or reorder what a command really says) are shown as ``<U+202E>``."""
+    if text.isprintable():
+        return text
+    return "".join(
+        "    " if ch == "\t" else ch if ch == "\n" or ch.isprintable() else f"<U+{ord(ch):04X}>" for ch in text
+    )
+
+
 def _detail_text(result: Any) -> str:
     """One line from the LLM explainer's answer: a string, or an object with
     ``explanation`` / ``reasoning`` / ``risk`` / ``level`` (``bastion.review``)."""
@@ -564,7 +574,7 @@ class TerminalApprover:
 def report(terminal: Terminal, call: ToolCall, final: Decision) -> None:
     """One line left on the terminal after the prompt closes: what was decided, by whom."""
     what = call.command if call.command is not None else ", ".join(call.paths) or call.tool
-    what = " ".join(what.split())
+    what = visible(" ".join(what.split()))
     if len(what) > 80:
         what = what[:79] + "…"
     verdict = "allowed" if final.allowed else "denied"
