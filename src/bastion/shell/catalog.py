@@ -301,7 +301,7 @@ TOOLS: dict[str, Tool] = {
     "pip": Tool(
         _subs(
             "list,show,freeze,check,help,debug,inspect,index,search,hash,cache list,cache info,cache dir,config list,config get,config debug,--version,-V:r;"
-            "install,download,wheel:l;uninstall:CAT010;cache purge,cache remove:CAT010;config set,config unset,config edit:CAT009"
+            "install,download,wheel,lock:l;uninstall:CAT010;cache purge,cache remove:CAT010;config set,config unset,config edit:CAT009"
         ),
         value_opts=frozenset({"--python", "--log", "--cache-dir"}),
         installs=frozenset({"install"}),
