@@ -72,7 +72,7 @@ from typing import Iterable, Sequence
 from .lazyre import LazyPattern
 from ..model import Finding, Severity, Tier
 from . import catalog as C
-from .catalog_cli import CLI
+from .catalog_cli import known as _long_tail
 from .inline import fork_bomb
 from .options import parse_args
 from .intents import CODES, RiskFactor, at_least, factor, finding, safety
@@ -591,7 +591,7 @@ def _summarise(parsed: Script | TooComplex, facts: list[Facts], hits: list[_Hit]
 
 
 def _unknown_name(f: Facts) -> str:
-    if f.name in ("git",) or f.name in C.TOOLS or f.name in CLI:
+    if f.name in ("git",) or f.name in C.TOOLS or _long_tail(f.name):
         return f.label
     argv0 = f.cmd.argv[0] if f.cmd.argv else ""
     return argv0 if "/" in argv0 else (f.cmd.name or f.label)

@@ -818,3 +818,8 @@ def _all_names() -> frozenset[str]:
 
 
 _ALL_NAMES = _all_names()
+
+
+def is_core(name: str) -> bool:
+    """Whether the core tables above know ``name`` (the long tail lives in ``catalog_cli``)."""
+    return name in _ALL_NAMES

@@ -19,8 +19,8 @@ import posixpath
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
-from .catalog_cli import CLI, cli_spec
-from .catalog import AWKS, INTERPRETER_VALUE_OPTS, INTERPRETERS, SHELLS, STANDARD_BIN_DIRS, canonical_name
+from .catalog_cli import cli_spec
+from .catalog import AWKS, is_core, INTERPRETER_VALUE_OPTS, INTERPRETERS, SHELLS, STANDARD_BIN_DIRS, canonical_name
 from .options import parse_args
 from .script import SimpleCommand
 from .targets import is_harmless_device
@@ -734,7 +734,7 @@ for _interp, _code in INTERPRETERS.items():
 
 def _cli_extractor(name: str) -> Extractor | None:
     """Files a long-tail tool writes, as its spec declares (``>last``, ``>-o``)."""
-    spec = cli_spec(name) if name in CLI else None
+    spec = None if is_core(name) else cli_spec(name)
     if spec is None or not (spec.writes_last or spec.writes_all or spec.write_opts or spec.writes_final):
         return None
 
