@@ -642,6 +642,7 @@ INTERPRETERS: dict[str, frozenset[str]] = {
     "raku": frozenset({"-e"}),
     "octave": frozenset({"--eval"}),
     "coffee": frozenset({"-e", "--eval"}),
+    "gnuplot": frozenset({"-e"}),
     "perl6": frozenset({"-e"}),
 }
 #: Options of interpreters that take a value (so the value is not the script).
