@@ -352,3 +352,36 @@ def test_codex_patches_are_judged_by_the_files_they_touch(project: Path, bastion
     assert codex.patch_files(patch) == ["src/app.py", other]
     reply = hook.run(codex, payload("codex", "apply_patch", {"command": patch}, project))
     assert verdict_of("codex", reply) == expected
+
+
+# --------------------------------------------------------------------------- sandbox rewrite
+
+
+def _sandbox_settings(env: dict[str, str]) -> None:
+    path = Path(env["BASTION_CONFIG_DIR"]) / "settings.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"sandbox": {"enabled": True, "autoAllowBashIfSandboxed": True}}))
+
+
+def test_claude_code_runs_sandbox_allowed_commands_inside_bastion_run(project: Path, bastion_env: dict[str, str]) -> None:
+    from bastion.sandbox.doctor import available
+
+    if not available():
+        pytest.skip("no sandbox backend can run on this machine")
+    _sandbox_settings(bastion_env)
+    reply = hook.run(claude_code, payload("claude-code", "Bash", {"command": "frobnicate --all"}, project))
+    out = json.loads(reply.stdout)["hookSpecificOutput"]
+    assert out["permissionDecision"] == "allow"
+    rewritten = out["updatedInput"]["command"]
+    assert " -m bastion run " in rewritten and "frobnicate --all" in rewritten
+    # what is denied stays denied and is not rewritten
+    denied = json.loads(hook.run(claude_code, payload("claude-code", "Bash", {"command": "rm -rf ~"}, project)).stdout)
+    assert denied["hookSpecificOutput"]["permissionDecision"] == "deny"
+    assert "updatedInput" not in denied["hookSpecificOutput"]
+
+
+@pytest.mark.parametrize("client", ["codex", "gemini"])
+def test_clients_that_cannot_rewrite_get_no_sandbox_allow(client: str, project: Path, bastion_env: dict[str, str]) -> None:
+    _sandbox_settings(bastion_env)
+    reply = hook.run(MODULES[client], payload(client, SHELL[client], {"command": "frobnicate --all"}, project))
+    assert verdict_of(client, reply) in ("deny", "block")

@@ -28,7 +28,9 @@ def _guard(project: Path, tmp_path: Path, sandbox: dict | None, *, deny=(), ask=
         settings["sandbox"] = sandbox
     path = tmp_path / "flags-settings.json"
     path.write_text(json.dumps(settings))
-    return Guard.from_settings(str(project), isolated=True, settings_files=[str(path)], mode=mode)
+    guard = Guard.from_settings(str(project), isolated=True, settings_files=[str(path)], mode=mode)
+    guard.runs_sandboxed = True  # as in `bastion run` and the rewriting Claude Code hook
+    return guard
 
 
 def _check(guard: Guard, project: Path, command: str, **extra) -> object:
@@ -228,3 +230,10 @@ def test_webfetch_domain_rules_feed_the_network_lists(project, tmp_path):
     path.write_text(json.dumps(settings))
     guard = Guard.from_settings(str(project), isolated=True, settings_files=[str(path)])
     assert rule_domains(guard.policy) == (("github.com", "*.github.com"), ("evil.example", "*.evil.example"))
+
+
+def test_no_auto_allow_when_the_caller_runs_commands_unsandboxed(project, tmp_path):
+    guard = _guard(project, tmp_path, SANDBOX_ON)
+    guard.runs_sandboxed = False
+    decision = _check(guard, project, "frobnicate --x")
+    assert decision.verdict.value == "ask" and decision.layer != "sandbox"

@@ -72,6 +72,7 @@ class Context:
         self.mode = mode
         self.home = home
         self.env = env
+        self.runs_sandboxed = False
         self._memo: dict[str, Any] = {}
 
     def _once(self, key: str, compute: Callable[[], Any]) -> Any:
@@ -247,6 +248,10 @@ class Guard:
     env: Mapping[str, str] = field(default_factory=lambda: os.environ, repr=False)  # holds keys: never printed
     #: Seconds a custom layer may take before it counts as failed (fail closed).
     layer_timeout: float = 2.0
+    #: The caller will run approved shell commands inside bastion's sandbox (``bastion
+    #: run``, or a hook that rewrites the call into it). Only then may
+    #: ``autoAllowBashIfSandboxed`` turn an ask into an allow.
+    runs_sandboxed: bool = False
 
     def __post_init__(self) -> None:
         if not self.layers:
@@ -320,7 +325,9 @@ class Guard:
 
     def context(self, call: ToolCall) -> Context:
         home = self.env.get("HOME") or os.path.expanduser("~")
-        return Context(call, self.policy, mode=self.effective_mode(call), home=home, env=self.env)
+        ctx = Context(call, self.policy, mode=self.effective_mode(call), home=home, env=self.env)
+        ctx.runs_sandboxed = self.runs_sandboxed
+        return ctx
 
     def check(self, call: ToolCall) -> Decision:
         ctx = self.context(call)

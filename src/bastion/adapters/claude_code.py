@@ -21,6 +21,9 @@ PRE_EVENTS = ("PreToolUse", "PermissionRequest")
 POST_EVENTS = ("PostToolUse",)
 #: Claude Code shows an ``ask`` to the user itself.
 can_ask = True
+#: Claude Code runs a PreToolUse hook's ``updatedInput``: a shell call can be rewritten
+#: to run inside ``bastion run`` when the sandbox is enabled.
+can_rewrite = True
 #: Modes in which an ``ask`` reaches nobody, so a failure must deny instead.
 _UNATTENDED = frozenset({"bypassPermissions", "dontAsk"})
 
@@ -56,9 +59,14 @@ def reason_text(decision: Decision) -> str:
     return f"bastion: {decision.reason}"
 
 
-def answer(event: str, decision: Decision, policy: Any = None, *, asked: bool = False) -> Reply:
+def answer(
+    event: str, decision: Decision, policy: Any = None, *, asked: bool = False,
+    updated_input: dict[str, Any] | None = None,
+) -> Reply:
+    """``updated_input`` (the call rewritten to run inside ``bastion run``) goes with an
+    allow, or with an ask so the person approves the sandboxed form."""
     if event == "PermissionRequest":
-        return _permission_request(decision)
+        return _permission_request(decision, updated_input)
     out: dict[str, Any] = {
         "hookSpecificOutput": {
             "hookEventName": "PreToolUse",
@@ -66,15 +74,19 @@ def answer(event: str, decision: Decision, policy: Any = None, *, asked: bool = 
             "permissionDecisionReason": reason_text(decision),
         }
     }
+    if updated_input is not None and event == "PreToolUse":
+        out["hookSpecificOutput"]["updatedInput"] = updated_input
     if decision.interrupt:
         out["continue"] = False
         out["stopReason"] = reason_text(decision)
     return Reply.json(out)
 
 
-def _permission_request(decision: Decision) -> Reply:
+def _permission_request(decision: Decision, updated_input: dict[str, Any] | None = None) -> Reply:
     if decision.verdict is Verdict.ALLOW:
         verdict: dict[str, Any] = {"behavior": "allow"}
+        if updated_input is not None:
+            verdict["updatedInput"] = updated_input
     elif decision.verdict is Verdict.DENY:
         verdict = {"behavior": "deny", "message": reason_text(decision), "interrupt": decision.interrupt}
     else:

@@ -106,10 +106,13 @@ def _guard(call: Any, env: Mapping[str, str]) -> tuple[Any, list[str]]:
 
 
 def _before_tool(client: Any, event: str, payload: dict[str, Any], env: Mapping[str, str]) -> Reply:
+    from ..model import Verdict
     from ..session import decide
 
     call = client.to_call(payload)
     guard, warnings = _guard(call, env)
+    rewrite = _sandbox_rewrite(client, call, guard.policy)
+    guard.runs_sandboxed = rewrite is not None
     asked: list[bool] = []
 
     def approver(call: Any, decision: Any) -> Any:
@@ -117,10 +120,28 @@ def _before_tool(client: Any, event: str, payload: dict[str, Any], env: Mapping[
         return headless(call, decision)
 
     decision = decide(guard, call, approver=None if client.can_ask else approver)
-    reply = client.answer(event, decision, guard.policy, asked=bool(asked))
+    if rewrite is not None and decision.verdict is not Verdict.DENY:
+        reply = client.answer(event, decision, guard.policy, asked=bool(asked), updated_input=rewrite)
+    else:
+        reply = client.answer(event, decision, guard.policy, asked=bool(asked))
     if warnings:
         reply.stderr = "\n".join(filter(None, [*warnings, reply.stderr]))
     return reply
+
+
+def _sandbox_rewrite(client: Any, call: Any, policy: Any) -> dict[str, Any] | None:
+    """The tool input that runs the agent's shell command inside ``bastion run``, for a
+    client that can rewrite a call (Claude Code's ``updatedInput``) when the sandbox is
+    enabled; None otherwise. Clients that cannot rewrite never get sandbox auto-allows."""
+    if not getattr(client, "can_rewrite", False):
+        return None
+    from ..sandbox.rewrite import sandboxed_command, should_rewrite
+
+    if not should_rewrite(call, policy) or call.command is None:
+        return None
+    timeout = call.input.get("timeout")
+    seconds = float(timeout) / 1000 if isinstance(timeout, (int, float)) and timeout > 0 else None
+    return {**call.input, "command": sandboxed_command(call.command, call.cwd, policy, timeout=seconds)}
 
 
 def _after_tool(client: Any, event: str, payload: dict[str, Any], env: Mapping[str, str]) -> Reply:

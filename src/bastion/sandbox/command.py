@@ -94,6 +94,7 @@ def cmd_run(args: Any, guards: Any, ask: Asker) -> int:
     cwd = os.path.abspath(args.cwd or os.getcwd())
     call, runnable = _call(args, cwd)
     guard = guards.for_cwd(cwd)
+    guard.runs_sandboxed = True  # what runs here runs confined: autoAllowBashIfSandboxed may apply
     decision = None
     if not args.no_check:
         decision = _decide(guard, call, args, ask)

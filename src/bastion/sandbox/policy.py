@@ -10,8 +10,9 @@
   outside the sandbox, so it needs explicit approval — an immune ask, whatever a mode
   or an allow rule said (a deny stays a deny).
 
-An adapter that receives an allow from layer ``sandbox`` must run the command through
-``bastion run`` (``rewrite.sandboxed_command``), or the allow was given on a false premise.
+The relaxation applies only when the caller declared that it runs the command in the
+sandbox (``Guard.runs_sandboxed``: ``bastion run``, and the Claude Code hook, which
+rewrites the call into ``bastion run`` through ``updatedInput``).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from typing import Any
 from ..model import Decision, Kind, Source, ToolCall, TraceEntry, Verdict
 
 #: Layers of stages 6–7 whose asks the sandbox may turn into allows.
-SANDBOXABLE_LAYERS = frozenset({"shell_analysis", "path_boundary", "defaults"})
+SANDBOXABLE_LAYERS = frozenset({"shell_analysis", "path_boundary", "defaults", "reviewer"})
 LAYER = "sandbox"
 
 
@@ -60,8 +61,8 @@ def _auto_allow(decision: Decision, call: ToolCall, ctx: Any) -> Decision | None
         return None
     if wants_unsandboxed(call):
         return _needs_approval(decision, started)
-    if not settings.auto_allow:
-        return None
+    if not settings.auto_allow or not getattr(ctx, "runs_sandboxed", False):
+        return None  # the command would run outside the sandbox: nothing to relax
     if decision.verdict is not Verdict.ASK or decision.immune or decision.layer not in SANDBOXABLE_LAYERS:
         return None
     from .doctor import available

@@ -1,4 +1,4 @@
-"""Analyse a parsed shell command: hard blocks (layer 2), findings (layer 6), tier,
+r"""Analyse a parsed shell command: hard blocks (layer 2), findings (layer 6), tier,
 known-safe (layer 7), the files it touches and the hosts it talks to.
 
 ``analyse(parsed, cwd=…, home=…, workspace_roots=…)`` classifies every simple command

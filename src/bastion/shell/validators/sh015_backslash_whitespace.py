@@ -1,4 +1,4 @@
-"""SH015 — a backslash-escaped blank inside a command name or a flag.
+r"""SH015 — a backslash-escaped blank inside a command name or a flag.
 
 ``rm\ -rf`` is one word (a command named ``rm -rf``), ``-\ r`` one odd flag; parsers
 that treat ``\ `` differently disagree about the words. Escaped spaces in ordinary

@@ -1,4 +1,4 @@
-"""SH021 — escaped shell operators inside words.
+r"""SH021 — escaped shell operators inside words.
 
 ``cat x\;rm -rf ~`` passes ``x;rm`` to ``cat`` in bash, but a checker that strips the
 backslash first sees two commands (or the reverse). An escaped operator standing alone as
