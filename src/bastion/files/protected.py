@@ -62,6 +62,8 @@ import os
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping
 
+from ..globs import glob_regex
+
 __all__ = [
     "DANGEROUS_FILES",
     "DANGEROUS_DIRECTORIES",
@@ -341,34 +343,8 @@ def own_paths(config: ProtectionConfig) -> tuple[str, ...]:
 # --------------------------------------------------------------------------- globs
 
 
-def _lit(ch: str) -> str:
-    return "\\" + ch if ch.isascii() and not ch.isalnum() and ch != "_" else ch
 
 
-def _glob_regex(glob: str) -> str:
-    """Glob → regex text: ``**`` any depth, ``*``/``?`` within a component, ``[…]`` a class."""
-    out, i, n = [], 0, len(glob)
-    while i < n:
-        ch = glob[i]
-        if glob.startswith("**", i):
-            out.append(".*")
-            i += 2
-            continue
-        if ch == "*":
-            out.append("[^/]*")
-        elif ch == "?":
-            out.append("[^/]")
-        elif ch == "[" and (end := glob.find("]", i + 2)) != -1:
-            body = glob[i + 1 : end]
-            negate = body[:1] in ("!", "^")
-            body = body[1:] if negate else body
-            out.append("[" + ("^" if negate else "") + "".join(c if c == "-" else _lit(c) for c in body) + "]")
-            i = end + 1
-            continue
-        else:
-            out.append(_lit(ch))
-        i += 1
-    return "".join(out)
 
 
 def _path_regex(pattern: str, home: str) -> str | None:
@@ -385,8 +361,8 @@ def _path_regex(pattern: str, home: str) -> str | None:
     if pat == "/":
         return "/.*"
     if pat.startswith("/"):
-        return _glob_regex(pat) + below
-    return ".*/" + _glob_regex(pat) + below
+        return glob_regex(pat) + below
+    return ".*/" + glob_regex(pat) + below
 
 
 class _PathGlobs:

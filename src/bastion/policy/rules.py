@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from typing import Any, Callable
 
+from ..globs import glob_regex, literal
 from ..model import CANONICAL_TOOLS, TOOL_CATALOG, Kind, ToolCall, tool_spec
 
 BEHAVIORS = ("allow", "deny", "ask")
@@ -89,9 +90,6 @@ def _re2(pattern: str) -> Any:
         raise RuleError("pattern is not valid UTF-8 text") from None
 
 
-def _lit(ch: str) -> str:
-    """One literal character for an RE2 pattern (RE2 rejects escapes of non-ASCII)."""
-    return "\\" + ch if ch.isascii() and not ch.isalnum() and ch != "_" else ch
 
 
 def _safe_text(text: str) -> str:
@@ -146,10 +144,10 @@ def _wildcard_regex(pattern: str) -> str:
     while i < len(pattern):
         ch = pattern[i]
         if ch == "\\" and i + 1 < len(pattern) and pattern[i + 1] in "*\\":
-            out.append(_lit(pattern[i + 1]))
+            out.append(literal(pattern[i + 1]))
             i += 2
             continue
-        out.append(".*" if ch == "*" else _lit(ch))
+        out.append(".*" if ch == "*" else literal(ch))
         i += 1
     return "".join(out)
 
@@ -192,38 +190,6 @@ class _CommandPattern:
         return _fullmatch(self.regex, value)
 
 
-def _glob_regex(glob: str) -> str:
-    """gitignore-style glob → regex text: ``**`` any depth, ``*``/``?`` within a segment."""
-    out, i, n = [], 0, len(glob)
-    while i < n:
-        ch = glob[i]
-        if ch == "*" and glob[i : i + 2] == "**":
-            i += 2
-            if glob[i : i + 1] == "/":
-                out.append("(?:.*/)?")  # `a/**/b` matches `a/b` too
-                i += 1
-            else:
-                out.append(".*")
-            continue
-        if ch == "*":
-            out.append("[^/]*")
-        elif ch == "?":
-            out.append("[^/]")
-        elif ch == "[" and (end := glob.find("]", i + 2)) != -1:
-            body = glob[i + 1 : end]
-            negate = body[:1] in ("!", "^")
-            body = body[1:] if negate else body
-            out.append("[" + ("^" if negate else "") + "".join(_lit(c) if c != "-" else "-" for c in body) + "]")
-            i = end + 1
-            continue
-        elif ch == "\\" and i + 1 < n:
-            out.append(_lit(glob[i + 1]))
-            i += 2
-            continue
-        else:
-            out.append(_lit(ch))
-        i += 1
-    return "".join(out)
 
 
 def _join_norm(base: str, rel: str) -> str:
@@ -270,11 +236,11 @@ class _PathPattern:
         below = "(?:/.*)?"  # a pattern covers everything below what it names
         if self.anchor == "anywhere":
             base = _join_norm(_glob_escape(self.base_dir or "/"), ".").rstrip("/")
-            return _glob_regex(base) + "(?:/.*)?/" + _glob_regex(self.glob) + below
+            return glob_regex(base) + "(?:/.*)?/" + glob_regex(self.glob) + below
         full = _join_norm(_glob_escape(home), self.glob) if self.anchor == "home" else self.glob
         if full == "/":
             return "/.*"
-        return _glob_regex(full) + below
+        return glob_regex(full) + below
 
     def resolve_example(self, example: str, home: str) -> str:
         """Resolve an example path the way a pattern with the same prefix is anchored:
