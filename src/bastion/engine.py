@@ -26,12 +26,12 @@ from .model import Decision, Finding, Kind, LayerResult, Mode, Source, Tier, Too
 
 
 class Layer(Protocol):
-    """What the engine needs from a layer. ``can_deny`` lets it skip layers that cannot
-    change a held immune ask; ``timeout`` (seconds) runs the layer in a watchdog thread."""
+    """What the engine needs from a layer: a ``name`` and ``check``. Optional
+    attributes: ``stage`` (DESIGN.md's 0–7), ``can_deny`` (False lets the engine skip it
+    while an immune ask is held; default True) and ``timeout`` (seconds; the layer then
+    runs under a watchdog — layers added with ``insert_layer`` always do)."""
 
     name: str
-    stage: int
-    can_deny: bool
 
     def check(self, call: ToolCall, ctx: "Context") -> LayerResult | None: ...
 
@@ -254,6 +254,8 @@ class Guard:
     runs_sandboxed: bool = False
 
     def __post_init__(self) -> None:
+        #: Layers added with ``insert_layer``: they run under the watchdog.
+        self._custom_layers: set[int] = set()
         if not self.layers:
             from .layers import default_layers
 
@@ -295,21 +297,7 @@ class Guard:
             index = names.index(after) + 1
         else:
             index = names.index("defaults")
-        if not hasattr(layer, "timeout"):
-            try:
-                layer.timeout = self.layer_timeout  # type: ignore[attr-defined]
-            except AttributeError:
-                pass
-        if not hasattr(layer, "stage"):
-            try:
-                layer.stage = self.layers[min(index, len(self.layers) - 1)].stage  # type: ignore[attr-defined]
-            except AttributeError:
-                pass
-        if not hasattr(layer, "can_deny"):
-            try:
-                layer.can_deny = True  # type: ignore[attr-defined]
-            except AttributeError:
-                pass
+        self._custom_layers.add(id(layer))
         self.layers.insert(index, layer)
 
     # -- deciding -----------------------------------------------------------------
@@ -344,6 +332,8 @@ class Guard:
             label: str
             try:
                 timeout = getattr(layer, "timeout", None)
+                if timeout is None and id(layer) in self._custom_layers:
+                    timeout = self.layer_timeout
                 if timeout:
                     result = _run_with_timeout(layer, call, ctx, timeout)
                 else:

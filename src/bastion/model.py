@@ -270,7 +270,7 @@ class ToolCall:
 
 @dataclass(frozen=True)
 class Finding:
-    """A typed fact a layer noticed, such as ``SH007`` for a dangerous variable."""
+    """A typed fact a layer noticed, such as ``SH006`` for a dangerous variable."""
 
     code: str
     severity: Severity

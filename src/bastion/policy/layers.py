@@ -19,10 +19,6 @@ _WRITE_OPS = frozenset({"write", "delete"})
 ACCEPT_EDITS_COMMANDS = frozenset({"mkdir", "touch", "rm", "rmdir", "mv", "cp", "sed"})
 
 
-def _rule_source(rule: Any) -> Source:
-    return Source.CONFIG
-
-
 def _shell_commands(ctx: Any) -> tuple[Any, ...]:
     parsed = ctx.parsed
     return tuple(parsed.commands) if parsed is not None else ()
@@ -75,7 +71,7 @@ class DenyRules:
             return None
         where = f" ({rule.origin})" if rule.origin else ""
         return LayerResult(
-            Verdict.DENY, f"denied by rule {rule.text}{where}", immune=True, source=_rule_source(rule)
+            Verdict.DENY, f"denied by rule {rule.text}{where}", immune=True, source=Source.CONFIG
         )
 
 
