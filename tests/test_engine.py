@@ -272,3 +272,33 @@ def test_unknown_tools_are_high_risk_and_ask(project, bastion_env):
     decision = make_guard(project, bastion_env).check(ToolCall("TeleportDatabase", {}, cwd=str(project)))
     assert decision.verdict is Verdict.ASK
     assert decision.risk.value == "high_risk"
+
+
+# --------------------------------------------------------------------------- skill scope narrowing
+
+
+def test_skill_edit_suggests_a_skill_scoped_rule_that_then_applies(project, bastion_env):
+    skill = project / ".claude" / "skills" / "release-notes"
+    skill.mkdir(parents=True)
+    (skill / "SKILL.md").write_text("---\nname: release-notes\n---\n")
+    edit = ToolCall("Edit", {"file_path": str(skill / "SKILL.md"), "old_string": "a", "new_string": "b"}, cwd=str(project))
+    asked = make_guard(project, bastion_env).check(edit)
+    assert asked.verdict is Verdict.ASK and asked.immune
+    assert asked.suggestions == ["Edit(/.claude/skills/release-notes/**)"]
+
+    guard = make_guard(project, bastion_env, {"permissions": {"allow": asked.suggestions}})
+    assert guard.check(edit).verdict is Verdict.ALLOW
+    # the same rule does not open the rest of .claude, nor another skill
+    settings = ToolCall("Write", {"file_path": str(project / ".claude" / "settings.json"), "content": "{}"}, cwd=str(project))
+    other = ToolCall("Write", {"file_path": str(project / ".claude" / "skills" / "other" / "SKILL.md"), "content": ""}, cwd=str(project))
+    assert guard.check(settings).verdict is Verdict.ASK
+    assert guard.check(other).verdict is Verdict.ASK
+
+
+def test_a_broad_rule_never_lifts_the_protection_of_claude(project, bastion_env):
+    skill = project / ".claude" / "skills" / "x"
+    skill.mkdir(parents=True)
+    edit = ToolCall("Write", {"file_path": str(skill / "SKILL.md"), "content": ""}, cwd=str(project))
+    guard = make_guard(project, bastion_env, {"permissions": {"allow": ["Edit(/.claude/**)", "Write"]}})
+    decision = guard.check(edit)
+    assert decision.verdict is Verdict.ASK and decision.immune

@@ -422,6 +422,8 @@ class Guard:
         no_grant = result.no_grant or risk is Tier.DESTRUCTIVE
         if analysis is not None and getattr(analysis, "destructive", False):
             no_grant = True
+        # A layer's own suggestions are deliberate (e.g. a skill-scoped Edit rule for a
+        # protected path); generated ones are never offered for immune asks.
         suggestions = list(result.suggestions)
         if result.verdict is Verdict.ASK and not (no_grant or result.immune) and not suggestions:
             from .policy.suggest import suggest
@@ -436,7 +438,7 @@ class Guard:
             layer=outcome.layer,
             risk=risk,
             findings=findings,
-            suggestions=[] if (no_grant or result.immune) else suggestions,
+            suggestions=[] if no_grant else suggestions,
             immune=result.immune,
             source=result.source,
             trace=trace,

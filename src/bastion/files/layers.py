@@ -54,7 +54,13 @@ class RemovalTargets:
 
 class ProtectedPaths:
     """Layer 3: protected files and folders (``.git``, shell startup files, bastion's own
-    settings) and credential stores ask in every mode."""
+    settings) and credential stores ask in every mode.
+
+    One narrowing (spec 002 §12.7): edits of a skill's own files
+    (``.claude/skills/NAME/…``) suggest ``Edit(/.claude/skills/NAME/**)``, and an allow
+    rule scoped that narrowly — it covers the skill and nothing else of ``.claude`` —
+    lets the allow-rule layer decide instead of asking again.
+    """
 
     name = "protected_paths"
     stage = 3
@@ -62,7 +68,51 @@ class ProtectedPaths:
 
     def check(self, call: ToolCall, ctx: Any) -> LayerResult | None:
         asks = [v for v in _verdicts(ctx) if v.verdict == "ask" and v.immune]
-        return _result(asks, Verdict.ASK, immune=True) if asks else None
+        if not asks:
+            return None
+        scopes = [_skill_scope(v, ctx) for v in asks]
+        if all(scopes):
+            if _skill_rule_covers(asks, ctx):
+                return None
+            result = _result(asks, Verdict.ASK, immune=True)
+            result.suggestions = sorted(set(scopes))  # type: ignore[arg-type]
+            return result
+        return _result(asks, Verdict.ASK, immune=True)
+
+
+def _skill_dir(path: str, root: str) -> str | None:
+    """``<root>/.claude/skills/NAME`` when ``path`` is a file inside a skill."""
+    parts = path[len(root):].strip("/").split("/") if path.startswith(root.rstrip("/") + "/") else []
+    if len(parts) >= 4 and parts[0].lower() == ".claude" and parts[1].lower() == "skills":
+        return "/".join([root.rstrip("/"), *parts[:3]])
+    return None
+
+
+def _skill_scope(verdict: Any, ctx: Any) -> str | None:
+    """The skill-scoped rule to suggest for a protected *edit* inside a skill, or None."""
+    from .check import suggest_edit_scope
+
+    if verdict.code != "FS002" or ctx.call.kind.value not in ("file_write", "file_edit"):
+        return None
+    root = ctx.workspace.project_root
+    if _skill_dir(verdict.path, root) is None:
+        return None
+    return suggest_edit_scope(verdict.path, project_root=root)
+
+
+def _skill_rule_covers(asks: list[Any], ctx: Any) -> bool:
+    """An allow rule covers every skill file asked about, and is narrow: it matches no
+    other part of ``.claude`` (settings, hooks, another skill)."""
+    root = ctx.workspace.project_root.rstrip("/")
+    probes = (f"{root}/.claude/settings.json", f"{root}/.claude/hooks/x", f"{root}/.claude/skills/~other~/SKILL.md")
+    for rule in ctx.policy.rules_for("allow"):
+        if rule.content is None or rule.tool not in ("Edit", "Write") or not rule.applies_to(ctx.call):
+            continue
+        if any(rule.matches_path(probe, home=ctx.home) for probe in probes):
+            continue
+        if all(rule.matches_path(v.path, home=ctx.home) for v in asks):
+            return True
+    return False
 
 
 class PathBoundary:
