@@ -30,6 +30,10 @@ def bastion_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, st
         monkeypatch.setenv(key, value)
     monkeypatch.delenv("BASTION_AUDIT", raising=False)
     monkeypatch.delenv("BASTION_AUDIT_LOG", raising=False)
+    # A person's machine: CI itself sets CI=true, which makes bastion refuse to prompt;
+    # the tests that are about CI set it themselves.
+    for name in ("CI", "GITHUB_ACTIONS", "GITLAB_CI", "BUILDKITE", "JENKINS_URL", "TF_BUILD"):
+        monkeypatch.delenv(name, raising=False)
     return dict(os.environ)
 
 
