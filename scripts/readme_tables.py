@@ -24,10 +24,10 @@ def _run(argv: list[str]) -> str:
 
 
 def _replace(text: str, name: str, body: str) -> str:
-    pattern = re.compile(rf"(<!-- {name}:start -->\n).*?(\n<!-- {name}:end -->)", re.S)
+    pattern = re.compile(rf"(<!-- {name}:start -->\n)(?:.*?\n)?(<!-- {name}:end -->)", re.S)
     if not pattern.search(text):
         raise SystemExit(f"README.md has no <!-- {name}:start --> … <!-- {name}:end --> block")
-    return pattern.sub(lambda m: m.group(1) + body + m.group(2), text)
+    return pattern.sub(lambda m: m.group(1) + body + "\n" + m.group(2), text)
 
 
 def main() -> int:
@@ -49,7 +49,7 @@ def main() -> int:
     text = _replace(text, "accuracy", accuracy)
 
     if not args.skip_bench:
-        speed = _run([python, str(ROOT / "benchmarks" / "bench.py")])
+        speed = _run([python, str(ROOT / "benchmarks" / "bench.py")]).replace("## ", "#### ")
         text = _replace(text, "speed", speed)
 
     readme.write_text(text, encoding="utf-8")
