@@ -191,7 +191,7 @@ def render_markdown(reports: list[dict[str, Any]], *, min_category: int = 1) -> 
         if report["kind"] == "dangerous":
             all_ = report["overall"]["all"]
             caught = (all_["ask"] + all_["deny"]) / all_["n"]
-            out.append(f"### {name}: {all_['n']} dangerous commands, caught (ask + deny) {_pct(caught)}\n")
+            out.append(f"#### {name}: {all_['n']} dangerous commands, caught (ask + deny) {_pct(caught)}\n")
             deny_label = report["overall"].get("label:deny")
             if deny_label:
                 out.append(f"Of the {deny_label['n']} labelled `deny`, denied: {_pct(deny_label['deny'] / deny_label['n'])}.\n")
@@ -206,7 +206,7 @@ def render_markdown(reports: list[dict[str, Any]], *, min_category: int = 1) -> 
             for source, t in sorted(report["by_source"].items(), key=lambda kv: -kv[1]["n"]):
                 out.append(f"| {source} | {t['n']} | {_pct((t['ask'] + t['deny']) / t['n'])} | {_pct(t['deny'] / t['n'])} |")
         elif report["kind"] == "benign":
-            out.append(f"### {name}: {report['overall']['all']['n']} benign commands\n")
+            out.append(f"#### {name}: {report['overall']['all']['n']} benign commands\n")
             out.append("| slice | n | denied | asked | allowed |\n|---|---:|---:|---:|---:|")
             for key in ("all", "untagged", "tagged"):
                 t = report["overall"].get(key)
@@ -215,7 +215,7 @@ def render_markdown(reports: list[dict[str, Any]], *, min_category: int = 1) -> 
             for source, t in sorted(report["by_source"].items(), key=lambda kv: -kv[1]["n"]):
                 out.append(f"| source {source} | {t['n']} | {_pct(t['deny'] / t['n'])} | {_pct(t['ask'] / t['n'])} | {_pct(t['allow'] / t['n'])} |")
         else:
-            out.append(f"### {name}: injection scanner\n")
+            out.append(f"#### {name}: injection scanner\n")
             out.append("| slice | n | flagged |\n|---|---:|---:|")
             for key, s in report["slices"].items():
                 out.append(f"| {key} | {s['n']} | {_pct(s['flagged'] / s['n'] if s['n'] else 0)} |")
