@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import functools
 import hashlib
 import json
 import os
@@ -43,6 +44,14 @@ def managed_settings_path(env: Mapping[str, str] | None = None) -> Path:
 
 def session_file(session_id: str, env: Mapping[str, str] | None = None) -> Path:
     """The per-session state file; the id is hashed so it can never escape the folder."""
+    env = env if env is not None else os.environ
+    return _session_file(session_id, env.get("BASTION_STATE_DIR") or "", env.get("XDG_STATE_HOME") or "", env.get("HOME") or "")
+
+
+@functools.lru_cache(maxsize=64)
+def _session_file(session_id: str, own: str, xdg: str, home: str) -> Path:
+    """Cached: several layers ask for the same session's file on every check."""
+    env = {k: v for k, v in (("BASTION_STATE_DIR", own), ("XDG_STATE_HOME", xdg), ("HOME", home)) if v}
     digest = hashlib.sha256(session_id.encode("utf-8", "replace")).hexdigest()[:32]
     return state_dir(env) / "sessions" / f"{digest}.json"
 

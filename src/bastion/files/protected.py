@@ -321,10 +321,23 @@ class ProtectionConfig:
 DEFAULT = ProtectionConfig()
 
 
+#: The environment variables that decide where bastion's own files are.
+_OWN_PATH_VARIABLES = (
+    "HOME", "BASTION_CONFIG_DIR", "XDG_CONFIG_HOME", "BASTION_STATE_DIR", "XDG_STATE_HOME", "BASTION_MANAGED_SETTINGS",
+)
+
+
 def _own_paths_from(env: Mapping[str, str]) -> tuple[str, ...]:
+    return _own_paths_for(tuple(env.get(name) or "" for name in _OWN_PATH_VARIABLES))
+
+
+@functools.lru_cache(maxsize=16)
+def _own_paths_for(values: tuple[str, ...]) -> tuple[str, ...]:
+    """Resolved once per distinct environment: this runs on every check."""
     from .. import state
     from .workspace import resolve_path
 
+    env = {name: value for name, value in zip(_OWN_PATH_VARIABLES, values) if value}
     home = env.get("HOME") or os.path.expanduser("~")
     raw = (state.config_dir(env), state.state_dir(env), state.managed_settings_path(env), "/etc/bastion")
     return tuple(dict.fromkeys(resolve_path(str(p), cwd="/", home=home) for p in raw))
