@@ -140,7 +140,15 @@ def test_what_counts_as_send_or_execution(project: Path, bastion_env: dict[str, 
     assert decision.layer == "taint" and action in decision.reason
 
 
-@pytest.mark.parametrize("command", ["git status", "ls -la", "cat src/app.py", "pytest -q"])
+@pytest.mark.parametrize("command", ["pytest -q", "python3 send.py", "bash ./send.sh", "npm test"])
+def test_after_a_secret_running_project_code_asks(project: Path, bastion_env: dict[str, str], command: str) -> None:
+    """The agent may just have written the code it runs: `python3 send.py` after `.env`."""
+    taint.record_read(SESSION, ".env", bastion_env, cwd=str(project))
+    decision = guard(project, bastion_env).check(bash(project, command))
+    assert decision.layer == "taint" and decision.immune and ".env" in decision.reason
+
+
+@pytest.mark.parametrize("command", ["git status", "ls -la", "cat src/app.py"])
 def test_local_work_goes_on(project: Path, bastion_env: dict[str, str], command: str) -> None:
     taint.record_read(SESSION, ".env", bastion_env, cwd=str(project))
     decision = guard(project, bastion_env).check(bash(project, command))

@@ -21,8 +21,8 @@ What counts (chosen where the issue is silent):
   carries query data;
 * *code execution*: a shell command with a ``code_execution`` or ``pipe_injection``
   factor of at least medium severity (inline code, interpreters fed code, package
-  installs, piping into a shell). Routine project commands (tests, builds) run code
-  the user already has and do not count;
+  installs, piping into a shell), and any other command that is not read-only — tests,
+  builds and scripts run project code, which the agent may just have written;
 * a shell command bastion cannot analyse counts as both (fail closed);
 * MCP tools are not classified here: their own allow/ask rules govern them.
 """
@@ -34,7 +34,7 @@ import time
 from pathlib import Path
 from typing import Any, Iterable, Mapping, NamedTuple
 
-from ..model import Finding, Kind, LayerResult, Severity, ToolCall, Verdict
+from ..model import Finding, Kind, LayerResult, Severity, Tier, ToolCall, Verdict
 
 __all__ = ["Taint", "TaintEvent", "TaintLayer", "record_read", "record_injection", "taint_of", "clear", "KEY"]
 
@@ -277,6 +277,10 @@ def _network_or_execution(call: ToolCall, ctx: Any) -> str | None:
         return "sends data to the network"
     if any(f.kind in _EXECUTION and _RANK.get(f.severity, 0) >= _RANK[Severity.MEDIUM] for f in factors):
         return "executes code"
+    if getattr(analysis, "tier", Tier.READ_ONLY) is not Tier.READ_ONLY:
+        # tests, builds and scripts run project code, which the agent may just have
+        # written (`python send.py`): after a secret was read they ask too
+        return "runs code"
     return None
 
 

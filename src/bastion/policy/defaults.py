@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..model import Kind, LayerResult, Source, Tier, ToolCall, Verdict
+from ..model import Kind, LayerResult, Mode, Source, Tier, ToolCall, Verdict
 
 
 class Defaults:
@@ -34,6 +34,22 @@ class Defaults:
 
     def _shell(self, call: ToolCall, ctx: Any) -> LayerResult:
         analysis = ctx.analysis
+        if analysis.known_safe:
+            written = _runs_code_after_writing(ctx)
+            if written:
+                return LayerResult(
+                    Verdict.ASK,
+                    f"writes {written} and runs code in the same command; approval needed",
+                    risk=Tier.HIGH_RISK,
+                )
+            changed = _changed_files(ctx)
+            if changed and ctx.mode is not Mode.ACCEPT_EDITS:
+                more = f" (and {len(changed) - 1} more)" if len(changed) > 1 else ""
+                return LayerResult(
+                    Verdict.ASK,
+                    f"changes code: {changed[0]}{more}; edits of code need approval in {ctx.mode.value} mode",
+                    risk=Tier.LOW_RISK,
+                )
         if analysis.known_safe and analysis.tier is not Tier.READ_ONLY:
             outside = _runs_outside(ctx)
             if outside:
@@ -53,6 +69,75 @@ class Defaults:
                 risk=analysis.tier,
             )
         return LayerResult(Verdict.ASK, "this command changes state; approval needed", risk=analysis.tier)
+
+
+#: Where writing changes nothing a person would need to approve.
+_SINKS = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/1", "/dev/fd/2"})
+
+
+#: Files that run later — sources, scripts, build and CI definitions. A shell command that
+#: writes one is an Edit of code and asks like the Edit tool; writing data (``out.txt``,
+#: ``results.csv``) does not.
+CODE_EXTENSIONS = frozenset({
+    ".sh", ".bash", ".zsh", ".fish", ".ksh", ".py", ".pyw", ".pth", ".js", ".mjs", ".cjs", ".ts", ".tsx", ".jsx",
+    ".rb", ".pl", ".pm", ".php", ".lua", ".go", ".rs", ".c", ".h", ".cc", ".cpp", ".hpp", ".java", ".kt", ".scala",
+    ".swift", ".cs", ".r", ".jl", ".ex", ".exs", ".erl", ".hs", ".ml", ".mk", ".cmake", ".gradle", ".ps1", ".bat",
+    ".cmd", ".vbs", ".service", ".timer", ".desktop", ".plist", ".so", ".dylib",
+})
+CODE_FILE_NAMES = frozenset({
+    "makefile", "gnumakefile", "justfile", "rakefile", "gemfile", "dockerfile", "containerfile", "vagrantfile",
+    "cmakelists.txt", "package.json", "pyproject.toml", "setup.cfg", "tox.ini", "noxfile.py", "conftest.py",
+    "pytest.ini", "build.gradle", "pom.xml", "cargo.toml", "build.rs", "go.mod", "taskfile.yml", "taskfile.yaml",
+    ".pre-commit-config.yaml", "docker-compose.yml", "docker-compose.yaml", "compose.yml", "compose.yaml",
+    ".npmrc", ".yarnrc", ".yarnrc.yml", "procfile",
+})
+CODE_DIRECTORIES = frozenset({".github", ".gitlab-ci", ".circleci", "bin", "scripts", ".husky"})
+
+
+def _is_code(path: str) -> bool:
+    import os.path
+
+    name = os.path.basename(path).lower()
+    if name in CODE_FILE_NAMES or os.path.splitext(name)[1] in CODE_EXTENSIONS:
+        return True
+    return any(part.lower() in CODE_DIRECTORIES for part in path.split("/")[:-1])
+
+
+def _changed_files(ctx: Any) -> list[str]:
+    """Code the command writes or deletes — the shell's equivalent of an Edit of a
+    source, script or build file, which asks in default mode too. Data files, created
+    directories and sinks such as ``/dev/null`` are not; writes outside the workspace
+    are the path layer's business."""
+    workspace = ctx.workspace
+    return [
+        use.raw
+        for use in ctx.path_uses
+        if use.op in ("write", "delete") and use.path not in _SINKS and use.command != "mkdir"
+        and workspace.contains(use.path) and _is_code(use.path)
+    ]
+
+
+def _runs_code_after_writing(ctx: Any) -> str | None:
+    """The file written when a later sub-command runs code (a build, a test runner, a
+    script): what runs may be what was just written (``printf … > Makefile && make``,
+    ``cp /tmp/x.sh . && bash x.sh``). None otherwise."""
+    from ..shell.analyse import analyse
+    from ..shell.script import Script
+
+    written: str | None = None
+    for cmd in ctx.parsed.commands:
+        if written and cmd.name not in _FILE_COMMANDS:
+            single = analyse(Script((cmd,)), cwd=ctx.call.cwd, home=ctx.home)
+            if single.tier is not Tier.READ_ONLY:
+                return written
+        for use in ctx.paths_of(cmd):
+            if use.op == "write" and use.path not in _SINKS and cmd.name != "mkdir":
+                written = written or use.raw
+    return None
+
+
+#: Commands that only move bytes between files; running them after a write runs no code.
+_FILE_COMMANDS = frozenset({"cp", "mv", "rm", "mkdir", "touch", "cat", "echo", "printf", "tee", "chmod", "ls", "head", "tail"})
 
 
 def _runs_outside(ctx: Any) -> str | None:
