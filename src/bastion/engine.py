@@ -106,8 +106,7 @@ class Context:
                 analysis = self.analysis
                 if analysis is not None:
                     for access in analysis.paths:
-                        resolved = resolve_path(access.resolved, cwd=call.cwd, home=self.home)
-                        uses.append(PathUse(access.op, resolved, access.path, access.command))
+                        uses.extend(self._uses_of(access))
                 return uses
             op = {
                 Kind.FILE_READ: "read",
@@ -136,15 +135,27 @@ class Context:
         key = f"paths_of:{id(cmd)}"
 
         def build() -> list[PathUse]:
-            from .files.workspace import resolve_path
             from .shell.paths import extract_paths
 
-            return [
-                PathUse(access.op, resolve_path(access.resolved, cwd=self.call.cwd, home=self.home), access.path, access.command)
-                for access in extract_paths(cmd, cwd=self.call.cwd, home=self.home)
-            ]
+            uses: list[PathUse] = []
+            for access in extract_paths(cmd, cwd=self.call.run_dir, home=self.home):
+                uses.extend(self._uses_of(access))
+            return uses
 
         return self._once(key, build)
+
+    def _uses_of(self, access: Any) -> list[PathUse]:
+        """A shell path access resolved; a glob (``.gi*/config``) also stands for every
+        file it matches here, as the shell would expand it."""
+        from .files.workspace import resolve_path
+
+        run_dir = self.call.run_dir
+        resolved = resolve_path(access.resolved, cwd=run_dir, home=self.home)
+        uses = [PathUse(access.op, resolved, access.path, access.command)]
+        if any(ch in access.resolved for ch in "*?["):
+            for match in _glob_matches(access.resolved):
+                uses.append(PathUse(access.op, resolve_path(match, cwd=run_dir, home=self.home), access.path, access.command))
+        return uses
 
     # -- shell --------------------------------------------------------------------
 
@@ -173,7 +184,7 @@ class Context:
             from .shell.analyse import analyse
 
             return analyse(
-                parsed, cwd=self.call.cwd, home=self.home, workspace_roots=self.workspace.roots
+                parsed, cwd=self.call.run_dir, home=self.home, workspace_roots=self.workspace.roots
             )
 
         return self._once("analysis", build)
@@ -190,6 +201,24 @@ class Context:
             return session_grants(self.call.session_id, env=self.env)
 
         return self._once("grants", build)
+
+
+#: A glob matching more files than this is judged on the first ones (and asks anyway
+#: for writes outside the workspace or to protected files among them).
+MAX_GLOB_MATCHES = 64
+
+
+def _glob_matches(pattern: str) -> list[str]:
+    """What a shell glob would expand to: the files it matches, plus — when only the
+    folder part is a glob (``.g?t/hooks/new``) — the named file in each matching folder."""
+    import glob
+    import os.path
+
+    matches = glob.glob(pattern, include_hidden=True)[:MAX_GLOB_MATCHES]
+    folder, name = os.path.split(pattern)
+    if name and not any(ch in name for ch in "*?["):
+        matches += [os.path.join(d, name) for d in glob.glob(folder, include_hidden=True)[:MAX_GLOB_MATCHES]]
+    return matches
 
 
 @dataclass

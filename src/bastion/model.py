@@ -112,6 +112,9 @@ class ToolSpec:
     canonical: str
     command_keys: tuple[str, ...] = ()
     path_keys: tuple[str, ...] = ()
+    #: Input fields naming the directory a shell command runs in (Codex ``workdir``,
+    #: Gemini ``dir_path``): relative paths in the command resolve against it.
+    workdir_keys: tuple[str, ...] = ()
 
 
 def _spec(name: str, kind: Kind, tier: Tier, canonical: str | None = None, **kw: Any) -> ToolSpec:
@@ -119,13 +122,14 @@ def _spec(name: str, kind: Kind, tier: Tier, canonical: str | None = None, **kw:
 
 
 _SHELL_KEYS = ("command", "cmd")
+_WORKDIR_KEYS = ("workdir", "dir_path", "directory")
 _PATH_KEYS = ("file_path", "path", "absolute_path", "notebook_path", "dir_path", "directory")
 
 TOOL_CATALOG: dict[str, ToolSpec] = {
     spec.name: spec
     for spec in [
         # Claude Code
-        _spec("Bash", Kind.SHELL, Tier.HIGH_RISK, command_keys=_SHELL_KEYS),
+        _spec("Bash", Kind.SHELL, Tier.HIGH_RISK, command_keys=_SHELL_KEYS, workdir_keys=_WORKDIR_KEYS),
         _spec("BashOutput", Kind.OTHER, Tier.READ_ONLY),
         _spec("KillShell", Kind.OTHER, Tier.LOW_RISK),
         _spec("KillBash", Kind.OTHER, Tier.LOW_RISK, "KillShell"),
@@ -146,13 +150,22 @@ TOOL_CATALOG: dict[str, ToolSpec] = {
         _spec("ExitPlanMode", Kind.OTHER, Tier.READ_ONLY),
         _spec("AskUserQuestion", Kind.OTHER, Tier.READ_ONLY),
         _spec("SlashCommand", Kind.OTHER, Tier.LOW_RISK),
+        _spec("Agent", Kind.OTHER, Tier.LOW_RISK, "Task"),
+        _spec("TaskCreate", Kind.OTHER, Tier.READ_ONLY),
+        _spec("TaskUpdate", Kind.OTHER, Tier.READ_ONLY),
+        _spec("TaskList", Kind.OTHER, Tier.READ_ONLY),
+        _spec("TaskGet", Kind.OTHER, Tier.READ_ONLY),
+        _spec("TaskOutput", Kind.OTHER, Tier.READ_ONLY),
+        _spec("EnterPlanMode", Kind.OTHER, Tier.READ_ONLY),
+        _spec("ListMcpResourcesTool", Kind.OTHER, Tier.READ_ONLY),
+        _spec("ReadMcpResourceTool", Kind.OTHER, Tier.READ_ONLY),
         _spec("Skill", Kind.OTHER, Tier.LOW_RISK),
         # Codex CLI
-        _spec("shell", Kind.SHELL, Tier.HIGH_RISK, "Bash", command_keys=_SHELL_KEYS),
-        _spec("exec_command", Kind.SHELL, Tier.HIGH_RISK, "Bash", command_keys=_SHELL_KEYS),
-        _spec("local_shell", Kind.SHELL, Tier.HIGH_RISK, "Bash", command_keys=_SHELL_KEYS),
-        _spec("container.exec", Kind.SHELL, Tier.HIGH_RISK, "Bash", command_keys=_SHELL_KEYS),
-        _spec("unified_exec", Kind.SHELL, Tier.HIGH_RISK, "Bash", command_keys=_SHELL_KEYS),
+        _spec("shell", Kind.SHELL, Tier.HIGH_RISK, "Bash", command_keys=_SHELL_KEYS, workdir_keys=_WORKDIR_KEYS),
+        _spec("exec_command", Kind.SHELL, Tier.HIGH_RISK, "Bash", command_keys=_SHELL_KEYS, workdir_keys=_WORKDIR_KEYS),
+        _spec("local_shell", Kind.SHELL, Tier.HIGH_RISK, "Bash", command_keys=_SHELL_KEYS, workdir_keys=_WORKDIR_KEYS),
+        _spec("container.exec", Kind.SHELL, Tier.HIGH_RISK, "Bash", command_keys=_SHELL_KEYS, workdir_keys=_WORKDIR_KEYS),
+        _spec("unified_exec", Kind.SHELL, Tier.HIGH_RISK, "Bash", command_keys=_SHELL_KEYS, workdir_keys=_WORKDIR_KEYS),
         _spec("write_stdin", Kind.OTHER, Tier.HIGH_RISK),
         _spec("apply_patch", Kind.FILE_EDIT, Tier.LOW_RISK, "Edit", path_keys=_PATH_KEYS),
         _spec("update_plan", Kind.OTHER, Tier.READ_ONLY),
@@ -161,15 +174,16 @@ TOOL_CATALOG: dict[str, ToolSpec] = {
         _spec("grep_files", Kind.SEARCH, Tier.READ_ONLY, "Grep", path_keys=_PATH_KEYS),
         _spec("web_search", Kind.OTHER, Tier.READ_ONLY, "WebSearch"),
         # Gemini CLI
-        _spec("run_shell_command", Kind.SHELL, Tier.HIGH_RISK, "Bash", command_keys=_SHELL_KEYS),
+        _spec("run_shell_command", Kind.SHELL, Tier.HIGH_RISK, "Bash", command_keys=_SHELL_KEYS, workdir_keys=_WORKDIR_KEYS),
         _spec("read_file", Kind.FILE_READ, Tier.READ_ONLY, "Read", path_keys=_PATH_KEYS),
-        _spec("read_many_files", Kind.FILE_READ, Tier.READ_ONLY, "Read", path_keys=("paths",)),
+        _spec("read_many_files", Kind.FILE_READ, Tier.READ_ONLY, "Read", path_keys=("paths", "include")),
         _spec("write_file", Kind.FILE_WRITE, Tier.LOW_RISK, "Write", path_keys=_PATH_KEYS),
         _spec("replace", Kind.FILE_EDIT, Tier.LOW_RISK, "Edit", path_keys=_PATH_KEYS),
         _spec("edit", Kind.FILE_EDIT, Tier.LOW_RISK, "Edit", path_keys=_PATH_KEYS),
         _spec("list_directory", Kind.SEARCH, Tier.READ_ONLY, "Glob", path_keys=_PATH_KEYS),
         _spec("glob", Kind.SEARCH, Tier.READ_ONLY, "Glob", path_keys=_PATH_KEYS),
         _spec("search_file_content", Kind.SEARCH, Tier.READ_ONLY, "Grep", path_keys=_PATH_KEYS),
+        _spec("grep_search", Kind.SEARCH, Tier.READ_ONLY, "Grep", path_keys=_PATH_KEYS),
         _spec("grep", Kind.SEARCH, Tier.READ_ONLY, "Grep", path_keys=_PATH_KEYS),
         _spec("web_fetch", Kind.WEB_FETCH, Tier.LOW_RISK, "WebFetch"),
         _spec("google_web_search", Kind.OTHER, Tier.READ_ONLY, "WebSearch"),
@@ -242,6 +256,18 @@ class ToolCall:
 
                 return shlex.join(value)
         return None
+
+    @property
+    def run_dir(self) -> str:
+        """Where a shell command runs: the call's directory, or the one its input names
+        (``workdir``/``dir_path``). The workspace stays the call's directory either way."""
+        import os.path
+
+        for key in self.spec.workdir_keys:
+            value = self.input.get(key)
+            if isinstance(value, str) and value.strip():
+                return os.path.normpath(os.path.join(self.cwd, os.path.expanduser(value)))
+        return self.cwd
 
     @property
     def paths(self) -> list[str]:

@@ -36,7 +36,7 @@ def _problem(call: ToolCall) -> str | None:
     elif kind is Kind.WEB_FETCH:
         url = data.get("url")
         if not isinstance(url, str) or not url.strip():
-            return f"{call.tool} needs a 'url' string"
+            return f"{call.tool} needs a 'url' string (or URLs to a single host in its prompt)"
     if len(repr(data)) > MAX_INPUT_CHARS:
         return f"the input of {call.tool} is larger than {MAX_INPUT_CHARS} characters"
     return None

@@ -11,6 +11,8 @@ ask turned into a deny that says why.
 
 from __future__ import annotations
 
+import re
+
 from typing import Any, Mapping
 
 from ..model import Decision, Finding, Verdict
@@ -23,8 +25,22 @@ POST_EVENTS = ("AfterTool",)
 can_ask = False
 
 
+_URL = re.compile(r"https?://[^\s<>\"')\]]+")
+
+
 def to_call(payload: Mapping[str, Any]) -> Any:
-    return claude_code.to_call(payload, agent="gemini")
+    """Gemini's ``web_fetch`` names its URLs inside a ``prompt``. When they all point at
+    one host, the first becomes the call's ``url``, so rules and checks see where it
+    goes; URLs to several hosts are left as they are and the call is refused as
+    malformed (one domain rule must not wave through a second host)."""
+    from urllib.parse import urlsplit
+
+    call = claude_code.to_call(payload, agent="gemini")
+    if call.tool == "web_fetch" and not isinstance(call.input.get("url"), str):
+        urls = _URL.findall(str(call.input.get("prompt", "")))
+        if urls and len({urlsplit(u).hostname for u in urls}) == 1:
+            call.input = {**call.input, "url": urls[0]}
+    return call
 
 
 def answer(event: str, decision: Decision, policy: Any = None, *, asked: bool = False) -> Reply:

@@ -146,9 +146,9 @@ def _runs_outside(ctx: Any) -> str | None:
     import os
 
     for cmd in ctx.parsed.commands:
-        if cmd.cwd is None or cmd.name in ("cd", "pushd"):
+        if cmd.name in ("cd", "pushd"):
             continue
-        where = ctx.resolve(os.path.join(ctx.call.cwd, cmd.cwd))
+        where = ctx.resolve(os.path.join(ctx.call.run_dir, cmd.cwd or "."))
         if not ctx.workspace.contains(where):
             return " ".join(cmd.argv[:2])
     return None

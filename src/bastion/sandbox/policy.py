@@ -23,7 +23,7 @@ from typing import Any
 from ..model import Decision, Kind, Source, ToolCall, TraceEntry, Verdict
 
 #: Layers of stages 6–7 whose asks the sandbox may turn into allows.
-SANDBOXABLE_LAYERS = frozenset({"shell_analysis", "path_boundary", "defaults", "reviewer"})
+SANDBOXABLE_LAYERS = frozenset({"shell_analysis", "path_boundary", "defaults"})
 LAYER = "sandbox"
 
 

@@ -209,15 +209,17 @@ def _copy_like(source_op: str, value_opts: str, *, dir_flag: bool = False) -> Ex
 
 
 def _ln(args: tuple[str, ...]) -> Iterable[Pair]:
+    """A link is a door to its target: whatever later writes through the link writes the
+    target (``ln -s ~/.bashrc n && echo x >> n``), so the targets count as written."""
     parsed = parse_args(args, _opts("-t --target-directory -S --suffix"))
     ops = parsed.operands
     target = parsed.value("-t", "--target-directory")
     if target is not None:
-        return [(READ, a) for a in ops] + [(WRITE, target)]
+        return [(WRITE, a) for a in ops] + [(WRITE, target)]
     if len(ops) >= 2:
-        return [(READ, a) for a in ops[:-1]] + [(WRITE, ops[-1])]
+        return [(WRITE, a) for a in ops[:-1]] + [(WRITE, ops[-1])]
     if len(ops) == 1:
-        return [(READ, ops[0]), (WRITE, posixpath.basename(ops[0].rstrip("/")) or ".")]
+        return [(WRITE, ops[0]), (WRITE, posixpath.basename(ops[0].rstrip("/")) or ".")]
     return []
 
 
