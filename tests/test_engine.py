@@ -329,3 +329,31 @@ def test_accept_edits_allows_code_edits_but_not_write_then_run(project, bastion_
     guard = make_guard(project, bastion_env, mode=Mode.ACCEPT_EDITS)
     assert guard.check(bash(project, "echo x >> src/app.py")).verdict is Verdict.ALLOW
     assert guard.check(bash(project, "printf 'x' > x.sh && bash x.sh")).verdict is Verdict.ASK
+
+
+# --------------------------------------------------------------------------- paths the shell would reach
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        'printf "[core]\\n\\tfsmonitor = touch pwned\\n" >> .gi*/config',
+        "cp evil .g?t/hooks/pre-commit",
+        "sed -i s/a/b/ .[g]it/config",
+        "ln -s ~/.bashrc n && echo x >> n",
+        "ln -s .git g && echo x > g/hooks/pre-commit",
+    ],
+)
+def test_globs_and_links_cannot_hide_a_protected_target(project, bastion_env, command):
+    decision = make_guard(project, bastion_env, mode=Mode.BYPASS).check(bash(project, command))
+    assert decision.verdict is Verdict.ASK and decision.immune
+
+
+def test_the_shell_tools_working_directory_is_where_paths_resolve(project, bastion_env):
+    guard = make_guard(project, bastion_env)
+    codex = ToolCall("exec_command", {"cmd": "echo x > pre-commit", "workdir": ".git/hooks"}, cwd=str(project))
+    assert guard.check(codex).immune
+    gemini = ToolCall("run_shell_command", {"command": "pytest -q", "dir_path": "/etc"}, cwd=str(project))
+    assert guard.check(gemini).verdict is Verdict.ASK
+    inside = ToolCall("run_shell_command", {"command": "ls", "dir_path": "src"}, cwd=str(project))
+    assert guard.check(inside).verdict is Verdict.ALLOW
