@@ -162,3 +162,43 @@ def test_yaml_is_not_imported_without_guard_files() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+# --------------------------------------------------------------------------- through the engine
+
+
+def _guard_with_plugin(project, env, text):
+    from bastion.engine import Guard
+
+    guards = project / ".bastion" / "guards"
+    guards.mkdir(parents=True, exist_ok=True)
+    (guards / "frob.yaml").write_text(text)
+    from bastion.policy.settings import trust
+
+    trust(str(project), env)
+    return Guard.from_settings(str(project), env=env)
+
+
+@pytest.mark.parametrize(
+    "command, verdict",
+    [
+        ("frob --all", "allow"),
+        ("frob a && frob b", "allow"),
+        ("frob; git push --force origin main", "ask"),
+        ("frob | sh", "ask"),
+        ("frob > /etc/cron.d/x", "ask"),
+    ],
+)
+def test_a_plugin_allow_must_cover_every_sub_command(project, bastion_env, command, verdict):
+    from bastion.model import ToolCall
+
+    guard = _guard_with_plugin(project, bastion_env, 'id: frob\ntool: Bash\npatterns:\n  - match: "^frob\\\\b"\n    verdict: allow\n')
+    assert guard.check(ToolCall("Bash", {"command": command}, cwd=str(project))).verdict.value == verdict
+
+
+def test_a_plugin_deny_sees_sub_commands(project, bastion_env):
+    from bastion.model import ToolCall
+
+    guard = _guard_with_plugin(project, bastion_env, 'id: nodocker\ntool: Bash\npatterns:\n  - match: "^docker\\\\s+run"\n    verdict: deny\n    reason: no containers\n')
+    decision = guard.check(ToolCall("Bash", {"command": "cd src && docker run -it alpine"}, cwd=str(project)))
+    assert decision.verdict.value == "deny" and "no containers" in decision.reason

@@ -104,19 +104,55 @@ class PluginGuards:
         self.can_deny = phase == "restrict"
 
     def check(self, call: ToolCall, ctx: Any) -> LayerResult | None:
+        if self.phase == "allow" and call.kind is Kind.SHELL:
+            return self._allow_shell(call, ctx)
         wanted = ("deny", "ask") if self.phase == "restrict" else ("allow",)
+        # deny and ask patterns see the whole command and every sub-command
+        # (`cd x && docker run` is caught by `^docker`)
+        commands: list[str | None] = [None]
+        if call.kind is Kind.SHELL and self.phase == "restrict" and ctx.policy.plugins:
+            from ..shell.forms import deny_forms
+
+            commands += [form for cmd in _shell_commands(ctx) for form in deny_forms(cmd)]
         strongest: tuple[str, str, str] | None = None
         for guard in ctx.policy.plugins:
-            hit = guard.evaluate(call)
-            if hit is None or hit[0] not in wanted:
-                continue
-            verdict, reason = hit
-            if strongest is None or wanted.index(verdict) < wanted.index(strongest[0]):
-                strongest = (verdict, reason, guard.id)
+            for command in commands:
+                hit = guard.evaluate(call, command=command)
+                if hit is None or hit[0] not in wanted:
+                    continue
+                verdict, reason = hit
+                if strongest is None or wanted.index(verdict) < wanted.index(strongest[0]):
+                    strongest = (verdict, reason, guard.id)
         if strongest is None:
             return None
         verdict, reason, guard_id = strongest
         return LayerResult(Verdict(verdict), f"{reason} (guard {guard_id})", source=Source.CONFIG)
+
+
+    def _allow_shell(self, call: ToolCall, ctx: Any) -> LayerResult | None:
+        """Like an allow rule, a plugin's allow pattern must cover **every** sub-command
+        (``frob; git push --force`` is not covered by ``^frob\b``), each writing only
+        inside the workspace."""
+        from ..shell.forms import allow_form
+
+        parsed = ctx.parsed
+        if parsed is None or parsed.complex or not parsed.commands or not ctx.policy.plugins:
+            return None
+        workspace = ctx.workspace
+        ids: list[str] = []
+        for cmd in parsed.commands:
+            form = allow_form(cmd)
+            if form is None or any(u.op in _WRITE_OPS and not workspace.contains(u.path) for u in ctx.paths_of(cmd)):
+                return None
+            hit = next(
+                ((guard.id, hit[1]) for guard in ctx.policy.plugins
+                 if (hit := guard.evaluate(call, command=form)) is not None and hit[0] == "allow"),
+                None,
+            )
+            if hit is None:
+                return None
+            ids.append(hit[0])
+        return LayerResult(Verdict.ALLOW, f"allowed by guard {', '.join(dict.fromkeys(ids))}", source=Source.CONFIG)
 
 
 class ModeLayer:
