@@ -357,3 +357,19 @@ def test_the_shell_tools_working_directory_is_where_paths_resolve(project, basti
     assert guard.check(gemini).verdict is Verdict.ASK
     inside = ToolCall("run_shell_command", {"command": "ls", "dir_path": "src"}, cwd=str(project))
     assert guard.check(inside).verdict is Verdict.ALLOW
+
+
+class VerdictOnly:
+    """The issue's shape for a custom layer: ``check(call, context) -> verdict or None``."""
+
+    name = "verdict_only"
+
+    def check(self, call, ctx):
+        return Verdict.DENY if "forbidden" in (call.command or "") else None
+
+
+def test_a_custom_layer_may_answer_with_a_bare_verdict(project, bastion_env):
+    guard = make_guard(project, bastion_env)
+    guard.insert_layer(VerdictOnly(), after="deny_rules")
+    assert guard.check(bash(project, "echo forbidden")).verdict is Verdict.DENY
+    assert guard.check(bash(project, "echo fine")).verdict is Verdict.ALLOW

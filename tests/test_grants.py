@@ -39,10 +39,11 @@ KEYS = [
     (ToolCall("run_shell_command", {"command": " ls -la "}), None, "Bash:ls -la"),
     (ToolCall("shell", {"command": ["git", "status"]}), None, "Bash:git status"),
     (ToolCall("Bash", {"command": "ignored"}), "git  log", "Bash:git log"),
-    (ToolCall("Write", {"file_path": "/a"}), None, "Write"),
-    (ToolCall("write_file", {"file_path": "/a"}), None, "Write"),
-    (ToolCall("MultiEdit", {"file_path": "/a"}), None, "Edit"),
-    (ToolCall("WebFetch", {"url": "https://x"}), None, "WebFetch"),
+    (ToolCall("Write", {"file_path": "/a"}), None, "Write:/a"),
+    (ToolCall("write_file", {"file_path": "b/../a"}, cwd="/p"), None, "Write:/p/a"),
+    (ToolCall("MultiEdit", {"file_path": "/a"}), None, "Edit:/a"),
+    (ToolCall("WebFetch", {"url": "https://x"}), None, "WebFetch:https://x"),
+    (ToolCall("TodoWrite", {}), None, "TodoWrite"),
     (ToolCall("mcp__github__create_issue", {}), None, "mcp__github__create_issue"),
 ]
 

@@ -121,3 +121,18 @@ def test_audit_location_is_configurable_and_can_be_switched_off(project, bastion
 )
 def test_redaction(value, hidden):
     assert hidden not in json.dumps(log.redact(value))
+
+
+def test_a_session_grant_for_one_file_does_not_cover_another(project, bastion_env):
+    guard = guard_for(project, bastion_env)
+    call = ToolCall("Write", {"file_path": "src/a.py", "content": ""}, cwd=str(project), session_id="g")
+    grant(call, decide(guard, call), "session", env=bastion_env)
+    assert decide(guard, call).verdict is Verdict.ALLOW
+    other = ToolCall("Write", {"file_path": "/etc/motd", "content": ""}, cwd=str(project), session_id="g")
+    assert decide(guard, other).verdict is Verdict.ASK
+
+
+def test_removals_never_offer_grants(project, bastion_env):
+    (project / "build").mkdir()
+    decision = decide(guard_for(project, bastion_env), ToolCall("Bash", {"command": "rm -rf build"}, cwd=str(project), session_id="r"))
+    assert decision.verdict is Verdict.ASK and decision.no_grant and decision.suggestions == []

@@ -367,6 +367,8 @@ class Guard:
                     result = _run_with_timeout(layer, call, ctx, timeout)
                 else:
                     result = layer.check(call, ctx)
+                if isinstance(result, Verdict):  # a custom layer may answer with a bare verdict
+                    result = LayerResult(result, f"{layer.name} says {result.value}")
                 label = result.verdict.value if result is not None else "abstain"
             except Exception as exc:  # noqa: BLE001 - fail closed, with the reason
                 detail = str(exc).splitlines()[0] if str(exc) else ""
@@ -451,6 +453,8 @@ class Guard:
         no_grant = result.no_grant or risk is Tier.DESTRUCTIVE
         if analysis is not None and getattr(analysis, "destructive", False):
             no_grant = True
+        if "path_uses" in ctx._memo and any(use.op == "delete" for use in ctx._memo["path_uses"]):
+            no_grant = True  # an ask about a removal never offers a session or "always" grant
         # A layer's own suggestions are deliberate (e.g. a skill-scoped Edit rule for a
         # protected path); generated ones are never offered for immune asks.
         suggestions = list(result.suggestions)

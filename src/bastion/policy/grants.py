@@ -30,12 +30,20 @@ class SettingsWriteError(ValueError):
 
 def grant_key(call: ToolCall, normalized_command: str | None = None) -> str:
     """What a grant covers: ``Bash:<command, whitespace collapsed>`` for shell calls,
-    the full name for MCP tools, the canonical tool name (``Write``) otherwise."""
+    the full name for MCP tools, ``Write:<absolute path>`` for file tools (approving an
+    edit of ``src/a.py`` must not approve ``/etc/motd``), the canonical tool otherwise."""
     if call.kind is Kind.SHELL:
         command = normalized_command if normalized_command is not None else (call.command or "")
         return "Bash:" + normalize_command(command)
     if call.kind is Kind.MCP:
         return call.tool
+    if call.paths:
+        import os.path
+
+        paths = sorted(os.path.normpath(os.path.join(call.cwd, os.path.expanduser(p))) for p in call.paths)
+        return f"{call.canonical_tool}:{'|'.join(paths)}"
+    if call.kind is Kind.WEB_FETCH and isinstance(call.input.get("url"), str):
+        return f"{call.canonical_tool}:{call.input['url']}"
     return call.canonical_tool
 
 
