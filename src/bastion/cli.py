@@ -85,6 +85,7 @@ class Guards:
                 isolated=self.args.isolated,
                 settings_files=self.args.settings or (),
                 mode=self.args.mode,
+                add_dirs=getattr(self.args, "add_dir", None) or (),
             )
             self._cache[cwd] = guard
             for line in list(guard.policy.errors) + list(guard.policy.notices):
@@ -140,7 +141,13 @@ def _read_call(args: Any, stdin: TextIO) -> Any:
 # --------------------------------------------------------------------------- commands
 
 
+def _check_cwd(args: Any) -> None:
+    if args.cwd and not os.path.isdir(args.cwd):
+        raise BadInput(f"--cwd {args.cwd}: no such directory")
+
+
 def cmd_check(args: Any) -> int:
+    _check_cwd(args)
     guards = Guards(args)
     if args.batch:
         if args.prompt:
@@ -182,6 +189,7 @@ def _check_batch(guards: Guards, args: Any) -> int:
 def cmd_explain(args: Any) -> int:
     from .explain import render
 
+    _check_cwd(args)
     guards = Guards(args)
     call = _read_call(args, sys.stdin)
     decision = _decide(guards, call, audit=False)
@@ -283,6 +291,8 @@ def _add_decision_flags(parser: Any) -> None:
     parser.add_argument("--mode", help="permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk")
     parser.add_argument("--settings", action="append", metavar="FILE", help="extra settings file (flag priority)")
     parser.add_argument("--isolated", action="store_true", help="ignore managed, user and Claude Code settings")
+    parser.add_argument("--add-dir", action="append", default=[], metavar="DIR",
+                        help="another directory the agent may work in (besides additionalDirectories)")
     parser.add_argument("--session", help="session id (grants and denial tracking are per session)")
     parser.add_argument("--no-audit", action="store_true", help="do not write this decision to the audit log")
     parser.add_argument("command", nargs="*", help="a shell command (after --), shorthand for a Bash call")

@@ -73,6 +73,7 @@ class Context:
         self.home = home
         self.env = env
         self.runs_sandboxed = False
+        self.add_dirs: tuple[str, ...] = ()
         self._memo: dict[str, Any] = {}
 
     def _once(self, key: str, compute: Callable[[], Any]) -> Any:
@@ -87,9 +88,8 @@ class Context:
         def build() -> Any:
             from .files.workspace import Workspace
 
-            return Workspace.create(
-                self.call.cwd, tuple(self.policy.additional_directories), home=self.home
-            )
+            extra = tuple(self.policy.additional_directories) + tuple(self.add_dirs)
+            return Workspace.create(self.call.cwd, extra, home=self.home)
 
         return self._once("workspace", build)
 
@@ -281,6 +281,9 @@ class Guard:
     #: run``, or a hook that rewrites the call into it). Only then may
     #: ``autoAllowBashIfSandboxed`` turn an ask into an allow.
     runs_sandboxed: bool = False
+    #: Extra workspace directories for this guard (``--add-dir``), besides the settings'
+    #: ``additionalDirectories``.
+    add_dirs: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         #: Layers added with ``insert_layer``: they run under the watchdog.
@@ -300,6 +303,7 @@ class Guard:
         mode: Mode | str | None = None,
         env: Mapping[str, str] | None = None,
         reviewer: Reviewer | None = None,
+        add_dirs: Sequence[str] = (),
     ) -> "Guard":
         """A guard with the settings that apply in ``cwd`` (managed, user, project …)."""
         from .policy.settings import load_policy
@@ -312,7 +316,7 @@ class Guard:
             from .review.wiring import build_reviewer  # imported only when the reviewer is on
 
             reviewer = build_reviewer(policy, env)
-        return cls(policy=policy, mode=mode, env=env, reviewer=reviewer)
+        return cls(policy=policy, mode=mode, env=env, reviewer=reviewer, add_dirs=tuple(add_dirs))
 
     # -- customising --------------------------------------------------------------
 
@@ -344,6 +348,7 @@ class Guard:
         home = self.env.get("HOME") or os.path.expanduser("~")
         ctx = Context(call, self.policy, mode=self.effective_mode(call), home=home, env=self.env)
         ctx.runs_sandboxed = self.runs_sandboxed
+        ctx.add_dirs = tuple(os.path.abspath(os.path.expanduser(d)) for d in self.add_dirs)
         return ctx
 
     def check(self, call: ToolCall) -> Decision:
