@@ -559,3 +559,20 @@ def test_plugins_from_user_and_project(root: Path, env: dict[str, str]) -> None:
     assert any("ignored allow pattern 0 of guard p" in n for n in policy.notices)
     trust(root, env)
     assert [p.verdict for p in load(root, env).plugins[1].patterns] == ["allow", "deny"]
+
+
+def test_a_truncated_file_keeps_its_deny_and_ask_rules(tmp_path):
+    """A cut-off write (no closing braces) must not lose the deny rules: that would loosen."""
+    from bastion.policy.settings import load_policy
+
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {"HOME": str(home), "BASTION_CONFIG_DIR": str(tmp_path / "cfg"), "BASTION_STATE_DIR": str(tmp_path / "st"),
+           "BASTION_MANAGED_SETTINGS": str(tmp_path / "m.json")}
+    flag = tmp_path / "cut.json"
+    flag.write_text('{"permissions": {"allow": ["Bash"], "deny": ["Bash(git push:*)"], "ask": ["Bash(npm publish:*)"]')
+    policy = load_policy(str(tmp_path), isolated=True, extra_files=[str(flag)], env=env)
+    texts = {(r.behavior, r.text) for r in policy.rules}
+    assert ("deny", "Bash(git push:*)") in texts and ("ask", "Bash(npm publish:*)") in texts
+    assert not any(b == "allow" for b, _ in texts)
+    assert any(str(flag) in e for e in policy.errors)

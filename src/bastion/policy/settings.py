@@ -21,6 +21,7 @@ rules when they can be salvaged; every problem is a one-line error naming the fi
 from __future__ import annotations
 
 import json
+import re
 import os
 import posixpath
 import stat
@@ -247,6 +248,26 @@ def _lenient_json(text: str) -> str:
     return "".join(out)
 
 
+_RULE_LIST = re.compile(r'"(deny|ask)"\s*:\s*\[(.*?)\]', re.S)
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+
+
+def _salvage_rules(raw: str) -> dict[str, Any] | None:
+    """The deny and ask rule lists of a file too broken even for the lenient reader (a
+    missing brace, a cut-off write): whatever `"deny": [...]` and `"ask": [...]` lists
+    still read as lists of strings. Losing a deny rule would loosen the guard."""
+    found: dict[str, list[str]] = {}
+    for behavior, body in _RULE_LIST.findall(raw):
+        for literal in _JSON_STRING.findall(body):
+            try:
+                value = json.loads(literal)
+            except ValueError:
+                continue
+            if isinstance(value, str):
+                found.setdefault(behavior, []).append(value)
+    return {"permissions": found} if found else None
+
+
 def _read(file: SettingsFile, out: _Loaded) -> tuple[dict[str, Any] | None, str, bool]:
     """``(data, raw text, salvaged)``; ``data`` is None when nothing can be used."""
     path = file.path
@@ -279,9 +300,8 @@ def _read(file: SettingsFile, out: _Loaded) -> tuple[dict[str, Any] | None, str,
         try:
             data = json.loads(_lenient_json(raw))
         except ValueError:
-            out.errors.append(f"{where}; the file is ignored")
-            return None, raw, False
-        if not isinstance(data, dict):
+            data = _salvage_rules(raw)
+        if not isinstance(data, dict) or not data:
             out.errors.append(f"{where}; the file is ignored")
             return None, raw, False
         out.errors.append(f"{where}; read leniently, only its deny and ask rules are used")
