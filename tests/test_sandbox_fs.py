@@ -236,3 +236,16 @@ def test_dev_holds_no_disks(world, backend):
     assert {"null", "zero", "urandom", "shm"} <= names
     assert not any(n.startswith(("sd", "vd", "nvme", "xvd", "loop", "dm-", "mem", "kmsg")) for n in names), names
     assert "null-ok" in names and "4" in names
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_the_git_folder_cannot_be_swapped_for_a_writable_one(world, backend):
+    """`.git/hooks` and `.git/config` are read-only; renaming `.git` itself and building a
+    new one with a planted hooksPath would sidestep that, so `.git` cannot be moved."""
+    result = world.sandbox(backend).run(
+        "mv .git .git.old || exit 7; mkdir .git && printf '[core]\\n\\thooksPath = evil\\n' > .git/config",
+        cwd=str(world.project),
+    )
+    assert result.exit_code == 7, result.stderr
+    assert (world.project / ".git").is_dir() and not (world.project / ".git.old").exists()
+    assert "hooksPath" not in (world.project / ".git" / "config").read_text()

@@ -117,6 +117,8 @@ def build_argv(
         argv += ["--ro-bind", path, path]
     for path in plan.write_roots:
         argv += ["--bind", path, path]
+    for path in plan.pinned:
+        argv += ["--bind", path, path]
     for path, _why in plan.readonly:
         argv += ["--ro-bind", path, path]
     for path, _why in plan.create_readonly:

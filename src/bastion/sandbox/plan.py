@@ -55,6 +55,10 @@ class Plan:
     #: protected directories that do not exist yet: covered by an empty read-only dir
     create_readonly: tuple[tuple[str, str], ...] = ()
     rewritable: tuple[str, ...] = ()
+    #: writable folders bound onto themselves so they become mount points: a mount point
+    #: cannot be renamed or removed, so ``mv .git .git.old && mkdir .git`` cannot swap a
+    #: fresh, writable hooks folder in under the protected one
+    pinned: tuple[str, ...] = ()
     hidden: tuple[tuple[str, bool, str], ...] = ()
     visible: tuple[str, ...] = ()
     home: str = ""
@@ -212,10 +216,11 @@ def _with_submodules(git_dirs: list[str], depth: int = 2) -> list[str]:
     return out
 
 
-def _protected(write_roots: Sequence[str], home: str, own: Iterable[str]) -> tuple[list, list, list]:
+def _protected(write_roots: Sequence[str], home: str, own: Iterable[str]) -> tuple[list, list, list, list]:
     readonly: dict[str, str] = {}
     create: dict[str, str] = {}
     rewritable: list[str] = []
+    pinned: list[str] = []
 
     def writable(path: str) -> bool:
         return any(_within(path, w) for w in write_roots)
@@ -227,6 +232,8 @@ def _protected(write_roots: Sequence[str], home: str, own: Iterable[str]) -> tup
         for git_dir in _with_submodules(_git_dirs(top)):
             if not writable(git_dir):
                 continue
+            if os.path.isdir(git_dir) and not os.path.islink(git_dir):
+                pinned.append(_real(git_dir))
             for name in GIT_PROTECTED:
                 path = os.path.join(git_dir, name)
                 why = f".git/{name} is protected (git runs hooks and obeys its config)"
@@ -250,7 +257,7 @@ def _protected(write_roots: Sequence[str], home: str, own: Iterable[str]) -> tup
         if os.path.lexists(path) and writable(_real(path)):
             readonly[_real(path)] = "bastion's own settings and state are protected"
     ro = sorted((p, why) for p, why in readonly.items() if writable(p))
-    return ro, sorted(create.items()), rewritable
+    return ro, sorted(create.items()), rewritable, sorted(set(pinned))
 
 
 def _visible(home: str, write_roots: Sequence[str], extra: Iterable[str]) -> list[str]:
@@ -301,7 +308,7 @@ def build_plan(
     home_real = _real(home) if home else ""
     config = protected.ProtectionConfig.from_settings({}, env=dict(env) if env is not None else dict(os.environ))
     own = (*protected.own_paths(config), *(_real(os.path.expanduser(p)) for p in protect))
-    readonly, create, rewritable = _protected(roots, home_real, own)
+    readonly, create, rewritable, pinned = _protected(roots, home_real, own)
     deny = [_real(os.path.join(cwd_real, os.path.expanduser(p))) for p in deny_read]
     return Plan(
         cwd=cwd_real,
@@ -310,6 +317,7 @@ def build_plan(
         readonly=tuple(readonly),
         create_readonly=tuple(create),
         rewritable=tuple(rewritable),
+        pinned=tuple(pinned),
         hidden=tuple(_hidden(home_real, deny, credential_globs)),
         visible=tuple(_visible(home_real, roots, keep_visible)),
         home=home_real,

@@ -376,6 +376,7 @@ class Sandbox:
         status_read, status_write = os.pipe()
         binds: list[dict[str, Any]] = [{"src": p, "dst": p, "ro": True, "dir": os.path.isdir(p)} for p in plan.visible]
         binds += [{"src": p, "dst": p, "ro": False, "dir": True} for p in plan.write_roots]
+        binds += [{"src": p, "dst": p, "ro": False, "dir": True} for p in plan.pinned]
         binds += [{"src": p, "dst": p, "ro": True, "dir": os.path.isdir(p)} for p, _ in plan.readonly]
         binds += [{"src": dirs.empty_dir, "dst": p, "ro": True, "dir": True} for p, _ in plan.create_readonly]
         binds += [{"src": p, "dst": p, "ro": False, "dir": True} for p in plan.rewritable]
