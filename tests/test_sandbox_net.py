@@ -191,3 +191,12 @@ def test_names_resolving_to_internal_addresses_are_refused(world):
 )
 def test_domain_policy(allowed, denied, host, ok):
     assert (DomainPolicy(allowed, denied).refusal(host) is None) is ok
+
+
+@pytest.mark.parametrize("address", ["::ffff:127.0.0.1", "::ffff:169.254.169.254", "10.1.2.3", "100.100.100.200", "fd00:ec2::254"])
+def test_internal_address_literals_are_refused_even_under_a_wildcard(world, address):
+    from bastion.sandbox.netproxy import NetProxy
+
+    proxy = NetProxy(DomainPolicy(("*",)))
+    upstream, reason, refused = proxy._connect(address, 80)
+    assert upstream is None and refused and "internal address" in reason

@@ -72,8 +72,14 @@ def _is_literal(host: str) -> bool:
 
 
 def _internal(address: str) -> bool:
-    ip = ipaddress.ip_address(address)
-    return ip.is_loopback or ip.is_link_local or ip.is_multicast or ip.is_unspecified
+    """Anything but a public address: loopback, private and shared ranges, link-local
+    (cloud metadata), multicast, reserved — also when written as IPv4-mapped IPv6
+    (``::ffff:127.0.0.1``), which ``ipaddress`` does not classify by itself."""
+    ip = ipaddress.ip_address(address.split("%", 1)[0])
+    mapped = getattr(ip, "ipv4_mapped", None)
+    if mapped is not None:
+        ip = mapped
+    return not ip.is_global or ip.is_multicast
 
 
 @dataclass
@@ -168,7 +174,11 @@ class NetProxy:
                 candidates = [info[4][0] for info in infos]
         except OSError as exc:
             return None, f"cannot resolve {host}: {exc.strerror or exc}", False
-        if mapped is None and not _is_literal(host):
+        # Names that resolve inward (DNS rebinding onto metadata or loopback) are refused;
+        # so are internal address literals, unless the allowed list names that very
+        # address (a "*" does not open the host's own network).
+        explicit = _is_literal(host) and any(_normalise(p) == host for p in self.policy.allowed)
+        if mapped is None and not explicit:
             internal = [a for a in candidates if _internal(a)]
             if internal:
                 reason = f"{host} resolves to an internal address ({internal[0]})"
