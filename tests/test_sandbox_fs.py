@@ -164,18 +164,14 @@ def test_reading_ordinary_files_outside_still_works(world, backend):
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-def test_bastion_own_state_is_read_only_when_home_is_the_workspace(world, backend):
+def test_bastion_own_state_stays_untouched_when_home_is_the_workspace(world, backend):
     state = world.home / ".local" / "state" / "bastion"
     state.mkdir(parents=True)
     (state / "audit.jsonl").write_text("{}\n")
-    result = world.sandbox(backend).run(
-        "echo forged >> .local/state/bastion/audit.jsonl; echo more >> .bashrc; echo fine > notes2.txt",
-        cwd=str(world.home),
-    )
+    with pytest.raises(SandboxError):
+        world.sandbox(backend).run("echo forged >> .local/state/bastion/audit.jsonl; echo more >> .bashrc", cwd=str(world.home))
     assert (state / "audit.jsonl").read_text() == "{}\n"
     assert (world.home / ".bashrc").read_text() == "# shell startup\n"
-    assert (world.home / "notes2.txt").read_text() == "fine\n"
-    assert result.exit_code == 0  # the last command of the list succeeded
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -249,3 +245,11 @@ def test_the_git_folder_cannot_be_swapped_for_a_writable_one(world, backend):
     assert result.exit_code == 7, result.stderr
     assert (world.project / ".git").is_dir() and not (world.project / ".git.old").exists()
     assert "hooksPath" not in (world.project / ".git" / "config").read_text()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_workspace_that_contains_home_is_refused(world, backend):
+    """From $HOME, missing ~/.ssh or ~/.config/bastion could be created and planted."""
+    with pytest.raises(SandboxError):
+        world.sandbox(backend).run("mkdir -p ~/.ssh && echo key >> ~/.ssh/authorized_keys", cwd=str(world.home))
+    assert not (world.home / ".ssh" / "authorized_keys").exists()

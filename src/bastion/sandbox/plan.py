@@ -306,6 +306,15 @@ def build_plan(
     if not any(_within(cwd_real, r) for r in roots):
         raise PlanError(f"working directory {cwd_real} is outside the workspace {ws} and the write roots")
     home_real = _real(home) if home else ""
+    for root in roots:
+        if home_real and _within(home_real, root):
+            # A writable home holds everything that runs at login and every key that
+            # opens a door (~/.ssh, ~/.bashrc, ~/.config/…), most of which do not exist
+            # yet and so cannot be covered: refuse rather than confine less.
+            raise PlanError(
+                f"the writable folder {root} contains the home directory {home_real}; "
+                "run from a project folder (or give narrower --allow-write folders)"
+            )
     config = protected.ProtectionConfig.from_settings({}, env=dict(env) if env is not None else dict(os.environ))
     own = (*protected.own_paths(config), *(_real(os.path.expanduser(p)) for p in protect))
     readonly, create, rewritable, pinned = _protected(roots, home_real, own)
