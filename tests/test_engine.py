@@ -373,3 +373,21 @@ def test_a_custom_layer_may_answer_with_a_bare_verdict(project, bastion_env):
     guard.insert_layer(VerdictOnly(), after="deny_rules")
     assert guard.check(bash(project, "echo forbidden")).verdict is Verdict.DENY
     assert guard.check(bash(project, "echo fine")).verdict is Verdict.ALLOW
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "git config --file .git/config core.fsmonitor 'touch pwned'",
+        "git config -f .git/config alias.st '!sh'",
+        "git config --global core.pager 'sh -c evil'",
+    ],
+)
+def test_git_config_writes_reach_the_protected_file(project, bastion_env, command):
+    decision = make_guard(project, bastion_env, mode=Mode.BYPASS).check(bash(project, command))
+    assert decision.verdict is Verdict.ASK and decision.immune
+
+
+def test_git_config_reads_stay_allowed(project, bastion_env):
+    guard = make_guard(project, bastion_env)
+    assert guard.check(bash(project, "git config --get user.name")).verdict is Verdict.ALLOW

@@ -73,7 +73,7 @@ def test_resolve(path: str, base: str, expected: str) -> None:
         (("cp", "-r", "a", "b", "dest"), [("read", f"{CWD}/a"), ("read", f"{CWD}/b"), ("write", f"{CWD}/dest")]),
         (("cp", "-t", "/opt", "a"), [("read", f"{CWD}/a"), ("write", "/opt")]),
         (("mv", "old", "new"), [("delete", f"{CWD}/old"), ("write", f"{CWD}/new")]),
-        (("ln", "-s", "/etc/passwd", "link"), [("read", "/etc/passwd"), ("write", f"{CWD}/link")]),
+        (("ln", "-s", "/etc/passwd", "link"), [("write", "/etc/passwd"), ("write", f"{CWD}/link")]),  # a link is a door to its target
         (("install", "-m", "755", "bin", "/usr/local/bin/x"), [("read", f"{CWD}/bin"), ("write", "/usr/local/bin/x")]),
         (("install", "-d", "/opt/a", "/opt/b"), [("write", "/opt/a"), ("write", "/opt/b")]),
         (("chmod", "-R", "755", "dir"), [("write", f"{CWD}/dir")]),

@@ -214,10 +214,10 @@ def _glob_matches(pattern: str) -> list[str]:
     import glob
     import os.path
 
-    matches = glob.glob(pattern, include_hidden=True)[:MAX_GLOB_MATCHES]
+    matches = glob.glob(pattern)[:MAX_GLOB_MATCHES]
     folder, name = os.path.split(pattern)
     if name and not any(ch in name for ch in "*?["):
-        matches += [os.path.join(d, name) for d in glob.glob(folder, include_hidden=True)[:MAX_GLOB_MATCHES]]
+        matches += [os.path.join(d, name) for d in glob.glob(folder)[:MAX_GLOB_MATCHES]]
     return matches
 
 

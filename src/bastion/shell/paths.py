@@ -507,6 +507,8 @@ def _git(args: tuple[str, ...]) -> Iterable[Pair]:
         out.extend((op, p) for p in rest[rest.index("--") + 1 :])
     elif sub in ("add", "mv", "stage"):
         out.extend((op if sub != "add" else READ, a) for a in parse_args(rest, _opts("--chmod --pathspec-from-file")).operands)
+    elif sub == "config":
+        out.extend(_git_config_files(rest))
     elif sub == "clone":
         ops = parse_args(rest, _opts("-b --branch -o --origin --depth --reference -c --config --template -u --upload-pack --separate-git-dir --filter --jobs -j --bundle-uri --shallow-since --shallow-exclude")).operands
         if len(ops) >= 2:
@@ -514,6 +516,33 @@ def _git(args: tuple[str, ...]) -> Iterable[Pair]:
     if where:
         out = [out[0]] + [(op, posixpath.join(where, p)) for op, p in out[1:]]
     return out
+
+
+#: ``git config`` forms that only read.
+_GIT_CONFIG_READS = frozenset({
+    "--get", "--get-all", "--get-regexp", "--get-urlmatch", "--list", "-l", "--get-color", "--get-colorbool",
+})
+
+
+def _git_config_files(rest: tuple[str, ...]) -> list[Pair]:
+    """The file a ``git config`` write changes: ``--file X``, ``--global`` (``~/.gitconfig``),
+    ``--system``, else the repository's ``.git/config`` — all protected, so a write asks
+    in every mode whatever the key."""
+    parsed = parse_args(rest, _opts("-f --file --blob --type --default --comment"))
+    if set(rest) & _GIT_CONFIG_READS or parsed.operands[:1] in (["get"], ["list"]) or (
+        len(parsed.operands) <= 1 and not set(rest) & {"--unset", "--unset-all", "--add", "--replace-all",
+                                                      "--remove-section", "--rename-section", "-e", "--edit"}
+    ):
+        target = parsed.value("-f", "--file")
+        return [(READ, target)] if target else []
+    target = parsed.value("-f", "--file")
+    if target:
+        return [(WRITE, target)]
+    if "--global" in rest:
+        return [(WRITE, "~/.gitconfig")]
+    if "--system" in rest:
+        return [(WRITE, "/etc/gitconfig")]
+    return [(WRITE, ".git/config")]
 
 
 def _git_removals(sub: str, rest: tuple[str, ...]) -> list[Pair]:

@@ -10,6 +10,7 @@ from typing import Callable
 
 from .. import catalog as C
 from ..facts import Ctx, Facts, H, apply_value, host_of, short
+from ..options import parse_args
 
 
 def check_git(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
@@ -135,9 +136,13 @@ def _git_remote(f: Facts, rest: tuple[str, ...], ctx: Ctx) -> str | None:
     return "l"
 
 
+_CONFIG_VALUE_OPTIONS = frozenset({"-f", "--file", "--blob", "--type", "--default", "--comment"})
+
+
 def _git_config(f: Facts, rest: tuple[str, ...], ctx: Ctx) -> str | None:
     flags = _flags(rest)
-    ops = [a for a in rest if not a.startswith("-")]
+    # operands without the values of value-taking options (`--file .git/config KEY VAL`)
+    ops = list(parse_args(rest, _CONFIG_VALUE_OPTIONS).operands)
     read_flags = {"--get", "--get-all", "--get-regexp", "--get-urlmatch", "--list", "-l", "--show-origin", "--show-scope", "--name-only", "--get-color", "--get-colorbool"}
     if flags & read_flags or (ops and ops[0] in ("get", "list")) or len(ops) <= 1 and not flags & {"--unset", "--unset-all", "--remove-section", "--rename-section", "--add", "--replace-all", "-e", "--edit"}:
         return "r"
