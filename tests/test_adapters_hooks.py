@@ -16,7 +16,7 @@ import pytest
 
 from bastion.adapters import claude_code, codex, gemini, hook
 from bastion.adapters.results import scan_tool_result
-from bastion.model import Finding, Severity, ToolCall
+from bastion.model import Finding, Severity, ToolCall, patch_files
 
 from conftest import run_bastion
 
@@ -349,7 +349,7 @@ def test_codex_patches_are_judged_by_the_files_they_touch(project: Path, bastion
     settings.parent.mkdir(parents=True, exist_ok=True)
     settings.write_text(json.dumps({"permissions": {"defaultMode": "acceptEdits"}}))
     patch = PATCH.format(inside="src/app.py", other=other)
-    assert codex.patch_files(patch) == ["src/app.py", other]
+    assert patch_files(patch) == ["src/app.py", other]
     reply = hook.run(codex, payload("codex", "apply_patch", {"command": patch}, project))
     assert verdict_of("codex", reply) == expected
 

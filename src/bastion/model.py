@@ -211,6 +211,21 @@ def tool_spec(name: str) -> ToolSpec:
 
 # --------------------------------------------------------------------------- the call
 
+#: ``apply_patch`` headers that name a file the patch writes, adds, deletes or moves to.
+_PATCH_HEADERS = ("*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: ")
+
+
+def patch_files(patch: str) -> list[str]:
+    """The files a Codex patch touches, so the workspace boundary, protected paths and
+    ``acceptEdits`` judge it like any other edit (the patch text names no path field)."""
+    files: list[str] = []
+    for line in patch.splitlines():
+        for header in _PATCH_HEADERS:
+            if line.startswith(header) and line[len(header):].strip():
+                files.append(line[len(header):].strip())
+    return list(dict.fromkeys(files))
+
+
 
 @dataclass
 class ToolCall:
@@ -271,8 +286,12 @@ class ToolCall:
 
     @property
     def paths(self) -> list[str]:
-        """File paths the call names (for file and search tools)."""
+        """File paths the call names (for file and search tools); for a Codex
+        ``apply_patch``, the files its patch text adds, updates, deletes or moves to."""
         found: list[str] = []
+        if self.tool == "apply_patch":
+            patch = next((v for k in ("input", "patch", "command") if isinstance(v := self.input.get(k), str)), "")
+            found.extend(patch_files(patch))
         for key in self.spec.path_keys:
             value = self.input.get(key)
             if isinstance(value, str) and value:

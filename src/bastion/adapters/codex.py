@@ -32,27 +32,7 @@ def to_call(payload: Mapping[str, Any]) -> Any:
     bastion's own ``defaultMode`` applies instead."""
     call = claude_code.to_call(payload, agent="codex")
     call.mode = None
-    if call.tool == "apply_patch" and "path" not in call.input:
-        patch = next((v for k in ("command", "input", "patch") if isinstance(v := call.input.get(k), str)), "")
-        files = patch_files(patch)
-        if files:
-            call.input = {**call.input, "path": files}
-    return call
-
-
-#: ``apply_patch`` headers that name a file the patch writes, adds, deletes or moves to.
-_PATCH_HEADERS = ("*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: ")
-
-
-def patch_files(patch: str) -> list[str]:
-    """The files a Codex patch touches, so the workspace boundary and ``acceptEdits``
-    can judge it like any other edit (the patch text alone names no path field)."""
-    files: list[str] = []
-    for line in patch.splitlines():
-        for header in _PATCH_HEADERS:
-            if line.startswith(header) and line[len(header):].strip():
-                files.append(line[len(header):].strip())
-    return list(dict.fromkeys(files))
+    return call  # apply_patch: ToolCall.paths reads the files from the patch text
 
 
 def ask_style(policy: Any) -> str:
