@@ -456,13 +456,16 @@ TOOLS: dict[str, Tool] = {
             "issue view,issue status,run list,run view,run watch,workflow list,workflow view,release list,release view,gist list,gist view,"
             "label list,cache list,secret list,variable list,ruleset list,ruleset view,project list,search repos,search issues,search prs,"
             "extension list,config get,config list,--version,version:r;"
-            "repo clone,pr checkout,pr create,pr edit,pr comment,pr review,issue create,issue comment,issue edit,repo fork,gist create,"
+            "repo clone,pr checkout,pr create,pr edit,pr comment,pr review,issue create,issue comment,issue edit,repo fork,"
             "run rerun,workflow run,pr ready,label create,auth login,auth refresh,auth setup-git,codespace list,repo sync:l;"
+            "gist edit:CAT001;"
             "pr merge,pr close,issue close,issue delete,repo delete,repo archive,repo rename,release delete,release delete-asset,run delete,"
             "cache delete,secret delete,variable delete,gist delete,label delete,workflow disable,extension remove,repo edit:CAT016;"
             "release create,release upload,release edit:CAT017;secret set,variable set,auth logout,extension install,config set:CAT009;"
-            "api:CAT001"
-        )
+            "api,gist create:CAT001"
+        ),
+        # a file's contents published to GitHub (`--body-file .env`) is a network send
+        risky={"--body-file": "CAT001", "-F": "CAT001", "--notes-file": "CAT001"},
     ),
     "glab": Tool(_subs("mr list,mr view,issue list,issue view,repo view,ci list,ci view,ci status,release list,variable list,auth status,--version:r;mr create,issue create,repo clone,mr checkout,mr note,ci run:l;mr merge,mr close,issue close,issue delete,repo delete,release delete,variable delete,ci delete:CAT016;release create:CAT017;api:CAT001;variable set:CAT009")),
     "redis-cli": Tool(_subs("ping,info,get,keys,scan,ttl,type,exists,llen,lrange,hget,hgetall,smembers,zrange,dbsize,monitor,--version,config get,client list,memory,slowlog get:r;set,hset,lpush,rpush,sadd,zadd,expire,incr,decr,publish,subscribe:CAT009;flushall,flushdb,del,unlink,config set,shutdown,debug,script flush,client kill:CAT016"), default="CAT009", value_opts=frozenset({"-h", "-p", "-a", "-n", "-u", "--user", "--pass"})),
