@@ -259,6 +259,13 @@ def cmd_rules(args: Any) -> int:
         except (OSError, ValueError) as exc:
             return _fail(str(exc))
         print(f"added {args.behavior} rule {args.rule} to {target}")
+        if args.behavior == "allow" and not args.file and args.scope != "user":
+            from .policy.settings import find_project_root, is_trusted
+
+            root = find_project_root(os.getcwd())
+            if not is_trusted(root):
+                print(f"bastion: note: {root} is not trusted, so its settings can only tighten; "
+                      "run 'bastion trust' for this allow rule to apply", file=sys.stderr)
         return 0
     # list
     from .policy.settings import load_policy
@@ -340,7 +347,8 @@ def build_parser() -> Any:
     rules_add = rules_sub.add_parser("add", help="save an allow (or deny/ask) rule")
     rules_add.add_argument("rule")
     rules_add.add_argument("--behavior", choices=("allow", "deny", "ask"), default="allow")
-    rules_add.add_argument("--scope", choices=("user", "project", "local"), default="local")
+    rules_add.add_argument("--scope", choices=("user", "project", "local"), default="user",
+                           help="user settings (default), or this project's .bastion/settings(.local).json")
     rules_add.add_argument("--file", help="settings file to write (overrides --scope)")
     rules_add.add_argument("--example", action="append", help="a command the rule must match (checked on load)")
 

@@ -254,7 +254,10 @@ class TerminalPrompt:
         if not self.offer_session:
             rows.append([("class:note", "   Only this once can be allowed here: " + _why_once(call, decision))])
         elif decision.suggestions:
-            rows.append([("class:note", f"   To never be asked again: bastion rules add '{decision.suggestions[0]}'")])
+            rule = decision.suggestions[0]
+            # a project-relative path rule (`Edit(/.claude/skills/x/**)`) belongs to the project
+            scope = " --scope local" if "(/" in rule and "(//" not in rule else ""
+            rows.append([("class:note", f"   To never be asked again: bastion rules add '{rule}'{scope}")])
         return self._lines(rows)
 
     def fragments(self) -> list[tuple[str, str]]:
