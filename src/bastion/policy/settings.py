@@ -36,6 +36,9 @@ from .plugins import PluginGuard, load_plugins
 from .rules import BEHAVIORS, Rule, RuleError, parse_rule
 
 #: Sections bastion's own files may carry; other layers read them from ``Policy.sections``.
+#: Sections that can only add protection (``files``: more protected, credential and
+#: sensitive paths), so even an untrusted project's own files may set them.
+TIGHTEN_ONLY_SECTIONS = frozenset({"files"})
 KNOWN_SECTIONS = ("sandbox", "review", "injection", "audit", "hooks", "files", "integrations")
 #: Top-level switches, and the sources allowed to set them.
 _FLAG_SOURCES = {
@@ -436,7 +439,7 @@ def _scalars(data: dict[str, Any], raw: str, file: SettingsFile, home: str, gate
         elif key in KNOWN_SECTIONS:
             if not isinstance(value, dict):
                 out.errors.append(f"{where} must be an object, not {type(value).__name__}")
-            elif gated:
+            elif gated and key not in TIGHTEN_ONLY_SECTIONS:
                 out.notices.append(f"ignored '{key}' settings from untrusted project file {file.path} {TRUST_HINT}")
             else:
                 out.sections[key] = value
