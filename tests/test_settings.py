@@ -576,3 +576,23 @@ def test_a_truncated_file_keeps_its_deny_and_ask_rules(tmp_path):
     assert ("deny", "Bash(git push:*)") in texts and ("ask", "Bash(npm publish:*)") in texts
     assert not any(b == "allow" for b, _ in texts)
     assert any(str(flag) in e for e in policy.errors)
+
+
+def test_files_protections_add_up_and_an_untrusted_project_can_only_add(tmp_path):
+    import json
+
+    from bastion.policy.settings import load_policy
+
+    home = tmp_path / "home"
+    (home).mkdir()
+    cfg = tmp_path / "cfg"
+    cfg.mkdir()
+    (cfg / "settings.json").write_text(json.dumps({"files": {"protected": [".husky"]}}))
+    project = tmp_path / "proj"
+    (project / ".bastion").mkdir(parents=True)
+    (project / ".bastion" / "settings.json").write_text(json.dumps({"files": {"protected": ["deploy"]}}))
+    env = {"HOME": str(home), "BASTION_CONFIG_DIR": str(cfg), "BASTION_STATE_DIR": str(tmp_path / "st"),
+           "BASTION_MANAGED_SETTINGS": str(tmp_path / "m.json")}
+    policy = load_policy(str(project), env=env)
+    assert not policy.trusted
+    assert set(policy.section("files")["protected"]) == {".husky", "deploy"}

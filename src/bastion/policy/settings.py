@@ -511,6 +511,18 @@ def _deep_merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
     return merged
 
 
+def _union_lists(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
+    """Merge a tighten-only section: its lists add up across sources, so no source —
+    an untrusted project least of all — can drop another's protections."""
+    merged = dict(base)
+    for key, value in over.items():
+        if isinstance(value, list) and isinstance(merged.get(key), list):
+            merged[key] = list(dict.fromkeys([*merged[key], *value]))
+        else:
+            merged.setdefault(key, value)
+    return merged
+
+
 def _claude_import_off(env: Mapping[str, str], *flag_sets: dict[str, bool]) -> bool:
     if env.get("BASTION_IMPORT_CLAUDE_SETTINGS", "").strip().lower() in ("0", "false", "no", "off"):
         return True
@@ -592,7 +604,9 @@ def _merge(loaded: list[_Loaded], *, root: str, trusted: bool, isolated: bool, e
     for item in by_precedence:
         if item.default_mode is not None:
             default_mode = item.default_mode
-        sections = _deep_merge(sections, item.sections)
+        sections = _deep_merge(sections, {k: v for k, v in item.sections.items() if k not in TIGHTEN_ONLY_SECTIONS})
+        for key in TIGHTEN_ONLY_SECTIONS & item.sections.keys():
+            sections[key] = _union_lists(sections.get(key, {}), item.sections[key])
 
     plugins: tuple[PluginGuard, ...] = ()
     if not isolated:
