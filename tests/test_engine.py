@@ -398,3 +398,13 @@ def test_apply_patch_is_judged_by_the_files_in_its_patch(project, bastion_env):
     decision = make_guard(project, bastion_env, mode=Mode.BYPASS).check(
         ToolCall("apply_patch", {"input": patch}, cwd=str(project)))
     assert decision.verdict is Verdict.ASK and decision.immune
+
+
+@pytest.mark.parametrize("command", ["cat secret*/a", "tar czf x.tgz secrets", "grep -r key secrets", "cp -r secrets /tmp/out"])
+def test_a_read_deny_rule_covers_globs_and_whole_folders(project, bastion_env, command):
+    (project / "secrets").mkdir()
+    (project / "secrets" / "a").write_text("key\n")
+    guard = make_guard(project, bastion_env, {"permissions": {"deny": ["Read(./secrets/**)"]}})
+    assert guard.check(bash(project, command)).verdict is Verdict.DENY
+    search = ToolCall("Grep", {"pattern": "key", "path": str(project / "secrets")}, cwd=str(project))
+    assert guard.check(search).verdict is Verdict.DENY

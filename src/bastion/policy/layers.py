@@ -55,7 +55,17 @@ def _path_rule_hits(rule: Any, ctx: Any) -> bool:
     if rule.content is None or rule.tool not in ("Read", "Edit", "Write", "Glob", "Grep"):
         return False
     ops = _READ_OPS if rule.tool in ("Read", "Glob", "Grep") else _WRITE_OPS
-    return any(use.op in ops and rule.matches_path(use.path, home=ctx.home) for use in ctx.path_uses)
+    return any(use.op in ops and _hits(rule, use.path, ctx.home) for use in ctx.path_uses)
+
+
+def _hits(rule: Any, path: str, home: str) -> bool:
+    """A rule hits a path, or — for a folder that is searched, archived or copied whole —
+    anything inside it (``Read(./secrets/**)`` stops ``grep -r key secrets``)."""
+    import os.path
+
+    if rule.matches_path(path, home=home):
+        return True
+    return os.path.isdir(path) and rule.matches_path(path.rstrip("/") + "/_", home=home)
 
 
 class DenyRules:
