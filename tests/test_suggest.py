@@ -36,7 +36,7 @@ def suggestions(project: Path, env: dict[str, str], command: str) -> list[str]:
         # narrowed to the exact command: a prefix would also match `git push --force …`
         ("git push origin main", ["Bash(git push origin main)"]),
         ("git push", ["Bash(git push)"]),
-        ("rm -rf build", ["Bash(rm -rf build)"]),
+        ("rm -rf build", []),  # a removal never offers "always allow" (spec 002 §12.10)
         ("curl https://example.com/x", ["Bash(curl https://example.com/x)"]),
         ("docker run ubuntu ls", ["Bash(docker run ubuntu ls)"]),
         # no destructive variant reachable: the command's identity as a prefix
