@@ -253,3 +253,18 @@ def test_a_workspace_that_contains_home_is_refused(world, backend):
     with pytest.raises(SandboxError):
         world.sandbox(backend).run("mkdir -p ~/.ssh && echo key >> ~/.ssh/authorized_keys", cwd=str(world.home))
     assert not (world.home / ".ssh" / "authorized_keys").exists()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_missing_agent_config_folders_cannot_be_planted(world, backend):
+    """A `.claude/settings.json` written from inside would give the next agent session a hook."""
+    for name in (".claude", ".bastion"):
+        assert not (world.project / name).exists()
+    result = world.sandbox(backend).run(
+        "mkdir -p .claude && echo '{\"hooks\": {}}' > .claude/settings.json; "
+        "mkdir -p .bastion && echo '{}' > .bastion/settings.json",
+        cwd=str(world.project),
+    )
+    assert not (world.project / ".claude" / "settings.json").exists()
+    assert not (world.project / ".bastion" / "settings.json").exists()
+    assert result.exit_code != 0

@@ -34,6 +34,11 @@ GIT_PROTECTED = ("hooks", "config")
 #: Protected entries at the top of every write root (and of a writable home).
 ROOT_PROTECTED_DIRS = tuple(d for d in protected.DANGEROUS_DIRECTORIES if d != ".git")
 ROOT_PROTECTED_FILES = tuple(protected.DANGEROUS_FILES)
+#: Agent configuration folders that define hooks and permissions: covered even when they
+#: do not exist yet (an empty read-only folder is mounted, which leaves an empty folder
+#: behind), or a sandboxed command could create `.claude/settings.json` with a hook that
+#: the next agent session runs unconfined.
+CREATE_PROTECTED_DIRS = (".claude", ".bastion", ".codex", ".gemini")
 
 #: Structural folders inside protected ones that stay writable (agents' worktrees).
 REWRITABLE = (".claude/worktrees",)
@@ -243,8 +248,11 @@ def _protected(write_roots: Sequence[str], home: str, own: Iterable[str]) -> tup
                     create[path] = why
         for name in ROOT_PROTECTED_DIRS:
             path = os.path.join(top, name)
+            why = f"{name} is protected ({protected.DANGEROUS_DIRECTORIES[name]})"
             if os.path.isdir(path):
-                readonly[_real(path)] = f"{name} is protected ({protected.DANGEROUS_DIRECTORIES[name]})"
+                readonly[_real(path)] = why
+            elif name in CREATE_PROTECTED_DIRS and not os.path.lexists(path):
+                create[path] = why
         for name in ROOT_PROTECTED_FILES:
             path = os.path.join(top, name)
             if os.path.isfile(path):
