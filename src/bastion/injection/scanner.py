@@ -236,12 +236,51 @@ def scan(text: str, source: str = "") -> list[InjectionFinding]:
     return _scan(text, source, depth=0)
 
 
+#: Letters that look Latin but are not (Cyrillic, Greek), mapped to what they imitate.
+_LOOKALIKES = str.maketrans(
+    "аеорсухіјѕԁһԛԝАВЕКМНОРСТХІЈЅ" "αεικνορτυχΑΒΕΗΙΚΜΝΟΡΤΥΧ",
+    "aeopcyxijsdhqwABEKMHOPCTXIJS" "aeiknoptuxABEHIKMNOPTYX",
+)
+
+
+def _fold(text: str) -> str:
+    """``text`` with full-width forms and look-alike letters written as the plain Latin
+    letters they imitate, one character for one character, so spans still point into
+    the original (``Ｉｇｎｏｒｅ`` and ``Ignоre`` with a Cyrillic о read as ``Ignore``)."""
+    import unicodedata
+
+    out = []
+    for ch in text.translate(_LOOKALIKES):
+        if ch.isascii():
+            out.append(ch)
+            continue
+        folded = unicodedata.normalize("NFKC", ch)
+        out.append(folded if len(folded) == 1 else ch)
+    return "".join(out)
+
+
+def _folded_findings(compiled: _Compiled, text: str, found: list[InjectionFinding]) -> list[InjectionFinding]:
+    """Indicators that only appear once look-alike or full-width letters are folded."""
+    if text.isascii():
+        return []
+    folded = _fold(text)
+    if folded == text:
+        return []
+    seen = {(f.kind, f.start, f.end) for f in found}
+    return [
+        InjectionFinding(f.kind, f.severity, f.start, f.end, f"{f.message} (written with look-alike letters)")
+        for f in _pattern_findings(compiled, _Text(folded))
+        if (f.kind, f.start, f.end) not in seen and text[f.start:f.end] != folded[f.start:f.end]
+    ]
+
+
 def _scan(text: str, source: str, depth: int) -> list[InjectionFinding]:
     if not text:
         return []
     compiled = _compiled()
     buffer = _Text(text)
     findings = _pattern_findings(compiled, buffer)
+    findings.extend(_folded_findings(compiled, text, findings))
     findings.extend(_hidden_findings(compiled, buffer, findings, source, depth))
     flood = _flooding(text)
     if flood is not None:
