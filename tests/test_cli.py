@@ -152,3 +152,11 @@ def test_add_dir_widens_the_workspace(project, bastion_env, tmp_path):
 def test_a_missing_cwd_is_bad_input(bastion_env, tmp_path):
     result = run_bastion("check", "--cwd", str(tmp_path / "nope"), "--", "ls", env=bastion_env)
     assert result.returncode == 2 and "no such directory" in result.stderr
+
+
+def test_rules_add_refuses_an_open_ended_allow_rule_without_force(tmp_path, bastion_env):
+    target = tmp_path / "s.json"
+    refused = run_bastion("rules", "add", "Bash(curl:*)", "--file", str(target), env=bastion_env)
+    assert refused.returncode == 2 and "--force" in refused.stderr and not target.exists()
+    assert run_bastion("rules", "add", "Bash(npm test:*)", "--file", str(target), env=bastion_env).returncode == 0
+    assert run_bastion("rules", "add", "Bash(curl:*)", "--file", str(target), "--force", env=bastion_env).returncode == 0

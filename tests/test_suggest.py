@@ -212,3 +212,17 @@ def test_a_saved_suggestion_matches_its_trigger_and_nothing_destructive(project,
             variant_call = ToolCall("Bash", {"command": variant}, cwd=str(project))
             if before.check(variant_call).verdict is not Verdict.ALLOW:  # the saved rules never loosen a variant
                 assert again.check(variant_call).verdict is not Verdict.ALLOW, variant
+
+
+@pytest.mark.parametrize("rule", ["Bash(find:*)", "Bash(awk:*)", "Bash(ssh:*)", "Edit", "Write", "Read(~/.ssh/**)", "Edit(//**)"])
+def test_open_ended_rules_are_too_broad(rule):
+    from bastion.policy.suggest import is_too_broad
+
+    assert is_too_broad(rule)
+
+
+@pytest.mark.parametrize("rule", ["Bash(npm test:*)", "Edit(/src/**)", "Read(/docs/**)", "Bash(git status)"])
+def test_narrow_rules_are_not_too_broad(rule):
+    from bastion.policy.suggest import is_too_broad
+
+    assert not is_too_broad(rule)

@@ -253,6 +253,12 @@ def cmd_rules(args: Any) -> int:
             parse_rule(args.rule, args.behavior, source="user")
         except RuleError as exc:
             return _fail(f"invalid rule {args.rule!r}: {exc}")
+        if args.behavior == "allow" and not args.force:
+            from .policy.suggest import is_too_broad
+
+            if is_too_broad(args.rule):
+                return _fail(f"{args.rule} would allow far more than one task needs (a whole tool, an open-ended "
+                             "command, or credential and protected paths); narrow it, or add --force")
         target = Path(args.file) if args.file else _settings_target(args.scope)
         try:
             save_always_rule(target, args.rule, examples=args.example or (), behavior=args.behavior)
@@ -351,6 +357,7 @@ def build_parser() -> Any:
                            help="user settings (default), or this project's .bastion/settings(.local).json")
     rules_add.add_argument("--file", help="settings file to write (overrides --scope)")
     rules_add.add_argument("--example", action="append", help="a command the rule must match (checked on load)")
+    rules_add.add_argument("--force", action="store_true", help="save an allow rule even when it is very broad")
 
     from .adapters.commands import add_parsers  # hook, install, uninstall, mcp-proxy
 

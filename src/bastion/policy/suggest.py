@@ -217,7 +217,7 @@ def is_too_broad(rule_text: str) -> bool:
     except ValueError:
         return True
     if rule.tool != "Bash":
-        return False
+        return _too_broad_for_files(rule)
     if rule.content is None:
         return True
     words = rule.content.replace(":*", " ").replace("*", " ").split()
@@ -226,9 +226,40 @@ def is_too_broad(rule_text: str) -> bool:
     head = _base(words[0])
     from ..shell import catalog
 
-    if (_never_a_prefix(head) or head in catalog.SHELLS or head in catalog.INTERPRETERS) and len(words) == 1:
+    if len(words) == 1 and (
+        _never_a_prefix(head) or head in catalog.SHELLS or head in catalog.INTERPRETERS or head in _OPEN_ENDED
+    ):
         return True
     return any(rule.matches_command(cmd) for cmd in ALWAYS)
+
+
+#: Commands whose arguments can run anything or reach anywhere: never allowed as a whole.
+_OPEN_ENDED = frozenset({
+    "find", "awk", "gawk", "mawk", "nawk", "sed", "ssh", "scp", "rsync", "git", "docker", "podman", "kubectl",
+    "curl", "wget", "nc", "ncat", "socat", "tar", "npx", "pnpx", "bunx",
+})
+
+#: Probes a file rule must not cover: credential stores and protected configuration.
+_FILE_PROBES = ("~/.ssh/id_rsa", "~/.aws/credentials", "~/.bashrc", "//etc/shadow", "/.git/config", "/.claude/settings.json")
+
+
+def _too_broad_for_files(rule: Any) -> bool:
+    """A whole file tool (``Edit``, ``Write``), or a path rule reaching credential stores
+    or protected configuration (``Read(~/.ssh/**)``, ``Edit(//**)``)."""
+    if rule.tool in ("Edit", "Write") and rule.content is None:
+        return True
+    if rule.content is None or rule.tool not in ("Read", "Edit", "Write", "Glob", "Grep"):
+        return False
+    home = "/home/u"
+    root = "/project"
+    probes = [p.replace("~", home, 1) if p.startswith("~") else (p[1:] if p.startswith("//") else root + p) for p in _FILE_PROBES]
+    try:
+        from .rules import parse_rule
+
+        anchored = parse_rule(rule.text, "allow", source="user", base_dir=root)
+        return any(anchored.matches_path(probe, home=home) for probe in probes)
+    except ValueError:
+        return True
 
 
 # --------------------------------------------------------------------------- per kind
