@@ -113,3 +113,11 @@ def test_bad_files(tmp_path: Path, bastion_env: dict[str, str], target: str, mes
 def test_unknown_flag_is_bad_input(bastion_env: dict[str, str]) -> None:
     result = run_bastion("scan", "--nope", env=bastion_env)
     assert result.returncode == 2 and "Traceback" not in result.stderr
+
+
+def test_batch_line_without_an_id_is_bad_input(bastion_env):
+    from conftest import run_bastion
+
+    result = run_bastion("scan", "--batch", stdin='{"text": "hello"}\n{"id": 2, "text": "hi"}\n', env=bastion_env)
+    assert result.returncode == 2 and 'missing "id"' in result.stderr
+    assert result.stdout.count("\n") == 2

@@ -98,6 +98,8 @@ def _batch(path: str | None, source: str | None, stdin: TextIO, out: TextIO) -> 
             if not isinstance(record, dict):
                 raise _BadInput(f'{where} line {number}: expected an object like {{"id": 1, "text": "..."}}')
             ident = record.get("id")
+            if "id" not in record:
+                raise _BadInput(f'{where} line {number}: missing "id" (results are matched to inputs by it)')
             body = record.get("text")
             if not isinstance(body, str):
                 raise _BadInput(f'{where} line {number}: "text" must be a string')
