@@ -17,6 +17,7 @@ from __future__ import annotations
 import fnmatch
 import posixpath
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Callable, Iterable
 
 from .catalog_cli import cli_spec
@@ -43,8 +44,21 @@ class PathAccess:
 # --------------------------------------------------------------------------- resolution
 
 
+#: ``resolve`` is a pure function of its three strings, and the same ones come back
+#: (each command's working directory, a path checked by several rules, repeated calls
+#: in one process): short inputs are answered from a small bounded cache.
+_CACHED_LEN = 512
+
+
 def resolve(path: str, base: str, home: str) -> str:
     """Absolute, normalised form of ``path`` written in a command running in ``base``."""
+    if (isinstance(path, str) and isinstance(base, str) and isinstance(home, str)
+            and len(path) + len(base) + len(home) <= _CACHED_LEN):
+        return _resolve_cached(path, base, home)
+    return _resolve(path, base, home)
+
+
+def _resolve(path: str, base: str, home: str) -> str:
     if path == "~" or path.startswith("~/"):
         path = home + path[1:]
     elif path.startswith("~") and len(path) > 1:
@@ -62,6 +76,9 @@ def resolve(path: str, base: str, home: str) -> str:
     if norm.startswith("//"):
         norm = "/" + norm.lstrip("/")
     return norm
+
+
+_resolve_cached = lru_cache(maxsize=4096)(_resolve)
 
 
 def _WELL_KNOWN_VARS(home: str, base: str) -> tuple[tuple[str, str], ...]:

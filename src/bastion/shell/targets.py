@@ -12,6 +12,8 @@ dumped or, for backdoor targets, when written).
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from .lazyre import LazyPattern
 
 __all__ = [
@@ -317,17 +319,25 @@ class _Table:
 
     def __init__(self, table: dict[str, int]) -> None:
         self.exact = table
-        # longest first, so the most specific prefix wins
-        self.prefixes = tuple(sorted(((k, v) for k, v in table.items() if k.endswith("/")), key=lambda kv: -len(kv[0])))
+        #: ``dir/`` entries. A prefix of ``rel`` that ends in ``/`` is ``rel`` cut just
+        #: after one of its slashes, so looking those cuts up (longest first) finds the
+        #: most specific prefix without scanning every entry.
+        self.prefixes = {k: v for k, v in table.items() if k.endswith("/")}
 
     def level(self, rel: str) -> int:
         level = self.exact.get(rel)
         if level is not None:
             return level
-        probe = rel + "/"
-        for key, value in self.prefixes:
-            if rel.startswith(key) or probe == key:
-                return value
+        prefixes = self.prefixes
+        level = prefixes.get(rel + "/")  # ``rel`` is itself a listed directory
+        if level is not None:
+            return level
+        cut = rel.rfind("/")
+        while cut >= 0:
+            level = prefixes.get(rel[: cut + 1])
+            if level is not None:
+                return level
+            cut = rel.rfind("/", 0, cut)
         return 0
 
 
@@ -337,8 +347,21 @@ _HOME_PERSISTENCE = _Table(HOME_PERSISTENCE)
 _ABSOLUTE_PERSISTENCE = _Table(ABSOLUTE_PERSISTENCE)
 
 
+#: Lookups below are pure functions of (path, home) over the constant tables above, and
+#: the same paths come back (twice per command, and across calls in one process): keep
+#: the answers for short paths in small bounded caches.
+_CACHED_PATH_LEN = 512
+_CACHE_SIZE = 2048
+
+
 def secret_level(path: str, home: str) -> int:
     """How secret the file at ``path`` is: 0 no, 1 sensitive, 2 high-value."""
+    if isinstance(home, str) and len(path) <= _CACHED_PATH_LEN and len(home) <= _CACHED_PATH_LEN:
+        return _secret_level_cached(path, home)
+    return _secret_level(path, home)
+
+
+def _secret_level(path: str, home: str) -> int:
     base = path.rsplit("/", 1)[-1]
     level = 0
     if base in PRIVATE_KEY_NAMES or (
@@ -369,6 +392,12 @@ def secret_level(path: str, home: str) -> int:
 
 def persistence_level(path: str, home: str) -> int:
     """Whether writing ``path`` plants something that runs later: 0, 1 (ask), 2 (backdoor)."""
+    if isinstance(home, str) and len(path) <= _CACHED_PATH_LEN and len(home) <= _CACHED_PATH_LEN:
+        return _persistence_level_cached(path, home)
+    return _persistence_level(path, home)
+
+
+def _persistence_level(path: str, home: str) -> int:
     level = _ABSOLUTE_PERSISTENCE.level(path)
     if "/.git/hooks/" in path or path.endswith("/.git/hooks") or path.endswith("/.git/config"):
         level = max(level, 1)
@@ -376,6 +405,10 @@ def persistence_level(path: str, home: str) -> int:
     if rel:
         level = max(level, _HOME_PERSISTENCE.level(rel))
     return level
+
+
+_secret_level_cached = lru_cache(maxsize=_CACHE_SIZE)(_secret_level)
+_persistence_level_cached = lru_cache(maxsize=_CACHE_SIZE)(_persistence_level)
 
 
 def critical_reason(path: str, home: str, roots: tuple[str, ...] = (), *, others: bool = True) -> str | None:
