@@ -109,7 +109,10 @@ def command_base(cmd: SimpleCommand, cwd: str, home: str) -> str:
 # --------------------------------------------------------------------------- data
 
 
+@lru_cache(maxsize=256)
 def _opts(spec: str) -> frozenset[str]:
+    """The options of ``spec`` (a literal in this module); extractors call it on every
+    command, so each literal is split once (fewer than 256 of them exist)."""
     return frozenset(spec.split())
 
 
@@ -685,8 +688,11 @@ def _uniq(args: tuple[str, ...]) -> Iterable[Pair]:
     return out
 
 
+_SORT_VALUE = READERS["sort"] | _opts("-o --output")
+
+
 def _sort(args: tuple[str, ...]) -> Iterable[Pair]:
-    parsed = parse_args(args, READERS["sort"] | _opts("-o --output"))
+    parsed = parse_args(args, _SORT_VALUE)
     out = [(READ, a) for a in parsed.operands]
     out.extend((WRITE, v) for v in parsed.values("-o", "--output"))
     return out
@@ -814,8 +820,12 @@ def _skip(path: str) -> bool:
 
 def extract_paths(cmd: SimpleCommand, *, cwd: str, home: str) -> list[PathAccess]:
     """Every file ``cmd`` reads, writes, deletes or executes, as far as its argv says."""
-    base = command_base(cmd, cwd, home)
-    name = canonical_name(cmd.name) if cmd.argv else ""
+    return extract_paths_in(cmd, canonical_name(cmd.name) if cmd.argv else "", command_base(cmd, cwd, home), home)
+
+
+def extract_paths_in(cmd: SimpleCommand, name: str, base: str, home: str) -> list[PathAccess]:
+    """:func:`extract_paths` for a caller that already knows the command's canonical
+    ``name`` and its ``base`` (:func:`command_base`); the classifier has both."""
     pairs: list[Pair] = []
     if cmd.argv:
         extractor = EXTRACTORS.get(name) or _cli_extractor(name)

@@ -99,7 +99,7 @@ from .facts import (
     secret_var,
     short,
 )
-from .paths import EXEC, EXTRACTORS, PathAccess, READ, WRITE, command_base, extract_paths, resolve
+from .paths import EXEC, EXTRACTORS, PathAccess, READ, WRITE, command_base, extract_paths_in, resolve
 from .script import SimpleCommand
 from .targets import is_block_device, is_temp, persistence_level, secret_level
 
@@ -226,7 +226,7 @@ def classify(cmd: SimpleCommand, ctx: Ctx) -> Facts:
     if not cmd.argv:
         f = Facts(cmd, "", label or "redirection")
         f.base = command_base(cmd, ctx.cwd, ctx.home)
-        f.paths = extract_paths(cmd, cwd=ctx.cwd, home=ctx.home)
+        f.paths = extract_paths_in(cmd, "", f.base, ctx.home)
         _common(f, ctx)
         return f
     head = cmd.argv[0]
@@ -234,7 +234,7 @@ def classify(cmd: SimpleCommand, ctx: Ctx) -> Facts:
     name = C.canonical_name(raw_name)
     f = Facts(cmd, name, label)
     f.base = command_base(cmd, ctx.cwd, ctx.home)
-    f.paths = extract_paths(cmd, cwd=ctx.cwd, home=ctx.home)
+    f.paths = extract_paths_in(cmd, name, f.base, ctx.home)
     if dynamic(head):
         f.known = False
         f.at_least(H)
@@ -341,12 +341,16 @@ def _common(f: Facts, ctx: Ctx) -> None:
             f.hit("CAT024", f"{name}=")
         elif is_dangerous_env(name):
             f.hit("CAT021", f"{name}=… {f.label}")
-    if any("${IFS" in a or "$IFS" in a for a in cmd.argv):
-        f.hit("CAT014", f"{f.label} (IFS used as a separator)")
-    for word in cmd.argv[1:]:
-        if "$" in word and secret_var(word.split("$", 1)[1][:40]):
-            f.hit("CAT004", f"{f.label} (secret variable)")
-            break
+    # the markers below hold no blank, so a test on the blank-joined argv settles
+    # whether any word holds one (most commands have neither)
+    joined = " ".join(cmd.argv)
+    if "$" in joined:
+        if "${IFS" in joined or "$IFS" in joined:
+            f.hit("CAT014", f"{f.label} (IFS used as a separator)")
+        for word in cmd.argv[1:]:
+            if "$" in word and secret_var(word.split("$", 1)[1][:40]):
+                f.hit("CAT004", f"{f.label} (secret variable)")
+                break
     if cmd.argv:
         _scan_words(f, cmd.argv[1:], ctx, unknown=not f.known)
     dumps = f.name not in NON_DUMPING and f.known
@@ -359,9 +363,10 @@ def _common(f: Facts, ctx: Ctx) -> None:
             host = target.split("/")[3] if target.count("/") >= 3 else ""
             if host:
                 f.hosts.append(host)
-    for word in cmd.argv[1:]:
-        if word.startswith(("/dev/tcp/", "/dev/udp/")):
-            f.hit("HB006", f"{f.label} ({word})")
+    if "/dev/" in joined:
+        for word in cmd.argv[1:]:
+            if word.startswith(("/dev/tcp/", "/dev/udp/")):
+                f.hit("HB006", f"{f.label} ({word})")
     privileged = next((i for i, w in enumerate(cmd.wrappers) if w in _ESCALATING), None)
     if privileged is not None:
         spawners = [w for w in cmd.wrappers[privileged + 1 :] if w not in PRIVILEGE_WRAPPERS and w not in C.SHELLS]
