@@ -60,7 +60,7 @@ from .env import is_dangerous_env, is_safe_env
 from .script import Redirect, Script, SimpleCommand, TooComplex
 from .unwrap import EXEC_RUNNERS as _EXEC_RUNNERS
 from .unwrap import SHELLS, WRAPPER_NAMES, find_exec_commands, peel, shell_string
-from .words import Word, decode_word, literal_dollar, unescape_unquoted
+from .words import Word, decode_word, literal_dollar, unescape_heredoc, unescape_unquoted
 
 __all__ = ["parse", "UNKNOWN_CWD", "MAX_BYTES", "MAX_COMMANDS", "MAX_DEPTH", "MAX_NESTING", "MAX_WORK"]
 
@@ -812,7 +812,7 @@ class _Walker:
         stop = end_node.start_byte if end_node is not None else body_node.end_byte
         body = unit.slice(body_node.start_byte, stop)
         if not quoted:
-            body = _unescape_heredoc(body)
+            body = unescape_heredoc(body)
         if op == "<<-":
             body = "\n".join(line.lstrip("\t") for line in body.split("\n"))
         return (body, literal)
@@ -1085,24 +1085,6 @@ def _int(text: str) -> int | None:
 def _label(kind: str) -> str:
     return {"simple_expansion": "variable expansion", "expansion": "variable expansion"}.get(
         kind, kind.replace("_", " "))
-
-
-def _unescape_heredoc(body: str) -> str:
-    """Backslashes in an unquoted here-document escape only ``$ ` \\`` and newline."""
-    if "\\" not in body:
-        return body
-    out: list[str] = []
-    i, n = 0, len(body)
-    while i < n:
-        ch = body[i]
-        if ch == "\\" and i + 1 < n and body[i + 1] in "$`\\\n":
-            if body[i + 1] != "\n":
-                out.append(body[i + 1])
-            i += 2
-            continue
-        out.append(ch)
-        i += 1
-    return "".join(out)
 
 
 def _first_word(unit: _Unit, node: Any) -> str:

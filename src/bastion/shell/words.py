@@ -64,38 +64,16 @@ class Word(NamedTuple):
 # --------------------------------------------------------------------------- escapes
 
 
-def unescape_unquoted(raw: str) -> str:
-    """Backslash rules outside quotes: ``\\X`` is ``X``; backslash-newline vanishes."""
+def _unescape(raw: str, escapable: frozenset[str] | None) -> str:
+    """Drop the backslash before an escapable character (any one when ``escapable`` is
+    None); backslash-newline vanishes; any other backslash stays."""
     if "\\" not in raw:
         return raw
     out: list[str] = []
     i, n = 0, len(raw)
     while i < n:
         ch = raw[i]
-        if ch == "\\" and i + 1 < n:
-            nxt = raw[i + 1]
-            if nxt != "\n":
-                out.append(nxt)
-            i += 2
-            continue
-        out.append(ch)
-        i += 1
-    return "".join(out)
-
-
-_DQ_ESCAPABLE = frozenset('$`"\\\n')
-
-
-def unescape_double_quoted(raw: str) -> str:
-    """Backslash rules inside double quotes: only ``$ ` " \\`` and newline are escapable;
-    any other backslash stays."""
-    if "\\" not in raw:
-        return raw
-    out: list[str] = []
-    i, n = 0, len(raw)
-    while i < n:
-        ch = raw[i]
-        if ch == "\\" and i + 1 < n and raw[i + 1] in _DQ_ESCAPABLE:
+        if ch == "\\" and i + 1 < n and (escapable is None or raw[i + 1] in escapable):
             if raw[i + 1] != "\n":
                 out.append(raw[i + 1])
             i += 2
@@ -103,6 +81,26 @@ def unescape_double_quoted(raw: str) -> str:
         out.append(ch)
         i += 1
     return "".join(out)
+
+
+def unescape_unquoted(raw: str) -> str:
+    """Backslash rules outside quotes: ``\\X`` is ``X``; backslash-newline vanishes."""
+    return _unescape(raw, None)
+
+
+_DQ_ESCAPABLE = frozenset('$`"\\\n')
+_HEREDOC_ESCAPABLE = frozenset("$`\\\n")
+
+
+def unescape_double_quoted(raw: str) -> str:
+    """Backslash rules inside double quotes: only ``$ ` " \\`` and newline are escapable;
+    any other backslash stays."""
+    return _unescape(raw, _DQ_ESCAPABLE)
+
+
+def unescape_heredoc(body: str) -> str:
+    """Backslashes in an unquoted here-document escape only ``$ ` \\`` and newline."""
+    return _unescape(body, _HEREDOC_ESCAPABLE)
 
 
 _ANSI_SIMPLE = {
