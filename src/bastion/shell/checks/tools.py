@@ -192,7 +192,23 @@ def _refine_ip(f: Facts, parsed: Args, value: str, key: str) -> bool:
     return any(h.code == "CAT009" for h in f.hits)
 
 
+def _refine_go(f: Facts, parsed: Args, value: str, key: str) -> bool:
+    """``go run github.com/x/y@latest`` downloads a module and runs it; ``go run .`` or
+    ``go run ./cmd/tool`` runs the project's own code (routine)."""
+    if key != "run":
+        return False
+    for operand in parsed.operands[1:]:
+        if operand.endswith(".go") or operand.startswith((".", "/")):
+            continue
+        if "@" in operand or "." in operand.split("/", 1)[0]:
+            f.hit("CAT026", f"go run {operand} (downloads and runs a module)")
+            return True
+        break  # the first operand names what runs; the rest are its arguments
+    return False
+
+
 _TOOL_REFINERS: dict[str, Callable[[Facts, Args, str, str], bool]] = {
+    "go": _refine_go,
     "docker": _refine_docker,
     "podman": _refine_docker,
     "nerdctl": _refine_docker,
