@@ -8,6 +8,7 @@ arguments (``My\ Documents``) are normal and not reported.
 from __future__ import annotations
 
 from ...model import Finding, Severity
+from ._escapes import unquoted_escape
 
 ID = "SH015"
 WHAT = "backslash before a space or tab in a command name or at the start of a flag"
@@ -18,23 +19,7 @@ TRIGGER = ("\\",)
 
 
 def _escaped_blank(raw: str) -> bool:
-    quote = ""
-    i, n = 0, len(raw)
-    while i < n:
-        ch = raw[i]
-        if quote:
-            if ch == quote:
-                quote = ""
-            elif ch == "\\" and quote == '"':
-                i += 1
-        elif ch in "'\"":
-            quote = ch
-        elif ch == "\\" and i + 1 < n:
-            if raw[i + 1] in " \t":
-                return True
-            i += 1
-        i += 1
-    return False
+    return unquoted_escape(raw, " \t") is not None
 
 
 def check(source: str, view) -> list[Finding]:

@@ -9,6 +9,7 @@ reported.
 from __future__ import annotations
 
 from ...model import Finding, Severity
+from ._escapes import unquoted_escape
 
 ID = "SH021"
 WHAT = "backslash-escaped operator (\\; \\| \\& \\< \\>) inside a word"
@@ -21,23 +22,7 @@ _OPS = frozenset(";|&<>")
 
 
 def _escaped_operator(raw: str) -> str | None:
-    quote = ""
-    i, n = 0, len(raw)
-    while i < n:
-        ch = raw[i]
-        if quote:
-            if ch == quote:
-                quote = ""
-            elif ch == "\\" and quote == '"':
-                i += 1
-        elif ch in "'\"":
-            quote = ch
-        elif ch == "\\" and i + 1 < n:
-            if raw[i + 1] in _OPS:
-                return raw[i : i + 2]
-            i += 1
-        i += 1
-    return None
+    return unquoted_escape(raw, _OPS)
 
 
 def check(source: str, view) -> list[Finding]:
