@@ -125,8 +125,13 @@ def neutralise(text: str) -> str:
     """``text`` with every control tag escaped (``<system-reminder>`` → ``&lt;system-reminder&gt;``).
 
     Only the tags themselves change; ordinary ``<``, ``>`` and ``&`` in code stay as they
-    are, so the data reads the same.
+    are, so the data reads the same. A lone surrogate (valid in JSON, never in UTF-8)
+    becomes U+FFFD: it could not reach a model as text anyway.
     """
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = "".join("\ufffd" if "\ud800" <= ch <= "\udfff" else ch for ch in text)
     return _control_markup().sub(_defuse, text)
 
 
