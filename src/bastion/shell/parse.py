@@ -57,6 +57,7 @@ from typing import Any, Callable
 
 from ..model import Finding, Severity
 from .env import is_dangerous_env, is_safe_env
+from .plain import plain_stages
 from .script import Redirect, Script, SimpleCommand, TooComplex
 from .unwrap import EXEC_RUNNERS as _EXEC_RUNNERS
 from .unwrap import SHELLS, WRAPPER_NAMES, find_exec_commands, peel, shell_string
@@ -284,6 +285,12 @@ class _Walker:
         # tree-sitter-bash resolves a trailing pipeline far faster with a final newline;
         # a newline after the last command does not change what bash runs (unless the
         # text ends in a backslash, which would become a line continuation).
+        stages = plain_stages(source)
+        if stages is not None:
+            unit = _Unit(source, data, None, label)
+            self.units.append(unit)
+            self.plain(unit, stages, ctx)
+            return unit
         if not data.endswith((b"\n", b"\\")):
             data += b"\n"
         tree_input = data
@@ -498,6 +505,36 @@ class _Walker:
                 self.statement(unit, child, sub, level + 1)
             stdin = self.literal_out if self.literal_out is not None and len(commands) == before + 1 else None
             stage += 1
+
+    def plain(self, unit: _Unit, stages: list[tuple[str, list[str]]], ctx: _Ctx) -> None:
+        """A plain command or pipeline (:mod:`bastion.shell.plain`), recorded as
+        :meth:`pipeline` and :meth:`command` record the same text parsed by tree-sitter."""
+        self.work += 1
+        if len(stages) == 1:
+            text, words = stages[0]
+            self.plain_command(unit, text, words, ctx, 1)
+            return
+        number = self.pipes
+        self.pipes += 1
+        stdin: str | None = None
+        commands = self.commands
+        for stage, (text, words) in enumerate(stages):
+            sub = ctx.copy()
+            sub.pipe = (number, stage)
+            sub.stdin = stdin
+            before = len(commands)
+            self.work += 1
+            self.plain_command(unit, text, words, sub, 2)
+            stdin = self.literal_out if self.literal_out is not None and len(commands) == before + 1 else None
+
+    def plain_command(self, unit: _Unit, text: str, words: list[str], ctx: _Ctx, level: int) -> None:
+        """One stage of a plain command: every word is literal and decodes to itself."""
+        unit.words.extend([_word((word, word, index, 1)) for index, word in enumerate(words)])
+        before = len(self.commands)
+        self.emit(unit, words, [], [], ctx, text, level)
+        self.literal_out = (
+            _echo_output(self.commands[before]) if words[0] == "echo" and len(self.commands) == before + 1 else None
+        )
 
     def redirected(self, unit: _Unit, node: Any, ctx: _Ctx, level: int) -> None:
         body = None

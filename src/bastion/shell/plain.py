@@ -1,0 +1,58 @@
+"""Plain commands: the one shape of shell text that needs no syntax tree.
+
+Most commands an agent runs are a few plain words, sometimes piped: ``git status``,
+``pytest -q``, ``cat src/app.py | grep -n TODO | sort | uniq -c | head -20``. When a
+text is made only of word characters that bash gives no meaning to (letters, digits and
+``_ . / : , @ + = -``), single blanks and ``|``, bash's grammar has exactly one reading:
+the pipe splits stages, blanks split words, and every word is literal (no quote,
+escape, expansion, glob, brace, tilde, comment, redirection or other operator can
+occur). :func:`plain_stages` recognises that language and returns its words; the parser
+then records them exactly as it records a tree-sitter ``command`` node, without paying
+for the tree.
+
+Anything outside it (a quote, a ``$``, ``&&``, a tab, a reserved word, an assignment, a
+declaration, a non-ASCII letter) returns ``None`` and goes to tree-sitter-bash. A
+differential test checks that both paths give the same result on every plain command
+of the corpus and on generated ones.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["plain_stages", "MAX_PLAIN"]
+
+#: Longer texts take the normal path (its caps and budgets apply).
+MAX_PLAIN = 2_000
+#: Characters a plain word is made of: none of them means anything to bash inside a word.
+_WORD = r"[A-Za-z0-9_./:,@+=-]+"
+_PLAIN = re.compile(rf" *{_WORD}(?: +{_WORD})*(?: *\| *{_WORD}(?: +{_WORD})*)* *")
+#: What a command name may look like here: tree-sitter-bash reads a name with ``=``
+#: as an assignment, and misreads a lone ``-`` (dropped) and names holding ``+``, ``@``
+#: or starting with ``:`` or ``,`` as syntax errors; those stay on the tree-sitter path.
+_NAME = re.compile(r"[A-Za-z0-9_./][A-Za-z0-9_./:,-]*")
+#: Words that change the grammar in command position (bash reserved words), and the
+#: builtins tree-sitter-bash gives a node of their own (declarations, ``unset``).
+_SPECIAL_FIRST = frozenset(
+    {"case", "coproc", "do", "done", "elif", "else", "esac", "fi", "for", "function", "if", "in", "select",
+     "then", "time", "until", "while", "declare", "typeset", "export", "readonly", "local", "unset",
+     "unsetenv"}
+)
+
+#: Words tree-sitter-bash lexes as an operator token even outside ``[[ … ]]``.
+_OPERATOR_WORDS = frozenset({"=="})
+
+
+def plain_stages(source: str) -> list[tuple[str, list[str]]] | None:
+    """``[(stage text, words), …]`` for a plain command or pipeline, else ``None``."""
+    if len(source) > MAX_PLAIN or not source.isascii() or _PLAIN.fullmatch(source) is None:
+        return None
+    stages: list[tuple[str, list[str]]] = []
+    for part in source.split("|"):
+        text = part.strip(" ")
+        words = text.split()
+        first = words[0]
+        if first in _SPECIAL_FIRST or _NAME.fullmatch(first) is None or not _OPERATOR_WORDS.isdisjoint(words):
+            return None  # a reserved word, a declaration, an assignment: tree-sitter decides
+        stages.append((text, words))
+    return stages
