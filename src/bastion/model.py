@@ -46,7 +46,7 @@ class Tier(str, Enum):
         return _TIER_ORDER.index(self)
 
     def max(self, other: "Tier") -> "Tier":
-        return self if self.rank >= other.rank else other
+        return self if _TIER_ORDER.index(self) >= _TIER_ORDER.index(other) else other
 
 
 _TIER_ORDER = [Tier.READ_ONLY, Tier.LOW_RISK, Tier.HIGH_RISK, Tier.DESTRUCTIVE]

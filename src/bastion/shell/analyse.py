@@ -140,7 +140,8 @@ def analyse(
 def _run(commands: Sequence[SimpleCommand], raw: str, complex_: bool, ctx: Ctx, depth: int, hits: list[_Hit]) -> list[Facts]:
     facts = [classify(cmd, ctx) for cmd in _resolve_names(commands)]
     for f in facts:
-        hits.extend(_Hit(h.code, h.detail, f.label) for h in f.hits)
+        if f.hits:
+            hits.extend(_Hit(h.code, h.detail, f.label) for h in f.hits)
     _pipelines(facts, hits)
     if depth < MAX_NESTED_DEPTH:
         _fed_inputs(facts, raw, ctx, depth, hits)
@@ -299,7 +300,14 @@ def _decodes(f: Facts) -> bool:
     return any(a in flags or (a.startswith("-") and not a.startswith("--") and any("-" + c in flags for c in a[1:])) for a in args)
 
 
+#: Roles that make a pipeline stage worth a look: what it runs or sends, or a socket.
+_PIPE_ROLES = frozenset({"exec_stdin", "send", "raw_socket"})
+
+
 def _pipelines(facts: list[Facts], hits: list[_Hit]) -> None:
+    """What flows between the stages of each pipeline (``curl … | sh``, ``cat key | nc``)."""
+    if not any(f.roles & _PIPE_ROLES for f in facts):
+        return  # no stage runs, sends or opens a socket: nothing can flow anywhere
     groups: dict[tuple[int, int], list[Facts]] = defaultdict(list)
     for f in facts:
         if f.cmd.pipeline >= 0:
@@ -373,6 +381,8 @@ def _runs_dynamic_code(f: Facts) -> bool:
 
 
 def _download_then_exec(facts: list[Facts], ctx: Ctx, hits: list[_Hit]) -> None:
+    if not any(f.downloads or "fetch" in f.roles for f in facts):
+        return  # nothing downloads a file, so nothing can run one
     downloaded: dict[str, Facts] = {}
     for f in facts:
         for path in _executed(f, ctx):
@@ -565,9 +575,12 @@ def _summarise(parsed: Script | TooComplex, facts: list[Facts], hits: list[_Hit]
             out.findings.append(finding(hit.code, hit.detail))
     tier = Tier.READ_ONLY
     for f in facts:
-        tier = tier.max(f.tier)
-        out.paths.extend(f.paths)
-        out.hosts.extend(h for h in f.hosts if h)
+        if f.tier is not tier:
+            tier = tier.max(f.tier)
+        if f.paths:
+            out.paths.extend(f.paths)
+        if f.hosts:
+            out.hosts.extend(h for h in f.hosts if h)
         if not f.known:
             out.unknown.append(_unknown_name(f))
     if out.findings or out.unknown or parsed.complex:
@@ -576,9 +589,12 @@ def _summarise(parsed: Script | TooComplex, facts: list[Facts], hits: list[_Hit]
         tier = Tier.DESTRUCTIVE
     out.tier = tier
     out.destructive = destructive or bool(out.hard_blocks)
-    out.hosts = list(dict.fromkeys(out.hosts))
-    out.unknown = list(dict.fromkeys(out.unknown))
-    out.safety = safety(out.factors)
+    if out.hosts:
+        out.hosts = list(dict.fromkeys(out.hosts))
+    if out.unknown:
+        out.unknown = list(dict.fromkeys(out.unknown))
+    if out.factors:
+        out.safety = safety(out.factors)
     out.known_safe = (
         not parsed.complex
         and not any(at_least(f.severity, Severity.MEDIUM) for f in parsed.findings)

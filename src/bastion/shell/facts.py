@@ -10,7 +10,7 @@ high-risk, a destructive finding or a hard block makes it destructive.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable
 
 from ..model import Severity, Tier
@@ -44,28 +44,48 @@ class Hit:
     detail: str
 
 
-@dataclass
 class Facts:
-    """Everything the analyser learnt about one simple command."""
+    """Everything the analyser learnt about one simple command.
 
-    cmd: SimpleCommand
-    name: str
-    label: str
-    tier: Tier = R
-    known: bool = True
-    hits: list[Hit] = field(default_factory=list)
-    paths: list[PathAccess] = field(default_factory=list)
-    hosts: list[str] = field(default_factory=list)
-    roles: set[str] = field(default_factory=set)
-    #: Resolved files this command downloads into (for download-then-execute).
-    downloads: list[str] = field(default_factory=list)
-    #: Secret files it reads: (resolved path, level).
-    secrets: list[tuple[str, int]] = field(default_factory=list)
-    #: Shell command strings found in interpreter code, analysed again by analyse.py.
-    nested: list[str] = field(default_factory=list)
-    #: The command starts a shell itself (``find -exec /bin/sh``, ``awk 'BEGIN{system("sh")}'``).
-    spawns_shell: bool = False
-    base: str = "/"
+    A plain class with slots: one is built for every simple command on every call, and
+    most commands never need their ``label`` (it is made on first use)."""
+
+    __slots__ = ("cmd", "name", "_label", "tier", "known", "hits", "paths", "hosts", "roles", "downloads",
+                 "secrets", "nested", "spawns_shell", "base")
+
+    def __init__(self, cmd: SimpleCommand, name: str, label: str | None = None) -> None:
+        self.cmd = cmd
+        self.name = name
+        self._label = label
+        self.tier: Tier = R
+        self.known = True
+        self.hits: list[Hit] = []
+        self.paths: list[PathAccess] = []
+        self.hosts: list[str] = []
+        self.roles: set[str] = set()
+        #: Resolved files this command downloads into (for download-then-execute).
+        self.downloads: list[str] = []
+        #: Secret files it reads: (resolved path, level).
+        self.secrets: list[tuple[str, int]] = []
+        #: Shell command strings found in interpreter code, analysed again by analyse.py.
+        self.nested: list[str] = []
+        #: The command starts a shell itself (``find -exec /bin/sh``, ``awk 'BEGIN{system("sh")}'``).
+        self.spawns_shell = False
+        self.base = "/"
+
+    @property
+    def label(self) -> str:
+        """The command as shown in findings (its words, shortened)."""
+        if self._label is None:
+            self._label = short(self.cmd) if self.cmd.argv else (short(self.cmd) or "redirection")
+        return self._label
+
+    @label.setter
+    def label(self, value: str) -> None:
+        self._label = value
+
+    def __repr__(self) -> str:
+        return f"Facts({self.name!r}, tier={self.tier.value}, hits={self.hits!r})"
 
     def hit(self, code: str, detail: str = "") -> None:
         """Record a finding; the command's tier rises with it (an ask is at least
@@ -78,7 +98,8 @@ class Facts:
             self.tier = self.tier.max(H)
 
     def at_least(self, tier: Tier) -> None:
-        self.tier = self.tier.max(tier)
+        if tier is not self.tier:
+            self.tier = self.tier.max(tier)
 
 
 Checker = Callable[[Facts, tuple[str, ...], Ctx], None]

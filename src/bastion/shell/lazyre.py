@@ -28,5 +28,15 @@ class LazyPattern:
             self._compiled = re.compile(*self._args)
         return self._compiled
 
-    def __getattr__(self, name: str) -> Any:  # search, match, finditer, sub …
+    # the common calls skip ``__getattr__`` (checks run them on every command)
+    def search(self, *args: Any) -> re.Match[str] | None:
+        return (self._compiled or self.compiled).search(*args)
+
+    def match(self, *args: Any) -> re.Match[str] | None:
+        return (self._compiled or self.compiled).match(*args)
+
+    def fullmatch(self, *args: Any) -> re.Match[str] | None:
+        return (self._compiled or self.compiled).fullmatch(*args)
+
+    def __getattr__(self, name: str) -> Any:  # finditer, sub …
         return getattr(self.compiled, name)

@@ -9,20 +9,29 @@ would make ``out`` look like an operand.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Mapping, Sequence
 
 __all__ = ["Args", "parse_args"]
 
 
-@dataclass
 class Args:
     """Normalised options (in order, with values) and operands of one command."""
 
-    options: list[tuple[str, str | None]] = field(default_factory=list)
-    operands: list[str] = field(default_factory=list)
-    #: Operands that came after ``--`` (never options, even when they start with ``-``).
-    after_dashdash: bool = False
+    __slots__ = ("options", "operands", "after_dashdash")
+
+    def __init__(self, options: list[tuple[str, str | None]] | None = None, operands: list[str] | None = None,
+                 after_dashdash: bool = False) -> None:
+        self.options: list[tuple[str, str | None]] = options if options is not None else []
+        self.operands: list[str] = operands if operands is not None else []
+        #: Operands that came after ``--`` (never options, even when they start with ``-``).
+        self.after_dashdash = after_dashdash
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Args) and (self.options, self.operands, self.after_dashdash) == (
+            other.options, other.operands, other.after_dashdash)
+
+    def __repr__(self) -> str:
+        return f"Args(options={self.options!r}, operands={self.operands!r}, after_dashdash={self.after_dashdash!r})"
 
     def has(self, *names: str) -> bool:
         return any(opt in names for opt, _ in self.options)

@@ -53,6 +53,8 @@ from __future__ import annotations
 
 import posixpath
 import re
+from functools import partial
+from itertools import count, repeat
 from typing import Any, Callable
 
 from ..model import Finding, Severity
@@ -529,7 +531,7 @@ class _Walker:
 
     def plain_command(self, unit: _Unit, text: str, words: list[str], ctx: _Ctx, level: int) -> None:
         """One stage of a plain command: every word is literal and decodes to itself."""
-        unit.words.extend([_word((word, word, index, 1)) for index, word in enumerate(words)])
+        unit.words.extend(map(_new_word, zip(words, words, count(), repeat(1))))
         before = len(self.commands)
         self.emit(unit, words, [], [], ctx, text, level)
         self.literal_out = (
@@ -1113,6 +1115,10 @@ _new_command = _command_factory()
 def _word(fields: tuple[str, str, int, int]) -> Word:
     """``Word(*fields)`` without the Python-level ``NamedTuple.__new__``."""
     return tuple.__new__(Word, fields)
+
+
+#: :func:`_word` as one C call, for ``map`` over many words.
+_new_word: Callable[[tuple[str, str, int, int]], Word] = partial(tuple.__new__, Word)
 
 
 def _int(text: str) -> int | None:

@@ -16,9 +16,8 @@ from __future__ import annotations
 
 import fnmatch
 import posixpath
-from dataclasses import dataclass
 from functools import lru_cache
-from typing import Callable, Iterable
+from typing import Callable, Iterable, NamedTuple
 
 from .catalog_cli import cli_spec
 from .catalog import AWKS, is_core, INTERPRETER_VALUE_OPTS, INTERPRETERS, SHELLS, STANDARD_BIN_DIRS, canonical_name
@@ -31,9 +30,9 @@ __all__ = ["PathAccess", "extract_paths", "resolve", "command_base", "find_roots
 READ, WRITE, DELETE, EXEC = "read", "write", "delete", "exec"
 
 
-@dataclass(frozen=True)
-class PathAccess:
-    """One file the command touches, as written and resolved (lexically)."""
+class PathAccess(NamedTuple):
+    """One file the command touches, as written and resolved (lexically). A named tuple:
+    every command makes a few, on every call."""
 
     op: str  # "read" | "write" | "delete" | "exec"
     path: str  # as written (decoded)
@@ -369,13 +368,19 @@ _RG_VALUE = _opts(
 
 
 def _grep_like(value_opts: frozenset[str], pattern_opts: tuple[str, ...], file_opts: tuple[str, ...]) -> Extractor:
+    """grep / rg: files named by a pattern-file option, then the operands after the
+    pattern (the first operand is the pattern unless an option gave one)."""
+    pattern_or_file = frozenset(pattern_opts) | frozenset(file_opts)
+    file_set = frozenset(file_opts)
+
     def extract(args: tuple[str, ...]) -> Iterable[Pair]:
         parsed = parse_args(args, value_opts)
-        ops = list(parsed.operands)
-        if not parsed.has(*pattern_opts) and not parsed.has(*file_opts) and ops:
+        ops = parsed.operands
+        options = parsed.options
+        out = [(READ, value) for opt, value in options if opt in file_set and value is not None] if options else []
+        if ops and not any(opt in pattern_or_file for opt, _ in options):
             ops = ops[1:]  # the pattern
-        out = [(READ, f) for f in parsed.values(*file_opts)]
-        out.extend((READ, a) for a in (ops or []))
+        out.extend((READ, a) for a in ops)
         return out
 
     return extract
@@ -815,7 +820,10 @@ _WRITE_REDIRECTS = frozenset({">", ">>", "&>", "&>>", ">|", ">&"})
 
 
 def _skip(path: str) -> bool:
-    return not path or path in ("-", "{}") or is_harmless_device(path) or path.startswith("/dev/tcp/") or path.startswith("/dev/udp/")
+    """Not a file: empty, stdin (``-``), ``find``'s ``{}``, a harmless or network device."""
+    if path.startswith("/dev/"):
+        return is_harmless_device(path) or path.startswith(("/dev/tcp/", "/dev/udp/"))
+    return not path or path in ("-", "{}")
 
 
 def extract_paths(cmd: SimpleCommand, *, cwd: str, home: str) -> list[PathAccess]:
@@ -851,6 +859,8 @@ def extract_paths_in(cmd: SimpleCommand, name: str, base: str, home: str) -> lis
         elif redirect.reads or redirect.op in ("<", "<&"):
             pairs.append((READ, target))
     out: list[PathAccess] = []
+    if not pairs:
+        return out
     seen: set[tuple[str, str]] = set()
     label = name or "redirect"
     for op, path in pairs:

@@ -24,9 +24,9 @@ __all__ = ["plain_stages", "MAX_PLAIN"]
 
 #: Longer texts take the normal path (its caps and budgets apply).
 MAX_PLAIN = 2_000
-#: Characters a plain word is made of: none of them means anything to bash inside a word.
-_WORD = r"[A-Za-z0-9_./:,@+=-]+"
-_PLAIN = re.compile(rf" *{_WORD}(?: +{_WORD})*(?: *\| *{_WORD}(?: +{_WORD})*)* *")
+#: Characters a plain text is made of: word characters that mean nothing to bash inside
+#: a word, the blank and the pipe.
+_PLAIN_TEXT = re.compile(r"[A-Za-z0-9_./:,@+=| -]*")
 #: What a command name may look like here: tree-sitter-bash reads a name with ``=``
 #: as an assignment, and misreads a lone ``-`` (dropped) and names holding ``+``, ``@``
 #: or starting with ``:`` or ``,`` as syntax errors; those stay on the tree-sitter path.
@@ -45,14 +45,15 @@ _OPERATOR_WORDS = frozenset({"=="})
 
 def plain_stages(source: str) -> list[tuple[str, list[str]]] | None:
     """``[(stage text, words), …]`` for a plain command or pipeline, else ``None``."""
-    if len(source) > MAX_PLAIN or not source.isascii() or _PLAIN.fullmatch(source) is None:
+    if len(source) > MAX_PLAIN or _PLAIN_TEXT.fullmatch(source) is None:
         return None
     stages: list[tuple[str, list[str]]] = []
     for part in source.split("|"):
-        text = part.strip(" ")
-        words = text.split()
+        words = part.split()
+        if not words:
+            return None  # an empty stage: ``| a``, ``a |``, ``a || b``, or no command at all
         first = words[0]
         if first in _SPECIAL_FIRST or _NAME.fullmatch(first) is None or not _OPERATOR_WORDS.isdisjoint(words):
             return None  # a reserved word, a declaration, an assignment: tree-sitter decides
-        stages.append((text, words))
+        stages.append((part.strip(), words))
     return stages

@@ -97,7 +97,6 @@ from .facts import (
     host_of,
     is_path_word,
     secret_var,
-    short,
 )
 from .paths import EXEC, EXTRACTORS, PathAccess, READ, WRITE, command_base, extract_paths_in, resolve
 from .script import SimpleCommand
@@ -222,9 +221,8 @@ NON_DUMPING = frozenset(
 
 def classify(cmd: SimpleCommand, ctx: Ctx) -> Facts:
     """Everything bastion can say about one simple command on its own."""
-    label = short(cmd)
     if not cmd.argv:
-        f = Facts(cmd, "", label or "redirection")
+        f = Facts(cmd, "")
         f.base = command_base(cmd, ctx.cwd, ctx.home)
         f.paths = extract_paths_in(cmd, "", f.base, ctx.home)
         _common(f, ctx)
@@ -232,13 +230,14 @@ def classify(cmd: SimpleCommand, ctx: Ctx) -> Facts:
     head = cmd.argv[0]
     raw_name = cmd.name
     name = C.canonical_name(raw_name)
-    f = Facts(cmd, name, label)
-    f.base = command_base(cmd, ctx.cwd, ctx.home)
+    f = Facts(cmd, name)
+    # ctx.cwd is resolved once per analysis; only a tracked ``cd`` needs resolving here
+    f.base = command_base(cmd, ctx.cwd, ctx.home) if cmd.cwd else ctx.cwd
     f.paths = extract_paths_in(cmd, name, f.base, ctx.home)
     if dynamic(head):
         f.known = False
         f.at_least(H)
-        f.hit("CAT014", f"{label} (command name built at run time)")
+        f.hit("CAT014", f"{f.label} (command name built at run time)")
         _common(f, ctx)
         return f
     local = "/" in head and posixpath.dirname(head) not in C.STANDARD_BIN_DIRS
@@ -289,9 +288,12 @@ def _scan_words(f: Facts, args: tuple[str, ...], ctx: Ctx, *, unknown: bool) -> 
     modelled = f.name in EXTRACTORS
     previous = ""
     for word in args:
-        option_value = previous.startswith("-") and not previous.startswith("--") or word.startswith("-")
-        prior, prior_key = previous, word.split("=", 1)[0] if word.startswith("-") else ""
+        prior = previous
         previous = word
+        if "/" not in word and "~" not in word and "$" not in word and word.isascii():
+            continue  # no path, URL, variable or look-alike dash can be in it
+        option_value = prior.startswith("-") and not prior.startswith("--") or word.startswith("-")
+        prior_key = word.split("=", 1)[0] if word.startswith("-") else ""
         if word.startswith(_UNICODE_DASHES):
             f.hit("CAT014", f"{f.label} (look-alike dash in {word!r})")
             continue
@@ -330,12 +332,14 @@ def _scan_words(f: Facts, args: tuple[str, ...], ctx: Ctx, *, unknown: bool) -> 
 def _common(f: Facts, ctx: Ctx) -> None:
     """Checks every command gets: wrappers, variables, and what its files are."""
     cmd = f.cmd
-    for wrapper in cmd.wrappers:
-        if wrapper in PRIVILEGE_WRAPPERS:
-            f.hit("CAT005", f"{f.label} (via {wrapper})")
-            break
-    if "parallel" in cmd.wrappers:
-        f.hit("CAT006", f"{f.label} (run by parallel with arguments from its input)")
+    wrappers = cmd.wrappers
+    if wrappers:
+        for wrapper in wrappers:
+            if wrapper in PRIVILEGE_WRAPPERS:
+                f.hit("CAT005", f"{f.label} (via {wrapper})")
+                break
+        if "parallel" in wrappers:
+            f.hit("CAT006", f"{f.label} (run by parallel with arguments from its input)")
     for name, _value in cmd.assignments:
         if name in C.HISTORY_VARS:
             f.hit("CAT024", f"{name}=")
@@ -367,7 +371,9 @@ def _common(f: Facts, ctx: Ctx) -> None:
         for word in cmd.argv[1:]:
             if word.startswith(("/dev/tcp/", "/dev/udp/")):
                 f.hit("HB006", f"{f.label} ({word})")
-    privileged = next((i for i, w in enumerate(cmd.wrappers) if w in _ESCALATING), None)
+    if not wrappers:
+        return
+    privileged = next((i for i, w in enumerate(wrappers) if w in _ESCALATING), None)
     if privileged is not None:
         spawners = [w for w in cmd.wrappers[privileged + 1 :] if w not in PRIVILEGE_WRAPPERS and w not in C.SHELLS]
         interactive_shell = f.name in C.SHELLS and "exec_stdin" in f.roles

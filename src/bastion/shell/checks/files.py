@@ -9,6 +9,8 @@ picks the function with one dict lookup on the command's canonical name.
 
 from __future__ import annotations
 
+import re
+
 from .. import catalog as C
 from ..env import is_dangerous_env
 from ..facts import (
@@ -291,15 +293,15 @@ def check_awk(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
 
 def check_grep(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
     check_read_only(f, args, ctx)
-    for arg in args[:6]:
-        if _SECRET_PATTERN_HINT(arg):
-            f.hit("CAT003", f"{f.label} (searches for secrets)")
-            return
+    # one search over the first words, joined by a character no hint holds
+    if args and _SECRET_PATTERN_HINT.search("\0".join(args[:6]).lower()):
+        f.hit("CAT003", f"{f.label} (searches for secrets)")
 
 
-def _SECRET_PATTERN_HINT(word: str) -> bool:
-    low = word.lower()
-    return any(h in low for h in ("private key", "begin rsa", "begin openssh", "aws_secret", "akia", "ghp_", "xoxb-", "sk-ant-", "sk_live_"))
+#: Search patterns that look for secrets (key headers, token prefixes).
+_SECRET_PATTERN_HINTS = ("private key", "begin rsa", "begin openssh", "aws_secret", "akia", "ghp_", "xoxb-", "sk-ant-",
+                         "sk_live_")
+_SECRET_PATTERN_HINT = LazyPattern("|".join(re.escape(hint) for hint in _SECRET_PATTERN_HINTS))
 
 
 _AWK_TARGET = LazyPattern(r'>>?\s*"([^"]+)"')

@@ -9,7 +9,8 @@ that design: one module per check, each with
   ``BENIGN`` (a look-alike it must not flag),
 - ``TRIGGER``: substrings at least one of which must occur in the source for the check
   to be able to fire (``None``: always run). This keeps a plain ``git status`` from
-  paying for 23 scans,
+  paying for 23 scans. ``ON_NON_ASCII = True`` also runs the check whenever the source
+  holds a non-ASCII character (look-alike letters, Unicode blanks),
 - ``check(source: str, view: SyntaxView) -> list[Finding]``: the one signature every
   validator has. ``source`` is the text that was parsed (the command, or a string
   parsed again such as a ``bash -c`` argument); ``view`` gives the tree-sitter tree, the
@@ -146,7 +147,7 @@ class SyntaxView:
         return found
 
 
-_Dispatch = tuple[dict[str, tuple[int, ...]], tuple[int, ...], tuple[tuple[str, ...] | None, ...]]
+_Dispatch = tuple[dict[str, tuple[int, ...]], tuple[int, ...], tuple[tuple[str, ...] | None, ...], tuple[int, ...]]
 _DISPATCH: _Dispatch | None = None
 
 
@@ -159,7 +160,10 @@ def _dispatch() -> _Dispatch:
         by_char: dict[str, list[int]] = {}
         always: list[int] = []
         substrings: list[tuple[str, ...] | None] = []
+        non_ascii: list[int] = []
         for index, module in enumerate(validators()):
+            if getattr(module, "ON_NON_ASCII", False):
+                non_ascii.append(index)
             trigger = module.TRIGGER
             if trigger is None:
                 always.append(index)
@@ -169,7 +173,8 @@ def _dispatch() -> _Dispatch:
                 by_char.setdefault(text[0], []).append(index)
             # single-character triggers are settled by the character test alone
             substrings.append(None if all(len(t) == 1 for t in trigger) else tuple(trigger))
-        _DISPATCH = ({c: tuple(sorted(set(v))) for c, v in by_char.items()}, tuple(always), tuple(substrings))
+        _DISPATCH = ({c: tuple(sorted(set(v))) for c, v in by_char.items()}, tuple(always), tuple(substrings),
+                     tuple(non_ascii))
     return _DISPATCH
 
 
@@ -177,15 +182,18 @@ def run_validators(source: str, view: SyntaxView) -> list[Finding]:
     """Run every validator whose trigger occurs in ``source`` (see module docstring).
     A validator that raises yields a finding (fail closed), never an exception."""
     modules = validators()
-    by_char, always, substrings = _dispatch()
+    by_char, always, substrings, non_ascii = _dispatch()
     chosen = set(always)
     for char in by_char.keys() & set(source):
         chosen.update(by_char[char])
+    ascii_only = source.isascii()
+    if not ascii_only:
+        chosen.update(non_ascii)
     found: list[Finding] = []
     for index in sorted(chosen):
         module = modules[index]
         needed = substrings[index]
-        if needed is not None and not any(t in source for t in needed):
+        if needed is not None and not any(t in source for t in needed) and (ascii_only or index not in non_ascii):
             continue
         try:
             found.extend(module.check(source, view))

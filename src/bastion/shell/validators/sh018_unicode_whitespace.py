@@ -14,7 +14,9 @@ WHAT = "invisible character, Unicode space or bidirectional control in the comma
 WHY = "the text displayed differs from the words the shell sees"
 EXAMPLE = "rm -rf\u00a0/tmp/x"
 BENIGN = "echo café"
-TRIGGER = None
+TRIGGER = ()
+#: Also run whenever the text holds a non-ASCII character.
+ON_NON_ASCII = True
 
 _WHAT = {"invisible": "an invisible character", "bidi": "a bidirectional-text control", "space": "a Unicode space"}
 
