@@ -181,7 +181,7 @@ class _Unit:
     """One parsed source text (the command, or a string parsed again) for validators."""
 
     __slots__ = ("source", "root", "text", "text_of", "slice", "commands", "words", "names", "scripts", "label",
-                 "has_error", "odd")
+                 "has_error", "odd", "plain")
 
     def __init__(self, source: str, data: bytes, root: Any, label: str) -> None:
         self.source = source
@@ -219,6 +219,9 @@ class _Unit:
         #: A backslash or an unusual blank: only then can a line continuation glue a
         #: comment to a word.
         self.odd = "\\" in source or (not source.isprintable() and any(c in source for c in "\r\v\f"))
+        #: Split by :mod:`bastion.shell.plain` (no tree): only the validators that can
+        #: fire on plain text run.
+        self.plain = False
 
 
 def _gap_ok(gap: str, newline: bool = True) -> bool:
@@ -290,6 +293,7 @@ class _Walker:
         stages = plain_stages(source)
         if stages is not None:
             unit = _Unit(source, data, None, label)
+            unit.plain = True
             self.units.append(unit)
             self.plain(unit, stages, ctx)
             return unit

@@ -20,12 +20,13 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["plain_stages", "MAX_PLAIN"]
+__all__ = ["plain_stages", "MAX_PLAIN", "PLAIN_CHARACTERS"]
 
 #: Longer texts take the normal path (its caps and budgets apply).
 MAX_PLAIN = 2_000
 #: Characters a plain text is made of: word characters that mean nothing to bash inside
 #: a word, the blank and the pipe.
+PLAIN_CHARACTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./:,@+=| -")
 _PLAIN_TEXT = re.compile(r"[A-Za-z0-9_./:,@+=| -]*")
 #: What a command name may look like here: tree-sitter-bash reads a name with ``=``
 #: as an assignment, and misreads a lone ``-`` (dropped) and names holding ``+``, ``@``

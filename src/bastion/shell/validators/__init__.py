@@ -10,7 +10,9 @@ that design: one module per check, each with
 - ``TRIGGER``: substrings at least one of which must occur in the source for the check
   to be able to fire (``None``: always run). This keeps a plain ``git status`` from
   paying for 23 scans. ``ON_NON_ASCII = True`` also runs the check whenever the source
-  holds a non-ASCII character (look-alike letters, Unicode blanks),
+  holds a non-ASCII character (look-alike letters, Unicode blanks). ``ON_PLAIN_TEXT =
+  False`` says the check cannot fire on a plain command (:mod:`bastion.shell.plain`:
+  plain words and pipes only); the tests compare both parse paths to hold it to that,
 - ``check(source: str, view: SyntaxView) -> list[Finding]``: the one signature every
   validator has. ``source`` is the text that was parsed (the command, or a string
   parsed again such as a ``bash -c`` argument); ``view`` gives the tree-sitter tree, the
@@ -32,6 +34,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
 
 from ...model import Finding
+from ..plain import PLAIN_CHARACTERS
 
 if TYPE_CHECKING:
     from ..script import SimpleCommand
@@ -147,7 +150,8 @@ class SyntaxView:
         return found
 
 
-_Dispatch = tuple[dict[str, tuple[int, ...]], tuple[int, ...], tuple[tuple[str, ...] | None, ...], tuple[int, ...]]
+_Dispatch = tuple[dict[str, tuple[int, ...]], tuple[int, ...], tuple[tuple[str, ...] | None, ...], tuple[int, ...],
+                  tuple[tuple[int, tuple[str, ...] | None], ...]]
 _DISPATCH: _Dispatch | None = None
 
 
@@ -161,10 +165,16 @@ def _dispatch() -> _Dispatch:
         always: list[int] = []
         substrings: list[tuple[str, ...] | None] = []
         non_ascii: list[int] = []
+        plain: list[tuple[int, tuple[str, ...] | None]] = []
         for index, module in enumerate(validators()):
             if getattr(module, "ON_NON_ASCII", False):
                 non_ascii.append(index)
             trigger = module.TRIGGER
+            if getattr(module, "ON_PLAIN_TEXT", True):
+                if trigger is None:
+                    plain.append((index, None))
+                elif any(PLAIN_CHARACTERS.issuperset(t) for t in trigger):
+                    plain.append((index, tuple(t for t in trigger if PLAIN_CHARACTERS.issuperset(t))))
             if trigger is None:
                 always.append(index)
                 substrings.append(None)
@@ -174,27 +184,32 @@ def _dispatch() -> _Dispatch:
             # single-character triggers are settled by the character test alone
             substrings.append(None if all(len(t) == 1 for t in trigger) else tuple(trigger))
         _DISPATCH = ({c: tuple(sorted(set(v))) for c, v in by_char.items()}, tuple(always), tuple(substrings),
-                     tuple(non_ascii))
+                     tuple(non_ascii), tuple(plain))
     return _DISPATCH
 
 
-def run_validators(source: str, view: SyntaxView) -> list[Finding]:
-    """Run every validator whose trigger occurs in ``source`` (see module docstring).
+def run_validators(source: str, view: SyntaxView, plain: bool = False) -> list[Finding]:
+    """Run every validator whose trigger occurs in ``source`` (see module docstring);
+    for a ``plain`` text (:mod:`bastion.shell.plain`), only those that can fire on one.
     A validator that raises yields a finding (fail closed), never an exception."""
     modules = validators()
-    by_char, always, substrings, non_ascii = _dispatch()
-    chosen = set(always)
-    for char in by_char.keys() & set(source):
-        chosen.update(by_char[char])
-    ascii_only = source.isascii()
-    if not ascii_only:
-        chosen.update(non_ascii)
+    by_char, always, substrings, non_ascii, plain_checks = _dispatch()
+    if plain:
+        chosen = [index for index, triggers in plain_checks
+                  if triggers is None or any(t in source for t in triggers)]
+    else:
+        candidates = set(always)
+        for char in by_char.keys() & set(source):
+            candidates.update(by_char[char])
+        ascii_only = source.isascii()
+        if not ascii_only:
+            candidates.update(non_ascii)
+        chosen = [index for index in sorted(candidates)
+                  if substrings[index] is None or any(t in source for t in substrings[index])
+                  or (not ascii_only and index in non_ascii)]
     found: list[Finding] = []
-    for index in sorted(chosen):
+    for index in chosen:
         module = modules[index]
-        needed = substrings[index]
-        if needed is not None and not any(t in source for t in needed) and (ascii_only or index not in non_ascii):
-            continue
         try:
             found.extend(module.check(source, view))
         except Exception as exc:  # a broken check must not turn into "no finding"
@@ -212,5 +227,5 @@ def run_units(units: Iterable[Any]) -> list[Finding]:
     for unit in units:
         view = SyntaxView(unit.root, unit.commands, unit.words, unit.label, unit.text_of, unit.slice, unit.names,
                           unit.scripts)
-        found.extend(run_validators(unit.source, view))
+        found.extend(run_validators(unit.source, view, unit.plain))
     return found

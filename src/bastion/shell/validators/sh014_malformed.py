@@ -15,6 +15,8 @@ WHY = "where tools disagree on the structure, an attacker chooses which reading 
 EXAMPLE = 'echo "unterminated'
 BENIGN = 'echo "terminated"'
 TRIGGER = None
+#: Cannot fire on a plain command: a plain command has no syntax tree, so no syntax error.
+ON_PLAIN_TEXT = False
 
 
 def check(source: str, view) -> list[Finding]:
