@@ -597,11 +597,11 @@ def _summarise(parsed: Script | TooComplex, facts: list[Facts], hits: list[_Hit]
         out.safety = safety(out.factors)
     out.known_safe = (
         not parsed.complex
-        and not any(at_least(f.severity, Severity.MEDIUM) for f in parsed.findings)
+        and not (parsed.findings and any(at_least(f.severity, Severity.MEDIUM) for f in parsed.findings))
         and not out.hard_blocks
         and not out.findings
         and not out.unknown
-        and tier.rank <= Tier.LOW_RISK.rank
+        and (tier is Tier.READ_ONLY or tier is Tier.LOW_RISK)
     )
     return out
 

@@ -524,8 +524,14 @@ class _Walker:
         self.pipes += 1
         stdin: str | None = None
         commands = self.commands
+        shared: _Ctx | None = None
         for stage, (text, words) in enumerate(stages):
-            sub = ctx.copy()
+            # each stage runs in a subshell: a stage that :meth:`emit` handles (it may
+            # track a ``cd``) gets a context of its own, the others can share one
+            if _base_name(words[0]) in _EMITTED:
+                sub = ctx.copy()
+            else:
+                sub = shared = shared or ctx.copy()
             sub.pipe = (number, stage)
             sub.stdin = stdin
             before = len(commands)
@@ -536,11 +542,18 @@ class _Walker:
     def plain_command(self, unit: _Unit, text: str, words: list[str], ctx: _Ctx, level: int) -> None:
         """One stage of a plain command: every word is literal and decodes to itself."""
         unit.words.extend(map(_new_word, zip(words, words, count(), repeat(1))))
-        before = len(self.commands)
-        self.emit(unit, words, [], [], ctx, text, level)
-        self.literal_out = (
-            _echo_output(self.commands[before]) if words[0] == "echo" and len(self.commands) == before + 1 else None
-        )
+        if _base_name(words[0]) in _EMITTED:
+            before = len(self.commands)
+            self.emit(unit, words, [], [], ctx, text, level)
+            self.literal_out = (
+                _echo_output(self.commands[before]) if words[0] == "echo" and len(self.commands) == before + 1
+                else None
+            )
+            return
+        # nothing to peel, parse again, track or pass on: what emit() records for it
+        merged = [*ctx.assignments, *ctx.carried] if (ctx.assignments or ctx.carried) else []
+        self.record(unit, tuple(words), merged, [], ctx.wrappers, ctx.cwd, ctx.origin, text, ctx)
+        self.literal_out = None
 
     def redirected(self, unit: _Unit, node: Any, ctx: _Ctx, level: int) -> None:
         body = None
@@ -1134,6 +1147,16 @@ def _label(kind: str) -> str:
         kind, kind.replace("_", " "))
 
 
+#: Command names :meth:`_Walker.emit` does more for than record them: wrappers to peel,
+#: shells and ``source`` whose input is code, ``cd`` to track, ``-exec`` runners, and
+#: ``echo`` (its output can feed a shell in the next stage).
+_EMITTED = WRAPPER_NAMES | SHELLS | _CD | _EXEC_RUNNERS | {"source", ".", "echo"}
+
+
+def _base_name(word: str) -> str:
+    return word.rsplit("/", 1)[-1] if "/" in word else word
+
+
 def _first_word(unit: _Unit, node: Any) -> str:
     text = unit.text_of(node).split(None, 1)
     return unescape_unquoted(text[0]) if text else ""
@@ -1238,11 +1261,13 @@ def _parse(command: str) -> Script | TooComplex:
     else:
         walker.run(text, _Ctx(), "", data=data)
         findings.extend(_run_units()(walker.units))
-    reasons.extend(r for r in walker.reasons if r not in reasons)
+    if walker.reasons:
+        reasons.extend(r for r in walker.reasons if r not in reasons)
     commands = tuple(walker.commands)
     if len(commands) > MAX_COMMANDS:
         reasons.append(f"more than {MAX_COMMANDS} commands ({len(commands)})")
-    findings = _dedupe(findings)
+    if findings:
+        findings = _dedupe(findings)
     if reasons:
         reason = reasons[0] if len(reasons) == 1 else f"{reasons[0]} (and {len(reasons) - 1} more)"
         reason = _printable(reason)

@@ -228,7 +228,7 @@ def classify(cmd: SimpleCommand, ctx: Ctx) -> Facts:
         _common(f, ctx)
         return f
     head = cmd.argv[0]
-    raw_name = cmd.name
+    raw_name = head.rsplit("/", 1)[-1] if "/" in head else head  # cmd.name, without the property call
     name = C.canonical_name(raw_name)
     f = Facts(cmd, name)
     # ctx.cwd is resolved once per analysis; only a tracked ``cd`` needs resolving here
@@ -355,7 +355,9 @@ def _common(f: Facts, ctx: Ctx) -> None:
             if "$" in word and secret_var(word.split("$", 1)[1][:40]):
                 f.hit("CAT004", f"{f.label} (secret variable)")
                 break
-    if cmd.argv:
+    # only a word with a path, a URL, a variable or a non-ASCII letter can matter there
+    if len(cmd.argv) > 1 and ("/" in joined or "~" in joined or "$" in joined or not joined.isascii()
+                              or (f.hosts and not f.known)):
         _scan_words(f, cmd.argv[1:], ctx, unknown=not f.known)
     dumps = f.name not in NON_DUMPING and f.known
     for access in f.paths:

@@ -195,8 +195,15 @@ def run_validators(source: str, view: SyntaxView, plain: bool = False) -> list[F
     modules = validators()
     by_char, always, substrings, non_ascii, plain_checks = _dispatch()
     if plain:
-        chosen = [index for index, triggers in plain_checks
-                  if triggers is None or any(t in source for t in triggers)]
+        chosen = []
+        for index, triggers in plain_checks:
+            if triggers is None:
+                chosen.append(index)
+                continue
+            for trigger in triggers:
+                if trigger in source:
+                    chosen.append(index)
+                    break
     else:
         candidates = set(always)
         for char in by_char.keys() & set(source):
