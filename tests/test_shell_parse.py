@@ -384,7 +384,7 @@ def test_internal_error_fails_closed(monkeypatch: pytest.MonkeyPatch) -> None:
     def broken(*args, **kwargs):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(parse_module._Walker, "emit", broken)
+    monkeypatch.setattr(parse_module._Walker, "record", broken)
     result = parse("ls")
     assert isinstance(result, TooComplex) and "internal error" in result.reason
 
