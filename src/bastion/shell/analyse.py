@@ -142,13 +142,15 @@ def _run(commands: Sequence[SimpleCommand], raw: str, complex_: bool, ctx: Ctx, 
     for f in facts:
         if f.hits:
             hits.extend(_Hit(h.code, h.detail, f.label) for h in f.hits)
-    _pipelines(facts, hits)
-    if depth < MAX_NESTED_DEPTH:
-        _fed_inputs(facts, raw, ctx, depth, hits)
-    _socket_shells(facts, hits)
-    _substitutions(facts, hits)
-    _download_then_exec(facts, ctx, hits)
-    _exfiltration(facts, hits)
+    quiet = _quiet(facts)
+    if not quiet:
+        _pipelines(facts, hits)
+        if depth < MAX_NESTED_DEPTH:
+            _fed_inputs(facts, raw, ctx, depth, hits)
+        _socket_shells(facts, hits)
+        _substitutions(facts, hits)
+        _download_then_exec(facts, ctx, hits)
+        _exfiltration(facts, hits)
     if complex_ and raw:
         _fork_bombs(raw, commands, hits)
         _raw_patterns(raw, commands, ctx, hits)
@@ -162,9 +164,23 @@ def _run(commands: Sequence[SimpleCommand], raw: str, complex_: bool, ctx: Ctx, 
         if complex_ and raw:
             for match in _BRACE_COMMAND.finditer(raw):
                 _nested(match.group(1).replace(",", " "), "brace expansion", ctx, depth, hits)
-        _payloads(facts, ctx, depth, hits)
-        _find_exec_inputs(facts, ctx, hits)
+        if not quiet:
+            _payloads(facts, ctx, depth, hits)
+            _find_exec_inputs(facts, ctx, hits)
     return facts
+
+
+def _quiet(facts: list[Facts]) -> bool:
+    """True when the rules about what flows between commands cannot fire: no command
+    fetches, sends, runs its input or opens a socket (no role), downloads a file, runs
+    under a wrapper (``xargs``, ``sudo`` …), comes from a substitution or ``-exec``, or
+    echoes text (a payload). Most scripts are quiet; each rule that :func:`_run` skips
+    for them needs one of these to fire."""
+    for f in facts:
+        cmd = f.cmd
+        if f.roles or f.downloads or cmd.wrappers or cmd.origin != "top" or f.name in ("echo", "printf"):
+            return False
+    return True
 
 
 def _nested(text: str, where: str, ctx: Ctx, depth: int, hits: list[_Hit]) -> None:
