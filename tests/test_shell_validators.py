@@ -9,7 +9,7 @@ import pytest
 from bastion.model import Finding, Severity
 from bastion.shell import parse as parse_module
 from bastion.shell.parse import parse
-from bastion.shell.validators import MODULES, SyntaxView, by_id, run_validators, validators
+from bastion.shell.validators import MODULES, SyntaxView, by_id, can_meet_plain_text, run_validators, validators
 
 ALL = validators()
 IDS = [m.ID for m in ALL]
@@ -38,6 +38,8 @@ def test_registry_is_complete_and_documented() -> None:
         assert module.WHAT and module.WHY and module.EXAMPLE and module.BENIGN
         assert module.__doc__ and module.__doc__.startswith(module.ID)
         assert module.TRIGGER is None or (isinstance(module.TRIGGER, tuple) and all(module.TRIGGER))
+        if can_meet_plain_text(module):  # a conscious choice, no default
+            assert isinstance(getattr(module, "ON_PLAIN_TEXT", None), bool), module.ID
     # the spec's checks 2, 3 and 12 belong to the command catalog
     assert not {"SH002", "SH003", "SH012"} & set(IDS)
 

@@ -10,9 +10,10 @@ that design: one module per check, each with
 - ``TRIGGER``: substrings at least one of which must occur in the source for the check
   to be able to fire (``None``: always run). This keeps a plain ``git status`` from
   paying for 23 scans. ``ON_NON_ASCII = True`` also runs the check whenever the source
-  holds a non-ASCII character (look-alike letters, Unicode blanks). ``ON_PLAIN_TEXT =
-  False`` says the check cannot fire on a plain command (:mod:`bastion.shell.plain`:
-  plain words and pipes only); the tests compare both parse paths to hold it to that,
+  holds a non-ASCII character (look-alike letters, Unicode blanks). A check whose
+  trigger can occur in a plain command (:mod:`bastion.shell.plain`: plain words and
+  pipes, no syntax tree) must say whether it can fire there: ``ON_PLAIN_TEXT``
+  (a registry test requires it; the tests compare both parse paths to hold it true),
 - ``check(source: str, view: SyntaxView) -> list[Finding]``: the one signature every
   validator has. ``source`` is the text that was parsed (the command, or a string
   parsed again such as a ``bash -c`` argument); ``view`` gives the tree-sitter tree, the
@@ -40,7 +41,7 @@ if TYPE_CHECKING:
     from ..script import SimpleCommand
     from ..words import Word
 
-__all__ = ["SyntaxView", "MODULES", "validators", "run_validators", "run_units", "by_id"]
+__all__ = ["SyntaxView", "MODULES", "validators", "run_validators", "run_units", "by_id", "can_meet_plain_text"]
 
 #: Validator modules in ID order.
 MODULES: tuple[str, ...] = (
@@ -150,6 +151,12 @@ class SyntaxView:
         return found
 
 
+def can_meet_plain_text(module: ModuleType) -> bool:
+    """Whether ``module``'s trigger can occur in a plain command (or it has none)."""
+    trigger = module.TRIGGER
+    return trigger is None or any(PLAIN_CHARACTERS.issuperset(t) for t in trigger)
+
+
 _Dispatch = tuple[dict[str, tuple[int, ...]], tuple[int, ...], tuple[tuple[str, ...] | None, ...], tuple[int, ...],
                   tuple[tuple[int, tuple[str, ...] | None], ...]]
 _DISPATCH: _Dispatch | None = None
@@ -170,11 +177,9 @@ def _dispatch() -> _Dispatch:
             if getattr(module, "ON_NON_ASCII", False):
                 non_ascii.append(index)
             trigger = module.TRIGGER
-            if getattr(module, "ON_PLAIN_TEXT", True):
-                if trigger is None:
-                    plain.append((index, None))
-                elif any(PLAIN_CHARACTERS.issuperset(t) for t in trigger):
-                    plain.append((index, tuple(t for t in trigger if PLAIN_CHARACTERS.issuperset(t))))
+            if can_meet_plain_text(module) and module.ON_PLAIN_TEXT:
+                plain.append((index, None if trigger is None
+                              else tuple(t for t in trigger if PLAIN_CHARACTERS.issuperset(t))))
             if trigger is None:
                 always.append(index)
                 substrings.append(None)

@@ -17,6 +17,8 @@ WHY = "the variable can load other code into the command, so the command is not 
 EXAMPLE = "LD_PRELOAD=/tmp/x.so ls"
 BENIGN = "NODE_ENV=test npm test"
 TRIGGER = ("=",)
+#: Can fire on a plain command (``env PATH=/tmp/x ls`` is plain).
+ON_PLAIN_TEXT = True
 
 
 def check(source: str, view) -> list[Finding]:
