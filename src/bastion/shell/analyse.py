@@ -69,6 +69,7 @@ from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Iterable, Sequence
 
+from .fastinit import fast_factory
 from .lazyre import LazyPattern
 from ..model import Finding, Severity, Tier
 from . import catalog as C
@@ -82,6 +83,8 @@ from .semantics import Ctx, Facts, classify
 from .targets import persistence_level, secret_level
 
 __all__ = ["Analysis", "analyse"]
+
+_new_ctx = fast_factory(Ctx, ("cwd", "home", "roots", "source"))
 
 #: Nested strings (interpreter ``system("…")`` arguments, ``${IFS}`` rewrites) are
 #: parsed and analysed again at most this deep.
@@ -127,7 +130,7 @@ def analyse(
     """
     base = resolve(cwd or "/", "/", home)
     roots = tuple(resolve(r, base, home) for r in workspace_roots if r) or (base,)
-    ctx = Ctx(base, home, roots, parsed.source if source is None else source)
+    ctx = _new_ctx({"cwd": base, "home": home, "roots": roots, "source": parsed.source if source is None else source})
     raw = parsed.source if source is None else source
     hits: list[_Hit] = []
     facts = _run(parsed.commands, raw, bool(parsed.complex), ctx, 0, hits)

@@ -70,55 +70,63 @@ def parse_args(
     commands that take a sub-command). ``long_single_dash`` treats ``-name`` as one
     option (``find``, ``java``) instead of a cluster.
     """
-    aliases = aliases or {}
     out = Args()
-    i, n = 0, len(args)
+    n = len(args)
+    if not n:
+        return out
+    aliases = aliases or _NO_ALIASES
+    options = out.options
+    operands = out.operands
+    i = 0
     while i < n:
         arg = args[i]
         i += 1
+        if arg[:1] != "-" or arg == "-":  # an operand (the usual case first)
+            operands.append(arg)
+            if stop_at_operand:
+                operands.extend(args[i:])
+                break
+            continue
         if arg == "--":
-            out.operands.extend(args[i:])
+            operands.extend(args[i:])
             out.after_dashdash = True
             break
-        if arg.startswith("--") and len(arg) > 2:
+        if arg[1] == "-":  # --name, --name=value
             name, eq, val = arg.partition("=")
             canon = aliases.get(name, name)
             if eq:
-                out.options.append((canon, val))
+                options.append((canon, val))
             elif (name in value_opts or canon in value_opts) and name not in optional_value_opts and i < n:
-                out.options.append((canon, args[i]))
+                options.append((canon, args[i]))
                 i += 1
             else:
-                out.options.append((canon, None))
+                options.append((canon, None))
             continue
-        if arg.startswith("-") and len(arg) > 1:
-            if long_single_dash or (len(arg) > 2 and (arg in value_opts or arg in aliases)):
-                canon = aliases.get(arg, arg)
-                if (arg in value_opts or canon in value_opts) and i < n:
-                    out.options.append((canon, args[i]))
+        if long_single_dash or (len(arg) > 2 and (arg in value_opts or arg in aliases)):
+            canon = aliases.get(arg, arg)
+            if (arg in value_opts or canon in value_opts) and i < n:
+                options.append((canon, args[i]))
+                i += 1
+            else:
+                options.append((canon, None))
+            continue
+        body = arg[1:]
+        j = 0
+        while j < len(body):
+            short = "-" + body[j]
+            canon = aliases.get(short, short)
+            j += 1
+            if short in value_opts or canon in value_opts:
+                if j < len(body):
+                    options.append((canon, body[j:]))
+                elif i < n:
+                    options.append((canon, args[i]))
                     i += 1
                 else:
-                    out.options.append((canon, None))
-                continue
-            body = arg[1:]
-            j = 0
-            while j < len(body):
-                short = "-" + body[j]
-                canon = aliases.get(short, short)
-                j += 1
-                if short in value_opts or canon in value_opts:
-                    if j < len(body):
-                        out.options.append((canon, body[j:]))
-                    elif i < n:
-                        out.options.append((canon, args[i]))
-                        i += 1
-                    else:
-                        out.options.append((canon, None))
-                    break
-                out.options.append((canon, None))
-            continue
-        out.operands.append(arg)
-        if stop_at_operand:
-            out.operands.extend(args[i:])
-            break
+                    options.append((canon, None))
+                break
+            options.append((canon, None))
     return out
+
+
+_NO_ALIASES: Mapping[str, str] = {}

@@ -59,6 +59,7 @@ from typing import Any, Callable
 
 from ..model import Finding, Severity
 from .env import is_dangerous_env, is_safe_env
+from .fastinit import fast_factory
 from .plain import plain_stages
 from .script import Redirect, Script, SimpleCommand, TooComplex
 from .unwrap import EXEC_RUNNERS as _EXEC_RUNNERS
@@ -1082,51 +1083,8 @@ class _Walker:
 #: The fields :meth:`_Walker.record` always passes.
 _RECORDED = ("argv", "assignments", "redirects", "wrappers", "cwd", "origin", "text", "depth", "pipeline",
              "pipe_index", "background")
-
-
-def _command_factory() -> Callable[[dict[str, Any]], SimpleCommand]:
-    """A fast constructor for :class:`SimpleCommand`.
-
-    A frozen dataclass sets each field through ``object.__setattr__``, which costs more
-    than the rest of handling a simple command. When the class is a plain (non-slots)
-    dataclass without ``__post_init__``, build the instance dictionary directly, with
-    every field's default filled in (so fields added later keep working); otherwise use
-    the normal constructor.
-    """
-    import dataclasses
-
-    if hasattr(SimpleCommand, "__slots__") or hasattr(SimpleCommand, "__post_init__"):
-        return lambda values: SimpleCommand(**values)
-    defaults: dict[str, Any] = {}
-    factories: dict[str, Callable[[], Any]] = {}
-    for f in dataclasses.fields(SimpleCommand):
-        if f.name in _RECORDED:
-            continue
-        if f.default is not dataclasses.MISSING:
-            defaults[f.name] = f.default
-        elif f.default_factory is not dataclasses.MISSING:
-            factories[f.name] = f.default_factory
-        else:  # a required field the parser does not know: use the real constructor
-            return lambda values: SimpleCommand(**values)
-    new = object.__new__
-    set_dict = object.__setattr__
-
-    def make(values: dict[str, Any]) -> SimpleCommand:
-        # ``values`` is a fresh dict holding every recorded field: it becomes the state
-        if defaults:
-            for name, value in defaults.items():
-                values.setdefault(name, value)
-        if factories:
-            for name, factory in factories.items():
-                values.setdefault(name, factory())
-        cmd = new(SimpleCommand)
-        set_dict(cmd, "__dict__", values)
-        return cmd
-
-    return make
-
-
-_new_command = _command_factory()
+_new_command: Callable[[dict[str, Any]], SimpleCommand] = fast_factory(SimpleCommand, _RECORDED)
+_new_script: Callable[[dict[str, Any]], Script] = fast_factory(Script, ("commands", "findings", "source"))
 
 
 def _word(fields: tuple[str, str, int, int]) -> Word:
@@ -1272,7 +1230,7 @@ def _parse(command: str) -> Script | TooComplex:
         reason = reasons[0] if len(reasons) == 1 else f"{reasons[0]} (and {len(reasons) - 1} more)"
         reason = _printable(reason)
         return TooComplex(reason, partial=commands, findings=tuple(findings), source=command)
-    return Script(commands, findings=tuple(findings), source=command)
+    return _new_script({"commands": commands, "findings": tuple(findings), "source": command})
 
 
 _RUN_UNITS: Callable[[list[_Unit]], list[Finding]] | None = None

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import fnmatch
 import posixpath
+import re
 from functools import lru_cache
 from typing import Callable, Iterable, NamedTuple
 
@@ -71,12 +72,17 @@ def _resolve(path: str, base: str, home: str) -> str:
                 break
     if not path.startswith("/"):
         path = posixpath.join(base or "/", path)
+    if path.startswith("/") and _NOT_NORMAL.search(path) is None:
+        return path  # already what normpath would return (the usual case)
     norm = posixpath.normpath(path)
     if norm.startswith("//"):
         norm = "/" + norm.lstrip("/")
     return norm
 
 
+#: What ``posixpath.normpath`` would change in an absolute path: a doubled slash, a
+#: ``.`` or ``..`` component, a trailing slash.
+_NOT_NORMAL = re.compile(r"//|/\.\.?(?:/|$)|./$")
 _resolve_cached = lru_cache(maxsize=4096)(_resolve)
 
 
@@ -791,6 +797,7 @@ for _interp, _code in INTERPRETERS.items():
     if _interp not in EXTRACTORS:
         EXTRACTORS[_interp] = _script_exec(INTERPRETER_VALUE_OPTS.get(_interp, frozenset()), _code | _opts("-m"))
 
+@lru_cache(maxsize=1024)
 def _cli_extractor(name: str) -> Extractor | None:
     """Files a long-tail tool writes, as its spec declares (``>last``, ``>-o``)."""
     spec = None if is_core(name) else cli_spec(name)
@@ -835,14 +842,15 @@ def extract_paths_in(cmd: SimpleCommand, name: str, base: str, home: str) -> lis
     """:func:`extract_paths` for a caller that already knows the command's canonical
     ``name`` and its ``base`` (:func:`command_base`); the classifier has both."""
     pairs: list[Pair] = []
-    if cmd.argv:
+    argv = cmd.argv
+    if argv:
         extractor = EXTRACTORS.get(name) or _cli_extractor(name)
         if extractor is not None:
             try:
-                pairs.extend(extractor(cmd.argv[1:]))
+                pairs.extend(extractor(argv[1:]))
             except (IndexError, ValueError):  # malformed argv: nothing lexical to say
                 pass
-        head = cmd.argv[0]
+        head = argv[0]
         if "/" in head and posixpath.dirname(head) not in STANDARD_BIN_DIRS:
             pairs.append((EXEC, head))
     for redirect in cmd.redirects:

@@ -27,11 +27,13 @@ MAX_PLAIN = 2_000
 #: Characters a plain text is made of: word characters that mean nothing to bash inside
 #: a word, the blank and the pipe.
 PLAIN_CHARACTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./:,@+=| -")
-_PLAIN_TEXT = re.compile(r"[A-Za-z0-9_./:,@+=| -]*")
+_WORD = r"[A-Za-z0-9_./:,@+=-]+"
 #: What a command name may look like here: tree-sitter-bash reads a name with ``=``
 #: as an assignment, and misreads a lone ``-`` (dropped) and names holding ``+``, ``@``
 #: or starting with ``:`` or ``,`` as syntax errors; those stay on the tree-sitter path.
-_NAME = re.compile(r"[A-Za-z0-9_./][A-Za-z0-9_./:,-]*")
+_NAME = r"[A-Za-z0-9_./][A-Za-z0-9_./:,-]*"
+#: Stages of a command name and words, separated by ``|``; blanks around anything.
+_PLAIN = re.compile(rf" *{_NAME}(?: +{_WORD})*(?: *\| *{_NAME}(?: +{_WORD})*)* *")
 #: Words that change the grammar in command position (bash reserved words), and the
 #: builtins tree-sitter-bash gives a node of their own (declarations, ``unset``).
 _SPECIAL_FIRST = frozenset(
@@ -46,15 +48,14 @@ _OPERATOR_WORDS = frozenset({"=="})
 
 def plain_stages(source: str) -> list[tuple[str, list[str]]] | None:
     """``[(stage text, words), …]`` for a plain command or pipeline, else ``None``."""
-    if len(source) > MAX_PLAIN or _PLAIN_TEXT.fullmatch(source) is None:
+    if len(source) > MAX_PLAIN or _PLAIN.fullmatch(source) is None:
         return None
     stages: list[tuple[str, list[str]]] = []
     for part in source.split("|"):
         words = part.split()
-        if not words:
-            return None  # an empty stage: ``| a``, ``a |``, ``a || b``, or no command at all
-        first = words[0]
-        if first in _SPECIAL_FIRST or _NAME.fullmatch(first) is None or not _OPERATOR_WORDS.isdisjoint(words):
-            return None  # a reserved word, a declaration, an assignment: tree-sitter decides
+        if words[0] in _SPECIAL_FIRST:
+            return None  # a reserved word or a declaration: tree-sitter decides
         stages.append((part.strip(), words))
+    if "==" in source and any(not _OPERATOR_WORDS.isdisjoint(words) for _text, words in stages):
+        return None
     return stages

@@ -312,10 +312,15 @@ def home_relative(path: str, home: str) -> str | None:
     return None
 
 
+def _first_component(path: str) -> str:
+    """``etc`` for ``/etc/ssh/x``, ``.ssh`` for ``.ssh/id_rsa``, ``.bashrc`` for itself."""
+    return path.split("/", 2)[1] if path.startswith("/") else path.split("/", 1)[0]
+
+
 class _Table:
     """Exact names plus ``dir/`` prefixes, split once at import time."""
 
-    __slots__ = ("exact", "prefixes")
+    __slots__ = ("exact", "prefixes", "firsts")
 
     def __init__(self, table: dict[str, int]) -> None:
         self.exact = table
@@ -323,8 +328,13 @@ class _Table:
         #: after one of its slashes, so looking those cuts up (longest first) finds the
         #: most specific prefix without scanning every entry.
         self.prefixes = {k: v for k, v in table.items() if k.endswith("/")}
+        #: The first path component of every entry (``etc`` of ``/etc/shadow``, ``.ssh``
+        #: of ``.ssh/``): a path starting anywhere else matches nothing, found in one lookup.
+        self.firsts = frozenset(_first_component(k) for k in table)
 
     def level(self, rel: str) -> int:
+        if _first_component(rel) not in self.firsts:
+            return 0
         level = self.exact.get(rel)
         if level is not None:
             return level
@@ -361,6 +371,9 @@ def secret_level(path: str, home: str) -> int:
     return _secret_level(path, home)
 
 
+_SECRET_SUFFIX_ENDINGS = tuple(suffix for suffix, _level in SECRET_SUFFIXES)
+
+
 def _secret_level(path: str, home: str) -> int:
     base = path.rsplit("/", 1)[-1]
     level = 0
@@ -372,7 +385,7 @@ def _secret_level(path: str, home: str) -> int:
         level = SECRET_NAMES[base]
     elif (base.startswith(".env.") and base not in ENV_TEMPLATES) or (base.startswith(".env") and "*" in base):
         level = 1
-    else:
+    elif base.endswith(_SECRET_SUFFIX_ENDINGS):  # one C-level test before the loop
         for suffix, value in SECRET_SUFFIXES:
             if base.endswith(suffix):
                 level = value
