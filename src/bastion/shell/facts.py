@@ -77,7 +77,8 @@ class Facts:
     def label(self) -> str:
         """The command as shown in findings (its words, shortened)."""
         if self._label is None:
-            self._label = short(self.cmd) if self.cmd.argv else (short(self.cmd) or "redirection")
+            label = short(self.cmd)
+            self._label = label if self.cmd.argv else (label or "redirection")  # a bare ``> file``
         return self._label
 
     @label.setter

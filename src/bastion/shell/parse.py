@@ -184,7 +184,7 @@ class _Unit:
     __slots__ = ("source", "root", "text", "text_of", "slice", "commands", "words", "names", "scripts", "label",
                  "has_error", "odd", "plain")
 
-    def __init__(self, source: str, data: bytes, root: Any, label: str) -> None:
+    def __init__(self, source: str, data: bytes, root: Any, label: str, plain: bool = False) -> None:
         self.source = source
         self.root = root
         #: The parsed text when byte offsets are character offsets (ASCII), else None.
@@ -222,7 +222,7 @@ class _Unit:
         self.odd = "\\" in source or (not source.isprintable() and any(c in source for c in "\r\v\f"))
         #: Split by :mod:`bastion.shell.plain` (no tree): only the validators that can
         #: fire on plain text run.
-        self.plain = False
+        self.plain = plain
 
 
 def _gap_ok(gap: str, newline: bool = True) -> bool:
@@ -288,16 +288,15 @@ class _Walker:
         if len(data) > limit:
             self.complex(f"{label or 'command'} too long (more than {limit} bytes)")
             return None
-        # tree-sitter-bash resolves a trailing pipeline far faster with a final newline;
-        # a newline after the last command does not change what bash runs (unless the
-        # text ends in a backslash, which would become a line continuation).
         stages = plain_stages(source)
-        if stages is not None:
-            unit = _Unit(source, data, None, label)
-            unit.plain = True
+        if stages is not None:  # plain words and pipes: no tree needed (see plain.py)
+            unit = _Unit(source, data, None, label, plain=True)
             self.units.append(unit)
             self.plain(unit, stages, ctx)
             return unit
+        # tree-sitter-bash resolves a trailing pipeline far faster with a final newline;
+        # a newline after the last command does not change what bash runs (unless the
+        # text ends in a backslash, which would become a line continuation).
         if not data.endswith((b"\n", b"\\")):
             data += b"\n"
         tree_input = data
