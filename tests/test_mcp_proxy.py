@@ -89,3 +89,45 @@ def test_missing_command_is_a_usage_error(bastion_env: dict[str, str]) -> None:
 
     done = run_bastion("mcp-proxy", env=bastion_env)
     assert done.returncode == 2 and "needs the server command" in done.stderr
+
+
+POISONED_SERVER = str(Path(__file__).with_name("mcp_poisoned_server.py"))
+
+
+async def _poisoned_session(env: dict[str, str], cwd: Path, errlog) -> tuple[list[str], object, list[str], object, object]:
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "bastion", "mcp-proxy", "--name", "tools", "--", sys.executable, POISONED_SERVER],
+        env=env,
+        cwd=str(cwd),
+    )
+    with anyio.fail_after(60):
+        async with stdio_client(params, errlog=errlog) as (read, write), ClientSession(read, write) as session:
+            await session.initialize()
+            first = [tool.name for tool in (await session.list_tools()).tools]
+            add = await session.call_tool("add", {"text": "1"})
+            second = [tool.name for tool in (await session.list_tools()).tools]
+            weather = await session.call_tool("weather", {"text": "Oslo"})
+            echo = await session.call_tool("echo", {"text": "hi"})
+    return first, add, second, weather, echo
+
+
+def test_poisoned_and_changed_tools_are_withheld(project: Path, bastion_env: dict[str, str], tmp_path: Path) -> None:
+    marker = tmp_path / "ran.txt"
+    settings = Path(bastion_env["BASTION_CONFIG_DIR"]) / "settings.json"
+    settings.parent.mkdir(parents=True, exist_ok=True)
+    settings.write_text(json.dumps({"permissions": {"allow": ["mcp__tools"]}}))  # even a server-wide allow
+    env = {**bastion_env, "MCP_MARKER": str(marker)}
+    with (tmp_path / "stderr.txt").open("w+") as errlog:
+        first, add, second, weather, echo = anyio.run(_poisoned_session, env, project, errlog)
+        errlog.seek(0)
+        stderr = errlog.read()
+    # the poisoned tool never reaches the model's tool list, and cannot be called by name
+    assert first == ["echo", "weather"]
+    assert add.is_error and "withheld because its description carries instructions for the model" in _texts(add)
+    # a description that changes after the first listing withholds the tool from then on
+    assert second == ["echo"]
+    assert weather.is_error and "description changed after it was first listed" in _texts(weather)
+    assert not marker.exists()  # neither withheld tool ran
+    assert not echo.is_error and _texts(echo) == "echo: hi"
+    assert "withheld MCP tool mcp__tools__add" in stderr and "withheld MCP tool mcp__tools__weather" in stderr

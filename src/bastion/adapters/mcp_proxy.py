@@ -8,6 +8,13 @@ or that would need approval (nobody can be asked over stdio), comes back as a to
 result with ``isError: true`` and bastion's reason, never reaching the wrapped server.
 Results pass through ``results.scan_tool_result`` (stage 7's injection scan).
 
+The tool list is screened too (:mod:`bastion.injection.tools`): a tool whose name,
+description or parameter descriptions carry instructions to the model (tool poisoning)
+is left out of the list the client sees, and calls to it are refused. So is a tool whose
+description changes after it was first listed (a server that turns malicious once
+trusted). Each withheld tool is reported once on stderr, which clients keep in their
+MCP server log.
+
 Uses the ``mcp`` SDK (extra ``bastion-guard[mcp]``), imported only when the proxy runs.
 """
 
@@ -52,11 +59,43 @@ class ToolGate:
         self.server = server
         self.cwd = os.path.abspath(cwd)
         self.guards = _Guards(guard)
+        #: Tools left out of the list, with the reason (refused if called anyway).
+        self.withheld: dict[str, str] = {}
+        #: Fingerprint of each tool's metadata when it was first listed.
+        self.listed: dict[str, str] = {}
+
+    def screen(self, tools: list[Any]) -> list[Any]:
+        """The tools the client may see: poisoned ones, and ones whose description
+        changed since they were first listed, are withheld (and reported on stderr)."""
+        from ..injection.tools import is_poisoned, judge_tool, metadata_digest, summary
+
+        kept = []
+        for tool in tools:
+            name = str(getattr(tool, "name", ""))
+            description = getattr(tool, "description", None)
+            schema = getattr(tool, "input_schema", None)
+            digest = metadata_digest(description, schema)
+            reason = None
+            if self.listed.setdefault(name, digest) != digest:
+                reason = "its description changed after it was first listed"
+            else:
+                findings = judge_tool(name, description, schema)
+                if is_poisoned(findings):
+                    reason = f"its description carries instructions for the model ({summary(findings)})"
+            if reason is None:
+                kept.append(tool)
+                continue
+            if name not in self.withheld:
+                print(f"bastion: withheld MCP tool mcp__{self.server}__{name}: {reason}", file=sys.stderr, flush=True)
+            self.withheld[name] = reason
+        return kept
 
     def check(self, tool: str, arguments: dict[str, Any] | None) -> str | None:
         """``None`` when the call may go on, else the message to return as an error."""
         from .wrap import check_call
 
+        if tool in self.withheld:
+            return f"bastion denied mcp__{self.server}__{tool}: the tool is withheld because {self.withheld[tool]}"
         call = ToolCall(f"mcp__{self.server}__{tool}", dict(arguments or {}), cwd=self.cwd, agent="mcp-proxy")
         try:
             decision = check_call(call, self.guards, None)  # asks become denials: nobody to ask
@@ -85,7 +124,9 @@ async def serve(command: Sequence[str], gate: ToolGate) -> None:
         info = await upstream.initialize()
 
         async def list_tools(ctx: Any, params: Any) -> Any:
-            return await upstream.list_tools(params=params)
+            listed = await upstream.list_tools(params=params)
+            listed.tools = gate.screen(list(listed.tools))
+            return listed
 
         async def call_tool(ctx: Any, params: Any) -> Any:
             refusal = gate.check(params.name, params.arguments)
