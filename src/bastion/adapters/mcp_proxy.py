@@ -72,8 +72,9 @@ class ToolGate:
         kept = []
         for tool in tools:
             name = str(getattr(tool, "name", ""))
-            description = getattr(tool, "description", None)
-            schema = getattr(tool, "input_schema", None)
+            # everything a client may put in front of the model: title, description, schemas
+            description = "\n".join(filter(None, (getattr(tool, "title", None), getattr(tool, "description", None))))
+            schema = [getattr(tool, "input_schema", None), getattr(tool, "output_schema", None)]
             digest = metadata_digest(description, schema)
             reason = None
             if self.listed.setdefault(name, digest) != digest:
