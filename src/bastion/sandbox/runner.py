@@ -20,7 +20,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Sequence, TextIO
 
-from . import limits, violations
+from .. import state
+from . import limits, quarantine, violations
 from .plan import Plan, PlanError, build_plan
 
 #: Exit status of a run killed at its timeout (as ``timeout(1)``).
@@ -288,6 +289,7 @@ class Sandbox:
                     os.close(fd)
             out_cap, err_cap, scanner, timed_out = self._pump(proc, ctl_parent, proxy, started + timeout, max_output, on_output)
             returncode = proc.wait()
+            created = quarantine.sweep(plan, state.state_dir(self.environ) / "quarantine")
             info = _read_all(launch.info_fd)
             status_line = _read_all(launch.status_fd)
             launch.info_fd = launch.status_fd = None
@@ -315,6 +317,7 @@ class Sandbox:
             stdout_text = out_cap.value().decode("utf-8", "replace")
             stderr_text = stderr_bytes.decode("utf-8", "replace")
             found = violations.merge(
+                created,
                 proxy.violations if proxy is not None else (),
                 violations.from_stderr(scanner.text(), plan, network=bool(allowed)),
             )

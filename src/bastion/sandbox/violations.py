@@ -176,6 +176,7 @@ _VERBS = {
     "read": "a read of",
     "network": "a connection to",
     "private_tmp": "access to",
+    "created": "the creation of",
 }
 
 
