@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bastion.sandbox import EXIT_TIMEOUT, landlock
+from bastion.sandbox.cgroups import DEFAULT_PROCESSES, Limits, RunCgroup
 from bastion.sandbox.limits import OutputCap, filter_env, is_secret_name
 from sandbox_util import BACKENDS, make_world
 
@@ -240,3 +241,59 @@ def test_runner_never_runs_without_confinement(monkeypatch, world):
         world.sandbox("auto").run(f"touch {marker}", cwd=str(world.project))
     assert not marker.exists()
     assert os.path.exists(world.project)
+
+
+def _cgroups_or_skip(limits: Limits) -> None:
+    group, why = RunCgroup.create(limits)
+    if group is None:
+        pytest.skip(f"cgroups are not writable on this machine: {why}")
+    group.remove()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_fork_bomb_meets_the_process_limit(world, backend):
+    _cgroups_or_skip(Limits(processes=32))
+    result = world.sandbox(backend, limits=Limits(processes=32)).run(
+        "for i in $(seq 200); do sleep 5 & done; wait", cwd=str(world.project), timeout=20
+    )
+    assert result.exit_code != 0
+    assert "fork" in result.stderr.lower() or "resource temporarily unavailable" in result.stderr.lower()
+    assert {"kind": "limit", "target": "processes",
+            "detail": "the run reached its limit of 32 processes"} in result.violations
+    assert result.enforced["cgroup_limits"] == {"processes": 32}
+    assert "bastion: sandbox limit hit: the run reached its limit of 32 processes" in result.notes()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_memory_beyond_the_limit_is_killed_and_reported(world, backend):
+    _cgroups_or_skip(Limits(memory_mb=64))
+    script = "x = bytearray(400 << 20); print(len(x))"
+    result = world.sandbox(backend, limits=Limits(memory_mb=64)).run(
+        [sys.executable, "-c", script], cwd=str(world.project), timeout=30
+    )
+    assert result.exit_code == 128 + 9, result.stderr  # SIGKILL from the kernel's OOM killer
+    assert any(v["kind"] == "limit" and v["target"] == "memory" for v in result.violations)
+    # the same program with room to spare runs normally
+    fine = world.sandbox(backend, limits=Limits(memory_mb=1024)).run(
+        [sys.executable, "-c", script], cwd=str(world.project), timeout=30
+    )
+    assert fine.exit_code == 0 and fine.stdout.strip() == str(400 << 20)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_every_run_gets_a_process_limit_and_leaves_no_cgroup_behind(world, backend):
+    _cgroups_or_skip(Limits())
+    before = _bastion_cgroups()
+    result = world.sandbox(backend).run("true", cwd=str(world.project))
+    assert result.exit_code == 0
+    assert result.enforced["cgroup_limits"] == {"processes": DEFAULT_PROCESSES}
+    assert _bastion_cgroups() == before
+
+
+def _bastion_cgroups() -> set[str]:
+    found = set()
+    for root, dirs, _files in os.walk("/sys/fs/cgroup"):
+        found.update(os.path.join(root, d) for d in dirs if d.startswith("bastion-run-"))
+        if root.count("/") > 6:
+            dirs.clear()
+    return found

@@ -141,8 +141,10 @@ def test_settings_section_is_parsed_with_path_conventions(tmp_path):
         "filesystem": {"allowWrite": ["~/.cache/pip", "//var/tmp/x", "build", "/out"], "denyRead": ["./secrets"]},
         "env": {"allow": ["NODE_*"]},
         "timeout": 90,
+        "limits": {"processes": 256, "memoryMB": 2048, "cpus": 1.5},
     }
     settings = SandboxSettings.from_section(section, base="/proj", home="/home/me")
+    assert (settings.processes, settings.memory_mb, settings.cpus) == (256, 2048, 1.5)
     assert settings.enabled and settings.auto_allow
     assert settings.allowed_domains == ("pypi.org", "*.pythonhosted.org")
     assert settings.allow_write == ("/home/me/.cache/pip", "/var/tmp/x", "/proj/build", "/proj/out")
@@ -159,6 +161,10 @@ def test_settings_section_is_parsed_with_path_conventions(tmp_path):
         ({"filesystem": []}, "sandbox.filesystem must be an object"),
         ({"timeout": -1}, "sandbox.timeout must be a positive number"),
         ({"bogus": 1}, "unknown setting sandbox.bogus"),
+        ({"limits": {"processes": 0}}, "sandbox.limits.processes must be a positive whole number"),
+        ({"limits": {"memoryMB": 1.5}}, "sandbox.limits.memoryMB must be a positive whole number"),
+        ({"limits": {"cpus": True}}, "sandbox.limits.cpus must be a positive number"),
+        ({"limits": {"threads": 1}}, "unknown setting sandbox.limits.threads"),
     ],
 )
 def test_bad_settings_name_the_key(section, message):

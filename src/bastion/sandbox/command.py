@@ -117,6 +117,7 @@ def cmd_run(args: Any, guards: Any, ask: Asker) -> int:
     workspace = guard.policy.project_root or cwd
     if not (cwd == workspace or cwd.startswith(workspace.rstrip("/") + "/")):
         workspace = cwd
+    from .cgroups import Limits
     from .limits import apply_to_self
 
     apply_to_self()  # this process only launches the sandbox: its children inherit the limits
@@ -129,6 +130,7 @@ def cmd_run(args: Any, guards: Any, ask: Asker) -> int:
         credential_globs=credential_globs(guard.policy, home),
         protect=_own_files(guard),
         warn=sys.stderr,
+        limits=Limits(settings.processes, settings.memory_mb, settings.cpus),
     )
     live = None if args.json else _write_live
     try:

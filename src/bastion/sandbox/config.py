@@ -8,7 +8,8 @@
   "filesystem": {"allowWrite": ["~/.cache/pip"], "denyRead": ["//srv/secrets", "~/private"]},
   "env": {"allow": ["NODE_*", "CI"]},
   "allowUnixSockets": false,
-  "timeout": 120
+  "timeout": 120,
+  "limits": {"processes": 4096, "memoryMB": 4096, "cpus": 2}
 }
 ```
 
@@ -24,8 +25,12 @@ import os
 from dataclasses import dataclass
 from typing import Any, Mapping
 
+from .cgroups import DEFAULT_PROCESSES
+
 _KNOWN = {
-    "": {"enabled", "autoAllowBashIfSandboxed", "network", "filesystem", "env", "allowUnixSockets", "timeout"},
+    "": {"enabled", "autoAllowBashIfSandboxed", "network", "filesystem", "env", "allowUnixSockets", "timeout",
+         "limits"},
+    "limits": {"processes", "memoryMB", "cpus"},
     "network": {"allowedDomains", "deniedDomains"},
     "filesystem": {"allowWrite", "denyRead"},
     "env": {"allow"},
@@ -56,6 +61,10 @@ class SandboxSettings:
     env_allow: tuple[str, ...] = ()
     allow_unix_sockets: bool = False
     timeout: float | None = None
+    #: Processes at once, memory in MB and CPUs for each run's process tree (cgroups).
+    processes: int | None = DEFAULT_PROCESSES
+    memory_mb: int | None = None
+    cpus: float | None = None
 
     @classmethod
     def from_section(cls, section: Mapping[str, Any] | None, *, base: str, home: str) -> "SandboxSettings":
@@ -66,6 +75,7 @@ class SandboxSettings:
         network = _object(section, "network")
         filesystem = _object(section, "filesystem")
         env = _object(section, "env")
+        caps = _object(section, "limits")
         timeout = section.get("timeout")
         if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or timeout <= 0):
             raise SandboxSettingsError("sandbox.timeout must be a positive number of seconds")
@@ -83,6 +93,9 @@ class SandboxSettings:
             env_allow=_strings(env, "env", "allow"),
             allow_unix_sockets=_bool(section, "allowUnixSockets"),
             timeout=float(timeout) if timeout is not None else None,
+            processes=int(_positive(caps, "processes", whole=True) or DEFAULT_PROCESSES),
+            memory_mb=_positive(caps, "memoryMB", whole=True),  # type: ignore[arg-type]
+            cpus=_positive(caps, "cpus"),
         )
 
     @classmethod
@@ -137,6 +150,17 @@ def _object(section: Mapping[str, Any], key: str) -> Mapping[str, Any]:
     if not isinstance(value, Mapping):
         raise SandboxSettingsError(f"sandbox.{key} must be an object")
     _check_keys(value, key)
+    return value
+
+
+def _positive(section: Mapping[str, Any], key: str, *, whole: bool = False) -> float | int | None:
+    value = section.get(key)
+    if value is None:
+        return None
+    number_types = (int,) if whole else (int, float)
+    if isinstance(value, bool) or not isinstance(value, number_types) or value <= 0:
+        kind = "a positive whole number" if whole else "a positive number"
+        raise SandboxSettingsError(f"sandbox.limits.{key} must be {kind}")
     return value
 
 

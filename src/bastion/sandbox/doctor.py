@@ -72,7 +72,9 @@ def _enforces(info: dict[str, Any]) -> list[tuple[str, str]]:
         ("processes", "own PID namespace: the timeout kills the whole tree" if info.get("pid_namespace")
          else "no PID namespace: processes that call setsid may outlive the timeout"),
         ("unix sockets", "refused (seccomp)" if info.get("seccomp_unix_sockets") else "NOT refused"),
-        ("limits", "timeout, output cap, environment allowlist, working directory in the workspace, rlimits"),
+        ("limits", "timeout, output cap, environment allowlist, working directory in the workspace, rlimits"
+                   + (", cgroup (" + ", ".join(f"{k} {v}" for k, v in info["cgroup_limits"].items()) + ")"
+                      if info.get("cgroup_limits") else "")),
     ]
     if "landlock_abi" in info:
         rows.append(("landlock", f"ABI {info['landlock_abi']}"))
@@ -148,6 +150,17 @@ def _bwrap_check() -> Check:
     return Check("bubblewrap", True, f"{path} ({version}) starts a sandbox")
 
 
+def _cgroup_check() -> Check:
+    from .cgroups import Limits, RunCgroup
+
+    group, why = RunCgroup.create(Limits(processes=64, memory_mb=1024, cpus=1.0))
+    if group is None:
+        return Check("cgroups", False, why or "not available")
+    version = group.version
+    group.remove()
+    return Check("cgroups", True, f"v{version}: process, memory and CPU limits per run")
+
+
 def _backend_run(name: str) -> dict[str, Any]:
     import tempfile
 
@@ -184,6 +197,7 @@ def report() -> Report:
         out.checks.append(Check("seccomp", ok, "filters work (Unix sockets can be refused)" if ok else detail))
     else:
         out.checks.append(Check("seccomp", False, "no filter for this architecture"))
+    out.checks.append(_cgroup_check())
     for name in ("bwrap", "landlock"):
         out.backends[name] = _backend_run(name)
     for name in ("bwrap", "landlock"):

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Sequence, TextIO
 
 from .. import state
-from . import limits, quarantine, violations
+from . import cgroups, limits, quarantine, violations
 from .plan import Plan, PlanError, build_plan
 
 #: Exit status of a run killed at its timeout (as ``timeout(1)``).
@@ -43,6 +43,16 @@ class SandboxError(RuntimeError):
 
 class SandboxUnavailable(SandboxError):
     """No backend can confine the file system on this machine."""
+
+
+def _run_all(steps: list[Callable[[], None]]) -> Callable[[], None]:
+    """One ``preexec_fn`` that runs each step in the child, in order."""
+
+    def run() -> None:
+        for step in steps:
+            step()
+
+    return run
 
 
 @dataclass
@@ -135,6 +145,7 @@ class Sandbox:
         warn: TextIO | None = sys.stderr,
         python: str | None = None,
         rlimits_inherited: bool = False,
+        limits: cgroups.Limits | None = None,
     ) -> None:
         if backend not in ("auto", "bwrap", "landlock"):
             raise ValueError(f"unknown sandbox backend {backend!r} (expected auto, bwrap or landlock)")
@@ -148,6 +159,8 @@ class Sandbox:
         self.warn = warn
         self.python = python or sys.executable
         self.rlimits_inherited = rlimits_inherited
+        #: Processes, memory and CPU for each run's whole tree (cgroups, where writable).
+        self.limits = limits if limits is not None else cgroups.Limits()
 
     # -- choosing a backend ---------------------------------------------------------
 
@@ -248,6 +261,7 @@ class Sandbox:
         proxy = None
         ctl_parent: socket.socket | None = None
         launch: _Launch | None = None
+        group, no_group = cgroups.RunCgroup.create(self.limits)
         try:
             dirs = placeholders()
             program = None
@@ -273,6 +287,9 @@ class Sandbox:
                 launch.pass_fds.append(bridge_fd)
                 launch.close_after_spawn.append(bridge_fd)
             started = time.monotonic()
+            setup = [] if self.rlimits_inherited else [limits.rlimit_setter()]
+            if group is not None:
+                setup.append(group.joiner())
             try:
                 proc = subprocess.Popen(
                     launch.argv,
@@ -282,7 +299,8 @@ class Sandbox:
                     env=env,
                     pass_fds=launch.pass_fds,
                     start_new_session=True,
-                    preexec_fn=None if self.rlimits_inherited else limits.rlimit_setter(),
+                    # no preexec_fn at all lets Python start the launcher with vfork
+                    preexec_fn=_run_all(setup) if setup else None,
                 )
             finally:
                 for fd in launch.close_after_spawn:
@@ -313,11 +331,16 @@ class Sandbox:
             if status.get("error"):
                 raise SandboxError(f"sandbox setup failed: {status['error']}")
             enforced = self._enforced(backend, plan, status, allowed, program is not None, timeout, max_output)
+            if group is not None:
+                enforced["cgroup_limits"] = self.limits.describe()
+            elif no_group:
+                missing.append(no_group)
             enforced["missing"] = notes + missing + list(status.get("missing", ())) + enforced.get("missing", [])
             stdout_text = out_cap.value().decode("utf-8", "replace")
             stderr_text = stderr_bytes.decode("utf-8", "replace")
             found = violations.merge(
                 created,
+                group.violations() if group is not None else (),
                 proxy.violations if proxy is not None else (),
                 violations.from_stderr(scanner.text(), plan, network=bool(allowed)),
             )
@@ -335,6 +358,8 @@ class Sandbox:
                     print(line, file=self.warn)
             return result
         finally:
+            if group is not None:
+                group.remove()
             if proxy is not None:
                 proxy.close()
             if ctl_parent is not None:

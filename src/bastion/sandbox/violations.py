@@ -184,5 +184,7 @@ def describe(item: dict[str, str]) -> str:
     """One readable line: ``bastion: sandbox blocked a write to /etc/x (…)``."""
     if item["kind"] == "more":
         return f"bastion: sandbox blocked {item['detail']}"
+    if item["kind"] == "limit":
+        return f"bastion: sandbox limit hit: {item['detail']}"
     verb = _VERBS.get(item["kind"], item["kind"])
     return f"bastion: sandbox blocked {verb} {item['target']} ({item['detail']})"

@@ -1,0 +1,240 @@
+"""Process, memory and CPU limits for one sandboxed run, with cgroups.
+
+A PID namespace and the timeout bound a fork bomb in time, not in size: as root, where
+``RLIMIT_NPROC`` does not bind, it can take every PID of the machine until it is killed.
+A cgroup bounds the whole process tree of one run — ``processes`` at most, a memory
+ceiling, a CPU quota — whoever runs it. bastion makes a cgroup for the run as a child of
+its own (one per controller on cgroup v1, one on v2), the sandbox's launcher joins it
+before the sandbox starts, and afterwards bastion reads what was hit and removes it.
+
+Where cgroups cannot be written (a user without delegation on cgroup v2, a container
+that mounts them read-only) the run goes on without them, and its result says so under
+"enforced less".
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+__all__ = ["Limits", "RunCgroup", "DEFAULT_PROCESSES"]
+
+#: Processes (threads count too) one run may have at once when settings do not say:
+#: room for parallel builds, far below the machine's PID space.
+DEFAULT_PROCESSES = 4096
+_CPU_PERIOD_US = 100_000
+_CONTROLLERS = ("pids", "memory", "cpu")
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one run may use; ``None`` leaves a resource unlimited."""
+
+    processes: int | None = DEFAULT_PROCESSES
+    memory_mb: int | None = None
+    cpus: float | None = None
+
+    def wanted(self) -> tuple[str, ...]:
+        """The controllers these limits need."""
+        return tuple(c for c, v in zip(_CONTROLLERS, (self.processes, self.memory_mb, self.cpus)) if v is not None)
+
+    def describe(self) -> dict[str, object]:
+        return {k: v for k, v in (("processes", self.processes), ("memory_mb", self.memory_mb),
+                                  ("cpus", self.cpus)) if v is not None}
+
+
+class RunCgroup:
+    """The cgroup(s) of one run: made before it starts, joined by the launcher,
+    read and removed after it ends."""
+
+    def __init__(self, version: int, dirs: dict[str, Path], limits: Limits) -> None:
+        self.version = version
+        #: controller → the run's directory (on v2 every controller shares one)
+        self.dirs = dirs
+        self.limits = limits
+
+    # -- making ----------------------------------------------------------------------
+
+    @classmethod
+    def create(cls, limits: Limits) -> tuple["RunCgroup | None", str | None]:
+        """The run's cgroup with ``limits`` written, or ``(None, why not)``."""
+        wanted = limits.wanted()
+        if not wanted:
+            return None, None
+        name = f"bastion-run-{os.getpid()}-{time.monotonic_ns()}"
+        try:
+            found = _v2_parent(wanted)
+            if found is not None:
+                run = cls(2, {c: found / name for c in wanted}, limits)
+            else:
+                parents = _v1_parents(wanted)
+                missing = [c for c in wanted if c not in parents]
+                if missing:
+                    return None, f"no writable cgroup for {', '.join(missing)}: process, memory and CPU limits not set"
+                run = cls(1, {c: parents[c] / name for c in wanted}, limits)
+            for path in set(run.dirs.values()):
+                path.mkdir()
+        except OSError as exc:
+            return None, f"cgroups not writable here ({exc.strerror or exc}): process, memory and CPU limits not set"
+        try:
+            run._write_limits()
+        except OSError as exc:
+            run.remove()
+            return None, f"cgroup limits could not be set ({exc.strerror or exc})"
+        return run, None
+
+    def _write_limits(self) -> None:
+        limits, v2 = self.limits, self.version == 2
+        if limits.processes is not None:
+            _write(self.dirs["pids"] / "pids.max", str(int(limits.processes)))
+        if limits.memory_mb is not None:
+            size = str(int(limits.memory_mb) << 20)
+            memory = self.dirs["memory"]
+            _write(memory / ("memory.max" if v2 else "memory.limit_in_bytes"), size)
+            _try_write(memory / ("memory.swap.max" if v2 else "memory.memsw.limit_in_bytes"), "0" if v2 else size)
+        if limits.cpus is not None:
+            quota = max(1000, int(limits.cpus * _CPU_PERIOD_US))
+            cpu = self.dirs["cpu"]
+            if v2:
+                _write(cpu / "cpu.max", f"{quota} {_CPU_PERIOD_US}")
+            else:
+                _write(cpu / "cpu.cfs_period_us", str(_CPU_PERIOD_US))
+                _write(cpu / "cpu.cfs_quota_us", str(quota))
+
+    # -- joining ---------------------------------------------------------------------
+
+    def joiner(self) -> Callable[[], None]:
+        """A ``preexec_fn`` part: the child moves itself into the run's cgroup(s)
+        before it execs, so everything it starts is counted from the first fork."""
+        procs = [str(path / "cgroup.procs") for path in set(self.dirs.values())]
+
+        def join() -> None:
+            pid = str(os.getpid()).encode()
+            for path in procs:
+                fd = os.open(path, os.O_WRONLY)
+                try:
+                    os.write(fd, pid)
+                finally:
+                    os.close(fd)
+
+        return join
+
+    # -- afterwards ------------------------------------------------------------------
+
+    def violations(self) -> list[dict[str, str]]:
+        """The limits the run hit, as violation entries."""
+        found: list[dict[str, str]] = []
+        if "pids" in self.dirs and _count(self.dirs["pids"] / "pids.events", "max"):
+            found.append({"kind": "limit", "target": "processes",
+                          "detail": f"the run reached its limit of {self.limits.processes} processes"})
+        if "memory" in self.dirs:
+            events = "memory.events" if self.version == 2 else "memory.oom_control"
+            if _count(self.dirs["memory"] / events, "oom_kill"):
+                found.append({"kind": "limit", "target": "memory",
+                              "detail": f"a process was killed at the {self.limits.memory_mb} MB memory limit"})
+        return found
+
+    def remove(self) -> None:
+        """Kill whatever is left in the run's cgroup(s) and remove them."""
+        for path in set(self.dirs.values()):
+            for _attempt in range(50):
+                try:
+                    path.rmdir()
+                    break
+                except FileNotFoundError:
+                    break
+                except OSError:
+                    _kill_members(path)
+                    time.sleep(0.01)
+
+
+def _write(path: Path, value: str) -> None:
+    path.write_text(value)
+
+
+def _try_write(path: Path, value: str) -> None:
+    try:
+        _write(path, value)
+    except OSError:
+        pass  # swap accounting is off on this kernel: the memory limit still holds
+
+
+def _count(path: Path, key: str) -> int:
+    """``key N`` from a flat-keyed cgroup file (``pids.events``, ``memory.events``)."""
+    try:
+        for line in path.read_text().splitlines():
+            name, _, value = line.partition(" ")
+            if name == key and value.strip().isdigit():
+                return int(value)
+    except OSError:
+        pass
+    return 0
+
+
+def _kill_members(path: Path) -> None:
+    try:
+        pids = [int(p) for p in (path / "cgroup.procs").read_text().split()]
+    except (OSError, ValueError):
+        return
+    for pid in pids:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+
+
+def _own_cgroups() -> dict[str, str]:
+    """controller → this process's cgroup path (``""`` is the v2 one)."""
+    out: dict[str, str] = {}
+    for line in Path("/proc/self/cgroup").read_text().splitlines():
+        _id, controllers, path = line.split(":", 2)
+        for controller in controllers.split(",") if controllers else [""]:
+            out[controller] = path
+    return out
+
+
+def _mounts() -> list[tuple[str, str, set[str]]]:
+    """(mount point, file system type, options) of the cgroup mounts."""
+    out = []
+    for line in Path("/proc/self/mounts").read_text().splitlines():
+        fields = line.split()
+        if len(fields) >= 4 and fields[2] in ("cgroup", "cgroup2"):
+            out.append((fields[1], fields[2], set(fields[3].split(","))))
+    return out
+
+
+def _v2_parent(wanted: tuple[str, ...]) -> Path | None:
+    """Our v2 cgroup, when it may have children with ``wanted`` controllers."""
+    own = _own_cgroups().get("")
+    if own is None:
+        return None
+    for mount, fstype, _options in _mounts():
+        if fstype != "cgroup2":
+            continue
+        parent = Path(mount) / own.lstrip("/")
+        try:
+            enabled = set((parent / "cgroup.subtree_control").read_text().split())
+        except OSError:
+            continue
+        if set(wanted) <= enabled and os.access(parent, os.W_OK):
+            return parent
+    return None
+
+
+def _v1_parents(wanted: tuple[str, ...]) -> dict[str, Path]:
+    """controller → our writable v1 cgroup for it."""
+    own = _own_cgroups()
+    out: dict[str, Path] = {}
+    for mount, fstype, options in _mounts():
+        if fstype != "cgroup":
+            continue
+        for controller in wanted:
+            if controller in options and controller in own and controller not in out:
+                parent = Path(mount) / own[controller].lstrip("/")
+                if os.access(parent, os.W_OK):
+                    out[controller] = parent
+    return out
