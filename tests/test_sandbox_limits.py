@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bastion.sandbox import EXIT_TIMEOUT, landlock
-from bastion.sandbox.cgroups import DEFAULT_PROCESSES, Limits, RunCgroup
+from bastion.sandbox.cgroups import Limits, RunCgroup
 from bastion.sandbox.limits import OutputCap, filter_env, is_secret_name
 from sandbox_util import BACKENDS, make_world
 
@@ -281,12 +281,14 @@ def test_memory_beyond_the_limit_is_killed_and_reported(world, backend):
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-def test_every_run_gets_a_process_limit_and_leaves_no_cgroup_behind(world, backend):
-    _cgroups_or_skip(Limits())
+def test_limits_are_opt_in_and_a_run_leaves_no_cgroup_behind(world, backend):
+    _cgroups_or_skip(Limits(processes=64))
     before = _bastion_cgroups()
-    result = world.sandbox(backend).run("true", cwd=str(world.project))
-    assert result.exit_code == 0
-    assert result.enforced["cgroup_limits"] == {"processes": DEFAULT_PROCESSES}
+    plain = world.sandbox(backend).run("true", cwd=str(world.project))
+    assert plain.exit_code == 0 and "cgroup_limits" not in plain.enforced
+    limited = world.sandbox(backend, limits=Limits(processes=64, cpus=0.5)).run("true", cwd=str(world.project))
+    assert limited.exit_code == 0
+    assert limited.enforced["cgroup_limits"] == {"processes": 64, "cpus": 0.5}
     assert _bastion_cgroups() == before
 
 

@@ -10,6 +10,10 @@ before the sandbox starts, and afterwards bastion reads what was hit and removes
 Where cgroups cannot be written (a user without delegation on cgroup v2, a container
 that mounts them read-only) the run goes on without them, and its result says so under
 "enforced less".
+
+The limits are opt-in (``sandbox.limits``): moving a process into a cgroup waits for the
+kernel (an RCU grace period, up to ~10 ms per run on cgroup v1), which is more than the
+rest of the sandbox costs.
 """
 
 from __future__ import annotations
@@ -21,11 +25,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-__all__ = ["Limits", "RunCgroup", "DEFAULT_PROCESSES"]
+__all__ = ["Limits", "RunCgroup"]
 
-#: Processes (threads count too) one run may have at once when settings do not say:
-#: room for parallel builds, far below the machine's PID space.
-DEFAULT_PROCESSES = 4096
 _CPU_PERIOD_US = 100_000
 _CONTROLLERS = ("pids", "memory", "cpu")
 
@@ -34,7 +35,7 @@ _CONTROLLERS = ("pids", "memory", "cpu")
 class Limits:
     """What one run may use; ``None`` leaves a resource unlimited."""
 
-    processes: int | None = DEFAULT_PROCESSES
+    processes: int | None = None
     memory_mb: int | None = None
     cpus: float | None = None
 
@@ -56,6 +57,8 @@ class RunCgroup:
         #: controller → the run's directory (on v2 every controller shares one)
         self.dirs = dirs
         self.limits = limits
+        #: where this process was before :meth:`enter` (to go back)
+        self.home_dirs = {controller: path.parent for controller, path in dirs.items()}
 
     # -- making ----------------------------------------------------------------------
 
@@ -113,15 +116,22 @@ class RunCgroup:
         procs = [str(path / "cgroup.procs") for path in set(self.dirs.values())]
 
         def join() -> None:
-            pid = str(os.getpid()).encode()
-            for path in procs:
-                fd = os.open(path, os.O_WRONLY)
-                try:
-                    os.write(fd, pid)
-                finally:
-                    os.close(fd)
+            _move(os.getpid(), procs)
 
         return join
+
+    def enter(self) -> None:
+        """Move this process into the run's cgroup(s): a child started now begins
+        there. For a launcher that starts its child without a ``preexec_fn`` (so
+        Python can use vfork); :meth:`leave` right after the start."""
+        _move(os.getpid(), [str(path / "cgroup.procs") for path in set(self.dirs.values())])
+
+    def leave(self) -> None:
+        """Move this process back where it was (the child stays in the run's cgroup)."""
+        try:
+            _move(os.getpid(), [str(path / "cgroup.procs") for path in set(self.home_dirs.values())])
+        except OSError:
+            pass  # then remove() cannot delete the cgroup: it stays, empty once we exit
 
     # -- afterwards ------------------------------------------------------------------
 
@@ -141,15 +151,16 @@ class RunCgroup:
     def remove(self) -> None:
         """Kill whatever is left in the run's cgroup(s) and remove them."""
         for path in set(self.dirs.values()):
-            for _attempt in range(50):
+            for attempt in range(200):
                 try:
                     path.rmdir()
                     break
                 except FileNotFoundError:
                     break
-                except OSError:
-                    _kill_members(path)
-                    time.sleep(0.01)
+                except OSError:  # busy: the tree's last processes are still being torn down
+                    if attempt % 20 == 19:
+                        _kill_members(path)
+                    time.sleep(0.0005)
 
 
 def _write(path: Path, value: str) -> None:
@@ -175,12 +186,24 @@ def _count(path: Path, key: str) -> int:
     return 0
 
 
+def _move(pid: int, procs_files: list[str]) -> None:
+    data = str(pid).encode()
+    for path in procs_files:
+        fd = os.open(path, os.O_WRONLY)
+        try:
+            os.write(fd, data)
+        finally:
+            os.close(fd)
+
+
 def _kill_members(path: Path) -> None:
     try:
         pids = [int(p) for p in (path / "cgroup.procs").read_text().split()]
     except (OSError, ValueError):
         return
     for pid in pids:
+        if pid == os.getpid():
+            continue  # never this process (it failed to leave): the cgroup stays instead
         try:
             os.kill(pid, signal.SIGKILL)
         except OSError:

@@ -25,8 +25,6 @@ import os
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from .cgroups import DEFAULT_PROCESSES
-
 _KNOWN = {
     "": {"enabled", "autoAllowBashIfSandboxed", "network", "filesystem", "env", "allowUnixSockets", "timeout",
          "limits"},
@@ -62,7 +60,7 @@ class SandboxSettings:
     allow_unix_sockets: bool = False
     timeout: float | None = None
     #: Processes at once, memory in MB and CPUs for each run's process tree (cgroups).
-    processes: int | None = DEFAULT_PROCESSES
+    processes: int | None = None
     memory_mb: int | None = None
     cpus: float | None = None
 
@@ -93,7 +91,7 @@ class SandboxSettings:
             env_allow=_strings(env, "env", "allow"),
             allow_unix_sockets=_bool(section, "allowUnixSockets"),
             timeout=float(timeout) if timeout is not None else None,
-            processes=int(_positive(caps, "processes", whole=True) or DEFAULT_PROCESSES),
+            processes=_positive(caps, "processes", whole=True),  # type: ignore[arg-type]
             memory_mb=_positive(caps, "memoryMB", whole=True),  # type: ignore[arg-type]
             cpus=_positive(caps, "cpus"),
         )

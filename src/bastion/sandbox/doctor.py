@@ -158,7 +158,7 @@ def _cgroup_check() -> Check:
         return Check("cgroups", False, why or "not available")
     version = group.version
     group.remove()
-    return Check("cgroups", True, f"v{version}: process, memory and CPU limits per run")
+    return Check("cgroups", True, f"v{version}: sandbox.limits can bound processes, memory and CPU per run")
 
 
 def _backend_run(name: str) -> dict[str, Any]:

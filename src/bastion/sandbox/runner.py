@@ -288,8 +288,13 @@ class Sandbox:
                 launch.close_after_spawn.append(bridge_fd)
             started = time.monotonic()
             setup = [] if self.rlimits_inherited else [limits.rlimit_setter()]
+            entered = False
             if group is not None:
-                setup.append(group.joiner())
+                if setup:
+                    setup.append(group.joiner())
+                else:  # join around the start instead: no preexec_fn keeps vfork
+                    group.enter()
+                    entered = True
             try:
                 proc = subprocess.Popen(
                     launch.argv,
@@ -303,6 +308,8 @@ class Sandbox:
                     preexec_fn=_run_all(setup) if setup else None,
                 )
             finally:
+                if entered:
+                    group.leave()  # type: ignore[union-attr]
                 for fd in launch.close_after_spawn:
                     os.close(fd)
             out_cap, err_cap, scanner, timed_out = self._pump(proc, ctl_parent, proxy, started + timeout, max_output, on_output)
