@@ -42,13 +42,18 @@ def _texts(result) -> str:
     return " ".join(getattr(c, "text", "") for c in result.content)
 
 
-async def _session_calls(env: dict[str, str], cwd: Path, calls: list[tuple[str, dict]]) -> tuple[list[str], list]:
-    params = StdioServerParameters(
+def _proxy(name: str, server: str, env: dict[str, str], cwd: Path) -> StdioServerParameters:
+    """``bastion mcp-proxy --name NAME -- python SERVER``, as a client starts it."""
+    return StdioServerParameters(
         command=sys.executable,
-        args=["-m", "bastion", "mcp-proxy", "--name", "files", "--", sys.executable, SERVER],
+        args=["-m", "bastion", "mcp-proxy", "--name", name, "--", sys.executable, server],
         env=env,
         cwd=str(cwd),
     )
+
+
+async def _session_calls(env: dict[str, str], cwd: Path, calls: list[tuple[str, dict]]) -> tuple[list[str], list]:
+    params = _proxy("files", SERVER, env, cwd)
     with anyio.fail_after(60):
         async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
             await session.initialize()
@@ -95,12 +100,7 @@ POISONED_SERVER = str(Path(__file__).with_name("mcp_poisoned_server.py"))
 
 
 async def _poisoned_session(env: dict[str, str], cwd: Path, errlog) -> tuple[list[str], object, list[str], object, object]:
-    params = StdioServerParameters(
-        command=sys.executable,
-        args=["-m", "bastion", "mcp-proxy", "--name", "tools", "--", sys.executable, POISONED_SERVER],
-        env=env,
-        cwd=str(cwd),
-    )
+    params = _proxy("tools", POISONED_SERVER, env, cwd)
     with anyio.fail_after(60):
         async with stdio_client(params, errlog=errlog) as (read, write), ClientSession(read, write) as session:
             await session.initialize()
