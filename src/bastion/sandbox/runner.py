@@ -293,8 +293,12 @@ class Sandbox:
                 if setup:
                     setup.append(group.joiner())
                 else:  # join around the start instead: no preexec_fn keeps vfork
-                    group.enter()
-                    entered = True
+                    try:
+                        group.enter()
+                        entered = True
+                    except OSError as exc:
+                        group.remove()
+                        group, no_group = None, f"could not join the run's cgroup ({exc.strerror or exc}): limits not set"
             try:
                 proc = subprocess.Popen(
                     launch.argv,
@@ -307,6 +311,8 @@ class Sandbox:
                     # no preexec_fn at all lets Python start the launcher with vfork
                     preexec_fn=_run_all(setup) if setup else None,
                 )
+            except subprocess.SubprocessError as exc:  # a setup step failed in the child
+                raise SandboxError(f"sandbox setup failed before the command started: {exc}") from None
             finally:
                 if entered:
                     group.leave()  # type: ignore[union-attr]
