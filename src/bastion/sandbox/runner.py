@@ -297,6 +297,7 @@ class Sandbox:
                         group.enter()
                         entered = True
                     except OSError as exc:
+                        group.leave()  # from whichever cgroups the move reached
                         group.remove()
                         group, no_group = None, f"could not join the run's cgroup ({exc.strerror or exc}): limits not set"
             try:
