@@ -13,7 +13,6 @@ import functools
 import hashlib
 import json
 import os
-import tempfile
 from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping
 
@@ -74,6 +73,8 @@ def write_atomic(path: Path, text: str, mode: int = 0o600) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     if path.exists():
         mode = path.stat().st_mode & 0o777
+    import tempfile  # only when writing: it pulls in shutil, random, bz2 and lzma
+
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=str(path.parent))
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
@@ -98,9 +99,15 @@ def read_json(path: Path, default: Any) -> Any:
 
 
 def update_json(path: Path, change: Callable[[Any], Any], default: Any) -> Any:
-    """Read, change and write back a JSON state file under its lock; returns the new value."""
+    """Read, change and write back a JSON state file under its lock; returns the new value.
+
+    A change that leaves the value as it was writes nothing: most hook calls (an allow
+    in a session with no denials to reset) then cost no temp file and no fsync."""
     with locked(path):
         value = read_json(path, default)
+        before = json.dumps(value, indent=1, sort_keys=True)  # before ``change`` can mutate it
         value = change(value)
-        write_atomic(path, json.dumps(value, indent=1, sort_keys=True))
+        text = json.dumps(value, indent=1, sort_keys=True)
+        if text != before or not path.exists():
+            write_atomic(path, text)
         return value
