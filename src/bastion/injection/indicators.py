@@ -517,8 +517,16 @@ ENGLISH: tuple[Indicator, ...] = (
         "concealment",
         HIGH,
         r"(?i)\b(?:the\s+user|they)\s+(?:must|should|need)\s+(?:not|never)\s+(?:know|find\s+out|see|notice|be\s+told)\b"
-        r"|\bkeep\s+(?:this|it)\s+(?:a\s+)?secret\s+from\b",
+        r"|\bkeep\s+(?:this|it)\s+(?:a\s+)?secret\s+from\b"
+        r"|\b(?:do\s+not|don'?t|never)\s+let\s+(?:the\s+)?(?:user|human|operator|owner)s?\s+(?:know|find\s+out|see|notice)\b",
         "keeps the user in the dark",
+    ),
+    Indicator(
+        "concealment",
+        MEDIUM,
+        r"(?i)\b(?:do\s+not|don'?t|never)\s+mention\s+(?:that\s+)?you\s+(?:\w+\s+){0,3}?"
+        r"(?:read|ran|run|opened|accessed|used|called|executed|sent|uploaded|need(?:ed)?\s+to)\b",
+        "tells the reader to hide what it did",
     ),
     Indicator(
         "concealment",
