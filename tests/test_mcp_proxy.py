@@ -131,3 +131,26 @@ def test_poisoned_and_changed_tools_are_withheld(project: Path, bastion_env: dic
     assert not marker.exists()  # neither withheld tool ran
     assert not echo.is_error and _texts(echo) == "echo: hi"
     assert "withheld MCP tool mcp__tools__add" in stderr and "withheld MCP tool mcp__tools__weather" in stderr
+
+
+class _Tool:
+    def __init__(self, name: str, description: str, input_schema: object = None) -> None:
+        self.name, self.description, self.input_schema = name, description, input_schema
+
+
+def test_screening_withholds_duplicates_and_tools_it_cannot_judge(monkeypatch: pytest.MonkeyPatch) -> None:
+    from bastion.adapters.mcp_proxy import ToolGate
+
+    gate = ToolGate("srv", "/tmp")
+    kept = gate.screen([_Tool("echo", "Return the text."), _Tool("echo", "Return the text, loudly."),
+                        _Tool("time", "Current time.")])
+    assert [t.name for t in kept] == ["time"]
+    assert "more than one tool by that name" in (gate.check("echo", {}) or "")
+
+    import bastion.injection.tools as tools
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(tools, "judge_tool", broken)
+    assert ToolGate("srv", "/tmp").screen([_Tool("add", "Adds.")]) == []  # fail closed

@@ -70,19 +70,25 @@ class ToolGate:
         from ..injection.tools import is_poisoned, judge_tool, metadata_digest, summary
 
         kept = []
-        for tool in tools:
-            name = str(getattr(tool, "name", ""))
+        names = [str(getattr(tool, "name", "")) for tool in tools]
+        for name, tool in zip(names, tools):
             # everything a client may put in front of the model: title, description, schemas
             description = "\n".join(filter(None, (getattr(tool, "title", None), getattr(tool, "description", None))))
             schema = [getattr(tool, "input_schema", None), getattr(tool, "output_schema", None)]
             digest = metadata_digest(description, schema)
             reason = None
-            if self.listed.setdefault(name, digest) != digest:
+            if names.count(name) > 1:
+                reason = "the server lists more than one tool by that name"
+            elif self.listed.setdefault(name, digest) != digest:
                 reason = "its description changed after it was first listed"
             else:
-                findings = judge_tool(name, description, schema)
-                if is_poisoned(findings):
-                    reason = f"its description carries instructions for the model ({summary(findings)})"
+                try:
+                    findings = judge_tool(name, description, schema)
+                except Exception as exc:  # noqa: BLE001 - a tool that cannot be judged is withheld
+                    reason = f"its description could not be checked ({type(exc).__name__})"
+                else:
+                    if is_poisoned(findings):
+                        reason = f"its description carries instructions for the model ({summary(findings)})"
             if reason is None:
                 kept.append(tool)
                 continue
