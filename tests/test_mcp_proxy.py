@@ -103,7 +103,12 @@ async def _poisoned_session(env: dict[str, str], cwd: Path, errlog) -> tuple[lis
     params = _proxy("tools", POISONED_SERVER, env, cwd)
     with anyio.fail_after(60):
         async with stdio_client(params, errlog=errlog) as (read, write), ClientSession(read, write) as session:
-            await session.initialize()
+            info = await session.initialize()
+            assert info.instructions is None  # the server's poisoned instructions never reach the model
+            early = await session.call_tool("add", {"text": "1"})  # before any listing: screened first
+            assert early.is_error and "withheld" in _texts(early)
+            other_case = await session.call_tool("Add", {"text": "1"})
+            assert other_case.is_error and "no tool by that name" in _texts(other_case)
             first = [tool.name for tool in (await session.list_tools()).tools]
             add = await session.call_tool("add", {"text": "1"})
             second = [tool.name for tool in (await session.list_tools()).tools]
@@ -122,15 +127,16 @@ def test_poisoned_and_changed_tools_are_withheld(project: Path, bastion_env: dic
         first, add, second, weather, echo = anyio.run(_poisoned_session, env, project, errlog)
         errlog.seek(0)
         stderr = errlog.read()
-    # the poisoned tool never reaches the model's tool list, and cannot be called by name
-    assert first == ["echo", "weather"]
+    # the poisoned tool never reaches the model's tool list, and cannot be called by name;
+    # the early call screened the first listing, so the client's own listing is the second,
+    # where weather's description has changed: withheld from then on
+    assert first == ["echo"] and second == ["echo"]
     assert add.is_error and "withheld because its description carries instructions for the model" in _texts(add)
-    # a description that changes after the first listing withholds the tool from then on
-    assert second == ["echo"]
     assert weather.is_error and "description changed after it was first listed" in _texts(weather)
     assert not marker.exists()  # neither withheld tool ran
     assert not echo.is_error and _texts(echo) == "echo: hi"
     assert "withheld MCP tool mcp__tools__add" in stderr and "withheld MCP tool mcp__tools__weather" in stderr
+    assert "dropped the instructions of MCP server tools" in stderr
 
 
 class _Tool:

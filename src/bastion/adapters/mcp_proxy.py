@@ -9,11 +9,13 @@ result with ``isError: true`` and bastion's reason, never reaching the wrapped s
 Results pass through ``results.scan_tool_result`` (stage 7's injection scan).
 
 The tool list is screened too (:mod:`bastion.injection.tools`): a tool whose name,
-description or parameter descriptions carry instructions to the model (tool poisoning)
-is left out of the list the client sees, and calls to it are refused. So is a tool whose
-description changes after it was first listed (a server that turns malicious once
-trusted). Each withheld tool is reported once on stderr, which clients keep in their
-MCP server log.
+description, schemas or annotations carry instructions to the model (tool poisoning) is
+left out of the list the client sees, and calls to it are refused. So is a tool whose
+description changes after it was first listed in this session (a server that turns
+malicious once trusted), and a tool listed twice. Only tools that passed screening can
+be called (a call before any listing screens the whole list first). The server's own
+``instructions`` are screened the same way and dropped when poisoned. Everything withheld
+is reported once on stderr, which clients keep in their MCP server log.
 
 Uses the ``mcp`` SDK (extra ``bastion-guard[mcp]``), imported only when the proxy runs.
 """
@@ -63,6 +65,8 @@ class ToolGate:
         self.withheld: dict[str, str] = {}
         #: Fingerprint of each tool's metadata when it was first listed.
         self.listed: dict[str, str] = {}
+        #: Tools that passed screening: the only ones a call may name.
+        self.screened: set[str] = set()
 
     def screen(self, tools: list[Any]) -> list[Any]:
         """The tools the client may see: poisoned ones, and ones whose description
@@ -72,9 +76,10 @@ class ToolGate:
         kept = []
         names = [str(getattr(tool, "name", "")) for tool in tools]
         for name, tool in zip(names, tools):
-            # everything a client may put in front of the model: title, description, schemas
+            # everything a client may put in front of the model: titles, description, schemas,
+            # annotations (a readOnlyHint that flips is a change too) and metadata
             description = "\n".join(filter(None, (getattr(tool, "title", None), getattr(tool, "description", None))))
-            schema = [getattr(tool, "input_schema", None), getattr(tool, "output_schema", None)]
+            schema = [_plain(getattr(tool, key, None)) for key in ("input_schema", "output_schema", "annotations", "meta")]
             digest = metadata_digest(description, schema)
             reason = None
             if names.count(name) > 1:
@@ -91,7 +96,9 @@ class ToolGate:
                         reason = f"its description carries instructions for the model ({summary(findings)})"
             if reason is None:
                 kept.append(tool)
+                self.screened.add(name)
                 continue
+            self.screened.discard(name)
             if name not in self.withheld:
                 print(f"bastion: withheld MCP tool mcp__{self.server}__{name}: {reason}", file=sys.stderr, flush=True)
             self.withheld[name] = reason
@@ -103,6 +110,8 @@ class ToolGate:
 
         if tool in self.withheld:
             return f"bastion denied mcp__{self.server}__{tool}: the tool is withheld because {self.withheld[tool]}"
+        if tool not in self.screened:
+            return f"bastion denied mcp__{self.server}__{tool}: the server's tool list has no tool by that name"
         call = ToolCall(f"mcp__{self.server}__{tool}", dict(arguments or {}), cwd=self.cwd, agent="mcp-proxy")
         try:
             decision = check_call(call, self.guards, None)  # asks become denials: nobody to ask
@@ -112,10 +121,35 @@ class ToolGate:
             return None
         return f"bastion denied {call.tool}: {decision.reason}"
 
+    def screen_instructions(self, instructions: str | None) -> str | None:
+        """The server's instructions, which clients put in the model's context: dropped
+        (and reported) when they carry instructions of the poisoning kind."""
+        if not instructions:
+            return instructions
+        from ..injection.tools import is_poisoned, judge_tool, summary
+
+        try:
+            findings = judge_tool("instructions", instructions)
+        except Exception as exc:  # noqa: BLE001 - fail closed
+            print(f"bastion: dropped the instructions of MCP server {self.server}: could not be checked "
+                  f"({type(exc).__name__})", file=sys.stderr, flush=True)
+            return None
+        if is_poisoned(findings):
+            print(f"bastion: dropped the instructions of MCP server {self.server}: they carry instructions for the "
+                  f"model ({summary(findings)})", file=sys.stderr, flush=True)
+            return None
+        return instructions
+
     def scan(self, tool: str, arguments: dict[str, Any] | None, result: Any) -> list[Any]:
         from .results import scan_tool_result
 
         return scan_tool_result(ToolCall(f"mcp__{self.server}__{tool}", dict(arguments or {}), cwd=self.cwd), result)
+
+
+def _plain(value: Any) -> Any:
+    """An SDK model as plain data (dicts, lists, strings) for judging and fingerprints."""
+    dump = getattr(value, "model_dump", None)
+    return dump(mode="json", exclude_none=True) if callable(dump) else value
 
 
 async def serve(command: Sequence[str], gate: ToolGate) -> None:
@@ -135,7 +169,19 @@ async def serve(command: Sequence[str], gate: ToolGate) -> None:
             listed.tools = gate.screen(list(listed.tools))
             return listed
 
+        async def screen_everything() -> None:
+            """Screen the whole tool list (every page): a call may come before any listing."""
+            cursor = None
+            for _page in range(100):
+                page = await upstream.list_tools(params=types.PaginatedRequestParams(cursor=cursor) if cursor else None)
+                gate.screen(list(page.tools))
+                cursor = page.next_cursor
+                if not cursor:
+                    break
+
         async def call_tool(ctx: Any, params: Any) -> Any:
+            if params.name not in gate.screened and params.name not in gate.withheld:
+                await screen_everything()
             refusal = gate.check(params.name, params.arguments)
             if refusal is not None:
                 return types.CallToolResult(content=[types.TextContent(type="text", text=refusal)], is_error=True)
@@ -150,7 +196,7 @@ async def serve(command: Sequence[str], gate: ToolGate) -> None:
         proxy = Server(
             f"bastion:{gate.server}",
             version=getattr(info.server_info, "version", "") or "",
-            instructions=getattr(info, "instructions", None),
+            instructions=gate.screen_instructions(getattr(info, "instructions", None)),
             on_list_tools=list_tools,
             on_call_tool=call_tool,
         )

@@ -245,12 +245,17 @@ _LOOKALIKES = str.maketrans(
 
 #: Full-width ASCII (U+FF01–U+FF5E) and the ideographic space, to plain ASCII.
 _FULL_WIDTH = {0x3000: " ", **{code: chr(code - 0xFEE0) for code in range(0xFF01, 0xFF5F)}}
+#: Spaces other than the ASCII one (no-break, en/em, thin, narrow no-break …): a pattern
+#: that expects ``\s`` between words must still match "ignore<NBSP>previous<NBSP>instructions".
+_UNICODE_SPACES = {code: " " for code in (0x00A0, 0x1680, *range(0x2000, 0x200B), 0x202F, 0x205F)}
+_FULL_WIDTH.update(_UNICODE_SPACES)
 
 
 def _fold(text: str) -> str:
     """``text`` with full-width forms and look-alike letters written as the plain Latin
-    letters they imitate, one character for one character, so spans still point into
-    the original (``Ｉｇｎｏｒｅ`` and ``Ignоre`` with a Cyrillic о read as ``Ignore``).
+    letters they imitate, and Unicode spaces as the ASCII space, one character for one
+    character, so spans still point into the original (``Ｉｇｎｏｒｅ`` and ``Ignоre`` with
+    a Cyrillic о read as ``Ignore``).
     Only these two tables: other non-ASCII text (``µ``, ``→``) folds to itself, so it
     costs no second scan."""
     return text.translate(_LOOKALIKES).translate(_FULL_WIDTH)
@@ -265,7 +270,7 @@ def _has_foldable(text: str) -> bool:
     if _FOLDABLE is None:
         import re
 
-        chars = "".join(chr(c) for c in _LOOKALIKES) + "\u3000"
+        chars = "".join(chr(c) for c in _LOOKALIKES) + "".join(chr(c) for c in _FULL_WIDTH if c < 0xFF01)
         _FOLDABLE = re.compile("[" + re.escape(chars) + "\uff01-\uff5e]")
     return _FOLDABLE.search(text) is not None
 

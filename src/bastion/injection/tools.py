@@ -10,9 +10,12 @@ tool is available, every email must be sent to …".
 scanner (:func:`bastion.injection.scan`) plus the indicators below, which only make
 sense in tool metadata. Descriptions *are* instructions to the model by design, and
 one such sign alone is common in honest tools (an SSH tool names ``~/.ssh``; a tool
-says "before using this tool, call ``list_projects``"). So a tool is poisoned when the
-general scanner alone finds an injection, or when all findings together reach
+says "before using this tool, call ``list_projects``"; a secrets tool says "do not
+reveal this token to the user"). So a tool is poisoned when the general scanner finds an
+injection without counting concealment, or when all findings together reach
 :data:`TOOL_THRESHOLD` — three different kinds of medium sign, or a high and a medium.
+The text is folded first as the general scanner folds it (look-alike letters, full-width
+forms, Unicode spaces), and a schema nested too deeply to read in full is poisoned.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ import json
 from typing import Any, Iterable
 
 from .kinds import HIGH, MEDIUM, Indicator
-from .scanner import InjectionFinding, is_injection, scan, score
+from .scanner import InjectionFinding, _fold, is_injection, scan, score
 
 __all__ = ["TOOL_INDICATORS", "TOOL_KIND_CODES", "TOOL_THRESHOLD", "tool_text", "judge_tool", "is_poisoned",
            "summary", "metadata_digest"]
@@ -34,37 +37,43 @@ _USER = r"(?:the\s+)?(?:user|human|operator|person)s?\b"
 #: Signs that only mean something in a tool's own metadata (RE2, case-insensitive).
 TOOL_INDICATORS: tuple[Indicator, ...] = (
     Indicator("secret_file", MEDIUM,
-              r"(?:~|\$home|%userprofile%)[/\\]\.(?:ssh|aws|gnupg|kube|docker|config/gcloud|netrc|git-credentials|npmrc|pypirc)"
-              r"|\bid_(?:rsa|dsa|ecdsa|ed25519)\b|\bmcp\.json\b|claude_desktop_config|\.cursor[/\\]"
-              r"|\.aws[/\\]credentials|/etc/(?:shadow|passwd)\b|\bprivate[ _-]?keys?\b",
+              r"(?:~|\$home|%userprofile%)[/\\]\.(?:ssh|aws|gnupg|kube|docker|config[/\\](?:gcloud|gh)|netrc|git-credentials"
+              r"|npmrc|pypirc|claude|codex|gemini)"
+              r"|\bid_(?:rsa|dsa|ecdsa|ed25519)\b|\bmcp\.json\b|claude_desktop_config|\.cursor[/\\]|\.credentials\.json"
+              r"|\.aws[/\\]credentials|/etc/(?:shadow|passwd)\b|\bprivate[ _-]?keys?\b|\bhosts\.yml\b"
+              r"|\.(?:bash|zsh|python)_history\b|(?:^|[\s`'\"(/])\.env\b",
               "names a secret or another client's configuration file"),
     Indicator("data_smuggling", MEDIUM,
-              r"\b(?:pass|put|include|add|send|insert|append|provide|embed)\b[^.\n]{0,40}"
-              r"\b(?:its|their|the(?:ir)?|that|this|file'?s?)\s+(?:full\s+)?(?:contents?|text|output|data|value)\b"
-              r"[^.\n]{0,40}\b(?:as|in|into|inside|via|through)\s+(?:the\s+)?['\"`]?\w+['\"`]?\s*"
-              r"(?:parameter|argument|field|param)?",
+              r"\b(?:pass|put|include|add|send|insert|append|provide|embed|place|copy|paste)\b[^.\n]{0,60}?"
+              r"\b(?:as|in|into|inside|via|through|to)\s+(?:the\s+)?"
+              r"(?:['\"`]\w+['\"`]|\w+\s+(?:parameter|argument|field|param)s?\b)",
               "asks for data to be carried in a parameter"),
     Indicator("tool_precondition", MEDIUM,
-              r"\bbefore\s+(?:using|calling|you\s+use|you\s+call|running|invoking)\s+(?:this|any|the)\s+tools?\b"
-              r"[^.]{0,120}\b(?:read|open|cat|load|fetch|send|upload|copy|include)\b",
+              r"\b(?:before\s+(?:using|calling|you\s+use|you\s+call|running|invoking)\s+(?:this|any|the)\s+tools?"
+              r"|(?:to|in\s+order\s+to)\s+(?:use|call|run)\s+this\s+tool|otherwise\s+the\s+tool\s+will\s+not\s+work)\b"
+              r"[^.]{0,120}\b(?:read|open|cat|load|fetch|send|upload|copy|include)\b"
+              r"|\bfirst\s+(?:read|open|cat|load|fetch)\b",
               "makes reading or sending something a condition for using the tool"),
     Indicator("shadowing", MEDIUM,
               r"\bwhen\s+this\s+tool\s+is\s+(?:available|present|enabled|loaded|installed)\b"
-              r"|\b(?:all|every|any)\s+(?:other\s+)?(?:emails?|messages?|requests?|payments?|transfers?|files?)\s+"
+              r"|\b(?:other|all)\s+tools?\s+(?:must|should)\b"
+              r"|\b(?:whenever|every\s+time|each\s+time)\s+(?:you\s+)?(?:use|call|invoke|run)\s+[^.]{0,60}\b"
+              r"(?:set|change|replace|add|include|cc|bcc|forward|send|copy)\b",
+              "changes how other tools are used"),
+    Indicator("redirection", MEDIUM,
+              r"\b(?:all|every|any)\s+(?:other\s+)?(?:emails?|messages?|requests?|payments?|transfers?|files?)\s+"
               r"(?:must|should|have\s+to|has\s+to|need\s+to|needs\s+to)\s+(?:also\s+)?(?:be\s+)?"
               r"(?:sent|forwarded|routed|copied|cc'?d|bcc'?d|uploaded|redirected)\s+to\b"
               r"|\binstead\s+of\s+(?:the\s+)?(?:user'?s?|requested|real|intended|original|actual)\s+"
               r"(?:recipient|address|destination|target|number|account)"
-              r"|\b(?:other|all)\s+tools?\s+(?:must|should)\b",
-              "changes how other tools or recipients are used"),
+              r"|\bset\s+the\s+(?:recipient|destination|address|to\s+field|account|number)\s+to\b",
+              "sends things somewhere other than where the user asked"),
     Indicator("concealment", MEDIUM,
               r"\b(?:do\s+not|don'?t|never|must\s+not|mustn'?t)\s+(?:mention|tell|reveal|inform|notify|disclose|say|show|explain)\b"
-              rf"[^.]{{0,80}}\b{_USER}",
-              "tells the model to keep something from the user"),
-    Indicator("concealment", HIGH,
-              rf"\bwithout\s+(?:telling|informing|notifying|alerting|asking)\s+{_USER}"
+              rf"[^.]{{0,80}}\b{_USER}"
+              rf"|\bwithout\s+(?:telling|informing|notifying|alerting)\s+{_USER}"
               rf"|\b(?:upset|worry|alarm|scare)\s+{_USER}",
-              "tells the model to act behind the user's back"),
+              "tells the model to keep something from the user"),
 )
 
 #: Finding codes for the kinds above (the general kinds keep theirs, ``INJ001``…).
@@ -73,7 +82,10 @@ TOOL_KIND_CODES: dict[str, str] = {
     "data_smuggling": "INJ018",
     "tool_precondition": "INJ019",
     "shadowing": "INJ020",
+    "redirection": "INJ021",
 }
+#: Schemas nested deeper than this are not read to the end: such a tool is poisoned.
+MAX_SCHEMA_DEPTH = 64
 
 _COMPILED: list[Any] | None = None
 
@@ -87,17 +99,21 @@ def _compiled() -> list[Any]:
     return _COMPILED
 
 
+class _TooDeep(Exception):
+    """A schema nested deeper than :data:`MAX_SCHEMA_DEPTH`."""
+
+
 def tool_text(name: str, description: str | None, input_schema: Any = None) -> str:
     """Everything the model reads about a tool: name, description, and every string in
-    its input schema (parameter names, titles, descriptions, enum values, defaults)."""
+    its schemas (parameter names, titles, descriptions, enum values, defaults)."""
     parts = [name or "", description or ""]
     parts.extend(_strings(input_schema))
     return "\n".join(part for part in parts if part)
 
 
 def _strings(value: Any, depth: int = 0) -> Iterable[str]:
-    if depth > 20:
-        return
+    if depth > MAX_SCHEMA_DEPTH:
+        raise _TooDeep
     if isinstance(value, str):
         yield value
     elif isinstance(value, dict):
@@ -112,10 +128,14 @@ def _strings(value: Any, depth: int = 0) -> Iterable[str]:
 
 def judge_tool(name: str, description: str | None, input_schema: Any = None) -> list[InjectionFinding]:
     """The general scanner's findings on the tool's metadata, plus the tool-only signs."""
-    text = tool_text(name, description, input_schema)
+    try:
+        text = tool_text(name, description, input_schema)
+    except _TooDeep:
+        return [InjectionFinding("hidden_content", HIGH, 0, 0, "a schema nested too deeply to read in full")]
     found = scan(text, source=f"tool {name}")
+    folded = _fold(text)  # one character for one: offsets still point into ``text``
     for indicator, pattern in zip(TOOL_INDICATORS, _compiled()):
-        match = pattern.search(text)
+        match = pattern.search(folded)
         if match is not None:
             # character offsets: RE2 on a str reports them in characters already
             found.append(InjectionFinding(indicator.kind, indicator.severity, match.start(), match.end(),
@@ -124,8 +144,9 @@ def judge_tool(name: str, description: str | None, input_schema: Any = None) -> 
 
 
 def is_poisoned(findings: list[InjectionFinding]) -> bool:
-    """Poisoned: an injection by the general rule, or tool signs adding up (see module)."""
-    general = [f for f in findings if f.kind not in TOOL_KIND_CODES]
+    """Poisoned: an injection by the general rule (concealment alone does not count),
+    or all signs adding up to :data:`TOOL_THRESHOLD` (see the module docstring)."""
+    general = [f for f in findings if f.kind not in TOOL_KIND_CODES and f.kind != "concealment"]
     return is_injection(general) or score(findings) >= TOOL_THRESHOLD
 
 
