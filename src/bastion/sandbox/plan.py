@@ -64,10 +64,12 @@ class Plan:
     #: cannot be renamed or removed, so ``mv .git .git.old && mkdir .git`` cannot swap a
     #: fresh, writable hooks folder in under the protected one
     pinned: tuple[str, ...] = ()
-    #: protected files that did not exist when the run began (a file cannot be covered
-    #: without leaving an empty one behind): one the command creates is moved out after
-    #: the run (see :mod:`bastion.sandbox.quarantine`)
-    absent_protected: tuple[tuple[str, str], ...] = ()
+    #: protected files a mount cannot cover, as ``(path, why, link)``: names that did not
+    #: exist when the run began (``link`` None; a file cannot be covered without leaving
+    #: an empty one behind) and names that are symbolic links (``link`` is where it
+    #: pointed; the link itself can be replaced). What the command made of them is moved
+    #: out after the run (see :mod:`bastion.sandbox.quarantine`)
+    watched_protected: tuple[tuple[str, str, str | None], ...] = ()
     hidden: tuple[tuple[str, bool, str], ...] = ()
     visible: tuple[str, ...] = ()
     home: str = ""
@@ -228,7 +230,7 @@ def _with_submodules(git_dirs: list[str], depth: int = 2) -> list[str]:
 def _protected(write_roots: Sequence[str], home: str, own: Iterable[str]) -> tuple[list, list, list, list, list]:
     readonly: dict[str, str] = {}
     create: dict[str, str] = {}
-    absent: dict[str, str] = {}
+    watched: dict[str, tuple[str, str | None]] = {}
     rewritable: list[str] = []
     pinned: list[str] = []
 
@@ -261,10 +263,15 @@ def _protected(write_roots: Sequence[str], home: str, own: Iterable[str]) -> tup
         for name in ROOT_PROTECTED_FILES:
             path = os.path.join(top, name)
             why = f"{name} is protected ({protected.DANGEROUS_FILES[name]})"
+            if os.path.islink(path):
+                watched[path] = (why, os.readlink(path))
+                target = _real(path)
+                if not os.path.lexists(target):  # a dangling link: what it names is protected too
+                    watched[target] = (why, None)
             if os.path.isfile(path):
                 readonly[_real(path)] = why
             elif not os.path.lexists(path):
-                absent[path] = why
+                watched[path] = (why, None)
         for rel in REWRITABLE:
             path = os.path.join(top, rel)
             if os.path.isdir(path) and not os.path.islink(path):
@@ -273,7 +280,8 @@ def _protected(write_roots: Sequence[str], home: str, own: Iterable[str]) -> tup
         if os.path.lexists(path) and writable(_real(path)):
             readonly[_real(path)] = "bastion's own settings and state are protected"
     ro = sorted((p, why) for p, why in readonly.items() if writable(p))
-    return ro, sorted(create.items()), rewritable, sorted(set(pinned)), sorted(absent.items())
+    kept = sorted((p, why, link) for p, (why, link) in watched.items() if writable(os.path.dirname(p)))
+    return ro, sorted(create.items()), rewritable, sorted(set(pinned)), kept
 
 
 def _visible(home: str, write_roots: Sequence[str], extra: Iterable[str]) -> list[str]:
@@ -333,7 +341,7 @@ def build_plan(
             )
     config = protected.ProtectionConfig.from_settings({}, env=dict(env) if env is not None else dict(os.environ))
     own = (*protected.own_paths(config), *(_real(os.path.expanduser(p)) for p in protect))
-    readonly, create, rewritable, pinned, absent = _protected(roots, home_real, own)
+    readonly, create, rewritable, pinned, watched = _protected(roots, home_real, own)
     deny = [_real(os.path.join(cwd_real, os.path.expanduser(p))) for p in deny_read]
     return Plan(
         cwd=cwd_real,
@@ -343,7 +351,7 @@ def build_plan(
         create_readonly=tuple(create),
         rewritable=tuple(rewritable),
         pinned=tuple(pinned),
-        absent_protected=tuple(absent),
+        watched_protected=tuple(watched),
         hidden=tuple(_hidden(home_real, deny, credential_globs)),
         visible=tuple(_visible(home_real, roots, keep_visible)),
         home=home_real,

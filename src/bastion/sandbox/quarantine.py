@@ -1,12 +1,19 @@
-"""Protected files a sandboxed command created: moved out of the project after the run.
+"""Protected files a mount cannot cover: after the run, what the command made of them is
+moved out of the project.
 
-A protected file that already exists is mounted read-only for the run. One that does
-not exist yet (``.envrc``, ``.mcp.json``, ``.bashrc`` in the project) cannot be covered
-without leaving an empty file behind, and the kernel cannot forbid creating one name in
-a writable folder. So the plan lists those names, and after the command has exited
-every one that now exists is moved into bastion's state folder — out of reach of
-direnv, the agent's MCP loader or a login shell — and reported as a violation. Nothing
-is deleted: the file can be inspected and put back by hand.
+A protected file that already exists is mounted read-only for the run. Two kinds cannot
+be covered that way (the plan lists them as ``watched_protected``):
+
+* a name that does not exist yet (``.envrc``, ``.mcp.json``, ``.bashrc`` in the project):
+  covering it would leave an empty file behind, and the kernel cannot forbid creating
+  one name in a writable folder;
+* a name that is a symbolic link: the mount lands on its target, but the link itself can
+  be removed and replaced (and a dangling link's target can be created).
+
+After the command has exited, each such name that the run created or changed is moved
+into bastion's state folder — out of reach of direnv, the agent's MCP loader or a login
+shell — a replaced link is put back, and each is reported as a violation. Nothing is
+deleted: the file can be inspected and restored by hand.
 """
 
 from __future__ import annotations
@@ -22,22 +29,44 @@ __all__ = ["sweep"]
 
 
 def sweep(plan: Plan, store: Path) -> list[dict[str, str]]:
-    """Move each protected file the run created into ``store``; one violation each."""
+    """Move what the run made of each watched protected name into ``store``."""
     found: list[dict[str, str]] = []
-    for path, why in plan.absent_protected:
-        if not os.path.lexists(path):
-            continue
-        stamp = time.strftime("%Y%m%dT%H%M%S")
-        dest = store / f"{stamp}-{os.getpid()}-{os.path.basename(path)}"
-        try:
-            store.mkdir(mode=0o700, parents=True, exist_ok=True)
+    for path, why, link in plan.watched_protected:
+        if link is None and not os.path.lexists(path):
+            continue  # still absent
+        if link is not None and os.path.islink(path) and os.readlink(path) == link:
+            continue  # the same link as before
+        moved = _move_away(path, store) if os.path.lexists(path) else None
+        restored = ""
+        if link is not None:
             try:
-                os.rename(path, dest)  # the link itself when it is one, never its target
-            except OSError:
-                shutil.move(path, dest)  # another file system
-        except OSError as exc:
-            found.append({"kind": "created", "target": path,
-                          "detail": f"{why}; created in the sandbox and could not be moved away: {exc.strerror or exc}"})
-            continue
-        found.append({"kind": "created", "target": path, "detail": f"{why}; created in the sandbox, moved to {dest}"})
+                os.symlink(link, path)
+                restored = f"; the link to {link} is back"
+            except OSError as exc:
+                restored = f"; the link to {link} could not be put back ({exc.strerror or exc})"
+        if isinstance(moved, OSError):
+            detail = f"{why}; changed in the sandbox and could not be moved away: {moved.strerror or moved}"
+        elif moved is None:
+            detail = f"{why}; removed in the sandbox{restored}"
+        else:
+            detail = f"{why}; {'created' if link is None else 'replaced'} in the sandbox, moved to {moved}{restored}"
+        found.append({"kind": "created", "target": path, "detail": detail})
     return found
+
+
+def _move_away(path: str, store: Path) -> Path | OSError:
+    """Move ``path`` (the link itself when it is one) to a new name in ``store``."""
+    try:
+        store.mkdir(mode=0o700, parents=True, exist_ok=True)
+        stamp = time.strftime("%Y%m%dT%H%M%S")
+        for attempt in range(1000):  # a new name every time: nothing quarantined is overwritten
+            dest = store / f"{stamp}-{os.getpid()}-{attempt}-{os.path.basename(path)}"
+            if not os.path.lexists(dest):
+                break
+        try:
+            os.rename(path, dest)
+        except OSError:
+            shutil.move(path, dest)  # another file system
+        return dest
+    except OSError as exc:
+        return exc

@@ -262,6 +262,8 @@ class Sandbox:
         ctl_parent: socket.socket | None = None
         launch: _Launch | None = None
         group, no_group = cgroups.RunCgroup.create(self.limits)
+        proc: subprocess.Popen | None = None
+        created: list[dict[str, str]] | None = None
         try:
             dirs = placeholders()
             program = None
@@ -372,6 +374,15 @@ class Sandbox:
                     print(line, file=self.warn)
             return result
         finally:
+            if proc is not None and created is None:  # interrupted: the tree is killed, then swept
+                limits.kill_group(proc.pid)
+                try:
+                    proc.wait(timeout=5)
+                except subprocess.TimeoutExpired:
+                    pass
+                for item in quarantine.sweep(plan, state.state_dir(self.environ) / "quarantine"):
+                    if self.warn is not None:
+                        print(violations.describe(item), file=self.warn)
             if group is not None:
                 group.remove()
             if proxy is not None:
