@@ -259,9 +259,9 @@ def test_a_fork_bomb_meets_the_process_limit(world, backend):
     assert result.exit_code != 0
     assert "fork" in result.stderr.lower() or "resource temporarily unavailable" in result.stderr.lower()
     assert {"kind": "limit", "target": "processes",
-            "detail": "the run reached its limit of 32 processes"} in result.violations
+            "detail": "the run reached its limit of 32 processes and threads"} in result.violations
     assert result.enforced["cgroup_limits"] == {"processes": 32}
-    assert "bastion: sandbox limit hit: the run reached its limit of 32 processes" in result.notes()
+    assert "bastion: sandbox limit hit: the run reached its limit of 32 processes and threads" in result.notes()
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -299,3 +299,21 @@ def _bastion_cgroups() -> set[str]:
         if root.count("/") > 6:
             dirs.clear()
     return found
+
+
+def test_a_cgroup_that_cannot_be_made_in_full_leaves_nothing_behind(monkeypatch):
+    _cgroups_or_skip(Limits(processes=64, memory_mb=256, cpus=1.0))
+    before = _bastion_cgroups()
+    real_mkdir = Path.mkdir
+    made: list[Path] = []
+
+    def second_fails(self: Path, *args, **kwargs) -> None:
+        if self.name.startswith("bastion-run-") and made:
+            raise PermissionError(13, "Permission denied")
+        real_mkdir(self, *args, **kwargs)
+        made.append(self)
+
+    monkeypatch.setattr(Path, "mkdir", second_fails)
+    group, why = RunCgroup.create(Limits(processes=64, memory_mb=256, cpus=1.0))
+    assert group is None and "not writable" in why
+    assert made and _bastion_cgroups() == before

@@ -162,6 +162,7 @@ def test_settings_section_is_parsed_with_path_conventions(tmp_path):
         ({"timeout": -1}, "sandbox.timeout must be a positive number"),
         ({"bogus": 1}, "unknown setting sandbox.bogus"),
         ({"limits": {"processes": 0}}, "sandbox.limits.processes must be a positive whole number"),
+        ({"limits": {"processes": 1}}, "sandbox.limits.processes must be at least 16"),
         ({"limits": {"memoryMB": 1.5}}, "sandbox.limits.memoryMB must be a positive whole number"),
         ({"limits": {"cpus": True}}, "sandbox.limits.cpus must be a positive number"),
         ({"limits": {"threads": 1}}, "unknown setting sandbox.limits.threads"),

@@ -25,9 +25,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-__all__ = ["Limits", "RunCgroup"]
+__all__ = ["Limits", "RunCgroup", "MIN_PROCESSES"]
 
 _CPU_PERIOD_US = 100_000
+#: The fewest processes (threads count) a limit may allow: the launcher and the sandbox's
+#: own init need a few before the command starts.
+MIN_PROCESSES = 16
 _CONTROLLERS = ("pids", "memory", "cpu")
 
 
@@ -79,8 +82,15 @@ class RunCgroup:
                 if missing:
                     return None, f"no writable cgroup for {', '.join(missing)}: process, memory and CPU limits not set"
                 run = cls(1, {c: parents[c] / name for c in wanted}, limits)
-            for path in set(run.dirs.values()):
-                path.mkdir()
+            made = []
+            try:
+                for path in set(run.dirs.values()):
+                    path.mkdir()
+                    made.append(path)
+            except OSError:
+                for path in made:  # none left behind
+                    path.rmdir()
+                raise
         except OSError as exc:
             return None, f"cgroups not writable here ({exc.strerror or exc}): process, memory and CPU limits not set"
         try:
@@ -140,7 +150,7 @@ class RunCgroup:
         found: list[dict[str, str]] = []
         if "pids" in self.dirs and _count(self.dirs["pids"] / "pids.events", "max"):
             found.append({"kind": "limit", "target": "processes",
-                          "detail": f"the run reached its limit of {self.limits.processes} processes"})
+                          "detail": f"the run reached its limit of {self.limits.processes} processes and threads"})
         if "memory" in self.dirs:
             events = "memory.events" if self.version == 2 else "memory.oom_control"
             if _count(self.dirs["memory"] / events, "oom_kill"):

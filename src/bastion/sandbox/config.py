@@ -25,6 +25,8 @@ import os
 from dataclasses import dataclass
 from typing import Any, Mapping
 
+from .cgroups import MIN_PROCESSES
+
 _KNOWN = {
     "": {"enabled", "autoAllowBashIfSandboxed", "network", "filesystem", "env", "allowUnixSockets", "timeout",
          "limits"},
@@ -91,7 +93,7 @@ class SandboxSettings:
             env_allow=_strings(env, "env", "allow"),
             allow_unix_sockets=_bool(section, "allowUnixSockets"),
             timeout=float(timeout) if timeout is not None else None,
-            processes=_positive(caps, "processes", whole=True),  # type: ignore[arg-type]
+            processes=_at_least(_positive(caps, "processes", whole=True), MIN_PROCESSES, "processes"),  # type: ignore[arg-type]
             memory_mb=_positive(caps, "memoryMB", whole=True),  # type: ignore[arg-type]
             cpus=_positive(caps, "cpus"),
         )
@@ -159,6 +161,12 @@ def _positive(section: Mapping[str, Any], key: str, *, whole: bool = False) -> f
     if isinstance(value, bool) or not isinstance(value, number_types) or value <= 0:
         kind = "a positive whole number" if whole else "a positive number"
         raise SandboxSettingsError(f"sandbox.limits.{key} must be {kind}")
+    return value
+
+
+def _at_least(value: float | int | None, least: int, key: str) -> float | int | None:
+    if value is not None and value < least:
+        raise SandboxSettingsError(f"sandbox.limits.{key} must be at least {least} (the sandbox itself needs a few)")
     return value
 
 

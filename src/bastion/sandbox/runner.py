@@ -316,6 +316,8 @@ class Sandbox:
                 )
             except subprocess.SubprocessError as exc:  # a setup step failed in the child
                 raise SandboxError(f"sandbox setup failed before the command started: {exc}") from None
+            except BlockingIOError:  # fork refused: the run's process limit is below what starting needs
+                raise SandboxError("the sandbox could not start: sandbox.limits.processes is too low") from None
             finally:
                 if entered:
                     group.leave()  # type: ignore[union-attr]
