@@ -28,12 +28,13 @@ import base64
 import binascii
 import functools
 import operator
+import re
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Sequence
 
 from ..model import Severity
 
-__all__ = ["InjectionFinding", "scan", "is_injection", "score", "THRESHOLD", "PERSISTENT", "WEIGHTS"]
+__all__ = ["InjectionFinding", "scan", "is_injection", "score", "strip_invisible", "THRESHOLD", "PERSISTENT", "WEIGHTS"]
 
 #: Weight of one finding by severity; a kind counts once, with its heaviest finding.
 WEIGHTS: dict[Severity, int] = {Severity.LOW: 1, Severity.MEDIUM: 2, Severity.HIGH: 4, Severity.CRITICAL: 8}
@@ -161,7 +162,8 @@ class _Compiled:
         self.comment = re2.compile(r"(?s)<!--(.*?)-->")
         self.base64 = re2.compile(r"[A-Za-z0-9+/_-]{40,}={0,2}")
         self.invisible = re2.compile(
-            "[\u200b\u200c\u200d\u2060-\u2064\ufeff\u180e\u00ad\u202a-\u202e\u2066-\u2069\U000e0000-\U000e007f]"
+            "[\u200b\u200c\u200d\u2060-\u2064\ufeff\u180e\u00ad\u202a-\u202e\u2066-\u2069\U000e0000-\U000e007f"
+            "\u034f\u17b4\u17b5\u200e\u200f\u061c\ufe00-\ufe0f\U000e0100-\U000e01ef]"
         )
 
     def hits(self, buffer: "_Text") -> list[int]:
@@ -238,8 +240,8 @@ def scan(text: str, source: str = "") -> list[InjectionFinding]:
 
 #: Letters that look Latin but are not (Cyrillic, Greek), mapped to what they imitate.
 _LOOKALIKES = str.maketrans(
-    "аеорсухіјѕԁһԛԝАВЕКМНОРСТХІЈЅ" "αεικνορτυχΑΒΕΗΙΚΜΝΟΡΤΥΧ",
-    "aeopcyxijsdhqwABEKMHOPCTXIJS" "aeiknoptuxABEHIKMNOPTYX",
+    "аеорсухіјѕԁһԛԝАВЕКМНОРСТХІЈЅ" "αεικνορτυχΑΒΕΗΙΚΜΝΟΡΤΥΧ" "ᴀʙᴄᴅᴇꜰɢʜɪᴊᴋʟᴍɴᴏᴘǫʀꜱᴛᴜᴠᴡʏᴢ" "ɑɡıȷ",
+    "aeopcyxijsdhqwABEKMHOPCTXIJS" "aeiknoptuxABEHIKMNOPTYX" "abcdefghijklmnopqrstuvwyz" "agij",
 )
 
 
@@ -247,8 +249,28 @@ _LOOKALIKES = str.maketrans(
 _FULL_WIDTH = {0x3000: " ", **{code: chr(code - 0xFEE0) for code in range(0xFF01, 0xFF5F)}}
 #: Spaces other than the ASCII one (no-break, en/em, thin, narrow no-break …): a pattern
 #: that expects ``\s`` between words must still match "ignore<NBSP>previous<NBSP>instructions".
-_UNICODE_SPACES = {code: " " for code in (0x00A0, 0x1680, *range(0x2000, 0x200B), 0x202F, 0x205F)}
+_UNICODE_SPACES = {code: " " for code in (0x000B, 0x0085, 0x00A0, 0x1680, *range(0x2000, 0x200B), 0x2028, 0x2029,
+                                          0x202F, 0x205F, 0x115F, 0x1160, 0x2800, 0x3164, 0xFFA0)}
 _FULL_WIDTH.update(_UNICODE_SPACES)
+#: Mathematical letters and digits (bold, italic, sans-serif … U+1D400–U+1D7FF) fold as
+#: NFKC folds them, to the one ASCII character they are drawn from.
+_MATH_START, _MATH_END = 0x1D400, 0x1D7FF
+
+
+_MATH: dict[int, str] | None = None
+
+
+def _math_table() -> dict[int, str]:
+    global _MATH
+    if _MATH is None:
+        import unicodedata
+
+        _MATH = {}
+        for code in range(_MATH_START, _MATH_END + 1):
+            plain = unicodedata.normalize("NFKC", chr(code))
+            if len(plain) == 1 and plain.isascii():
+                _MATH[code] = plain
+    return _MATH
 
 
 def _fold(text: str) -> str:
@@ -258,7 +280,13 @@ def _fold(text: str) -> str:
     a Cyrillic о read as ``Ignore``).
     Only these two tables: other non-ASCII text (``µ``, ``→``) folds to itself, so it
     costs no second scan."""
-    return text.translate(_LOOKALIKES).translate(_FULL_WIDTH)
+    folded = text.translate(_LOOKALIKES).translate(_FULL_WIDTH)
+    if _MATH_LETTER.search(folded) is not None:
+        folded = folded.translate(_math_table())
+    return folded
+
+
+_MATH_LETTER = re.compile("[\U0001d400-\U0001d7ff]")
 
 
 _FOLDABLE: Any = None
@@ -268,16 +296,14 @@ def _has_foldable(text: str) -> bool:
     """One C-speed search for any character ``_fold`` would change."""
     global _FOLDABLE
     if _FOLDABLE is None:
-        import re
-
         chars = "".join(chr(c) for c in _LOOKALIKES) + "".join(chr(c) for c in _FULL_WIDTH if c < 0xFF01)
-        _FOLDABLE = re.compile("[" + re.escape(chars) + "\uff01-\uff5e]")
+        _FOLDABLE = re.compile("[" + re.escape(chars) + "\uff01-\uff5e\U0001d400-\U0001d7ff]")
     return _FOLDABLE.search(text) is not None
 
 
 def _folded_findings(compiled: _Compiled, text: str, found: list[InjectionFinding]) -> list[InjectionFinding]:
     """Indicators that only appear once look-alike or full-width letters are folded."""
-    if text.isascii() or not _has_foldable(text):
+    if (text.isascii() and "\v" not in text) or not _has_foldable(text):
         return []
     folded = _fold(text)
     if folded == text:
@@ -377,10 +403,20 @@ def _hidden_findings(
     return extra
 
 
-_ZERO_WIDTH = frozenset("\u200b\u200c\u200d\u2060\u2061\u2062\u2063\u2064\ufeff\u180e")
+_ZERO_WIDTH = frozenset("\u200b\u200c\u200d\u2060\u2061\u2062\u2063\u2064\ufeff\u180e\u034f\u17b4\u17b5")
+#: Invisible marks with ordinary uses (direction marks in bidi text, variation selectors
+#: after emoji): flagged only where they split a Latin word, always removed to look again.
+_MARKS = frozenset(["\u200e", "\u200f", "\u061c", *map(chr, range(0xFE00, 0xFE10)), *map(chr, range(0xE0100, 0xE01F0))])
 _BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 _SOFT_HYPHEN = "\u00ad"
 _TAG_FLAG_BASE = "\U0001f3f4"  # 🏴 + tag characters spells a regional flag (legitimate)
+
+
+def strip_invisible(text: str) -> str:
+    """``text`` without zero-width characters, invisible marks, soft hyphens and tag
+    characters: the words a person reads, as one string."""
+    return "".join(ch for ch in text if ch not in _ZERO_WIDTH and ch not in _MARKS and ch != _SOFT_HYPHEN
+                   and not _is_tag(ch))
 
 
 def _is_tag(char: str) -> bool:
@@ -402,6 +438,9 @@ def _invisible_characters(
             if char in "\u200c\u200d" and not _between_ascii_letters(text, index):
                 continue  # joiners inside emoji and non-Latin scripts
             zero_width.append(index)
+        elif char in _MARKS:
+            if _between_ascii_letters(text, index):
+                zero_width.append(index)
         elif char in _BIDI:
             bidi.append(index)
         elif _is_tag(char):
@@ -420,7 +459,7 @@ def _invisible_characters(
     if zero_width or _SOFT_HYPHEN in text:
         revealed: list[InjectionFinding] = []
         if depth < _MAX_DEPTH:
-            stripped = "".join(ch for ch in text if ch not in _ZERO_WIDTH and ch != _SOFT_HYPHEN and not _is_tag(ch))
+            stripped = strip_invisible(text)
             before = {f.kind for f in found if f.weight >= 2}
             revealed = [f for f in _scan(stripped, source, depth + 1) if f.weight >= 2 and f.kind not in before]
         positions = zero_width or [text.index(_SOFT_HYPHEN)]

@@ -15,7 +15,8 @@ reveal this token to the user"). So a tool is poisoned when the general scanner 
 injection without counting concealment, or when all findings together reach
 :data:`TOOL_THRESHOLD` — three different kinds of medium sign, or a high and a medium.
 The text is folded first as the general scanner folds it (look-alike letters, full-width
-forms, Unicode spaces), and a schema nested too deeply to read in full is poisoned.
+forms, mathematical letters, Unicode spaces) and read again without invisible
+characters, and a schema nested too deeply to read in full is poisoned.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ import json
 from typing import Any, Iterable
 
 from .kinds import HIGH, MEDIUM, Indicator
-from .scanner import InjectionFinding, _fold, is_injection, scan, score
+from .scanner import InjectionFinding, _fold, is_injection, scan, score, strip_invisible
 
 __all__ = ["TOOL_INDICATORS", "TOOL_KIND_CODES", "TOOL_THRESHOLD", "tool_text", "judge_tool", "is_poisoned",
            "summary", "metadata_digest"]
@@ -134,12 +135,16 @@ def judge_tool(name: str, description: str | None, input_schema: Any = None) -> 
         return [InjectionFinding("hidden_content", HIGH, 0, 0, "a schema nested too deeply to read in full")]
     found = scan(text, source=f"tool {name}")
     folded = _fold(text)  # one character for one: offsets still point into ``text``
+    clean = strip_invisible(folded)  # words split by invisible characters, joined again
     for indicator, pattern in zip(TOOL_INDICATORS, _compiled()):
         match = pattern.search(folded)
         if match is not None:
             # character offsets: RE2 on a str reports them in characters already
             found.append(InjectionFinding(indicator.kind, indicator.severity, match.start(), match.end(),
                                           indicator.message))
+        elif clean != folded and pattern.search(clean) is not None:
+            found.append(InjectionFinding(indicator.kind, indicator.severity, 0, 0,
+                                          f"{indicator.message} (once invisible characters are removed)"))
     return found
 
 
