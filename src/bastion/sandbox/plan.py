@@ -64,12 +64,13 @@ class Plan:
     #: cannot be renamed or removed, so ``mv .git .git.old && mkdir .git`` cannot swap a
     #: fresh, writable hooks folder in under the protected one
     pinned: tuple[str, ...] = ()
-    #: protected files a mount cannot cover, as ``(path, why, link)``: names that did not
-    #: exist when the run began (``link`` None; a file cannot be covered without leaving
-    #: an empty one behind) and names that are symbolic links (``link`` is where it
-    #: pointed; the link itself can be replaced). What the command made of them is moved
-    #: out after the run (see :mod:`bastion.sandbox.quarantine`)
-    watched_protected: tuple[tuple[str, str, str | None], ...] = ()
+    #: protected files a mount cannot cover, as ``(path, why, link, leads_to)``: names that
+    #: did not exist when the run began (``link`` None; a file cannot be covered without
+    #: leaving an empty one behind) and names that are symbolic links (``link`` is where it
+    #: pointed, ``leads_to`` a fingerprint of the file at the end of the chain: the link,
+    #: the links after it and the folders on the way can all be swapped). What the
+    #: command made of them is moved out after the run (see :mod:`bastion.sandbox.quarantine`)
+    watched_protected: tuple[tuple[str, str, str | None, str], ...] = ()
     hidden: tuple[tuple[str, bool, str], ...] = ()
     visible: tuple[str, ...] = ()
     home: str = ""
@@ -227,10 +228,21 @@ def _with_submodules(git_dirs: list[str], depth: int = 2) -> list[str]:
     return out
 
 
+def leads_to(path: str) -> str:
+    """A fingerprint of where ``path`` leads: the resolved path and the identity of the
+    file there (device, inode, size, modification time), or ``missing``."""
+    real = os.path.realpath(path)
+    try:
+        st = os.stat(real)
+    except OSError:
+        return f"{real}|missing"
+    return f"{real}|{st.st_dev}|{st.st_ino}|{st.st_size}|{st.st_mtime_ns}"
+
+
 def _protected(write_roots: Sequence[str], home: str, own: Iterable[str]) -> tuple[list, list, list, list, list]:
     readonly: dict[str, str] = {}
     create: dict[str, str] = {}
-    watched: dict[str, tuple[str, str | None]] = {}
+    watched: dict[str, tuple[str, str | None, str]] = {}
     rewritable: list[str] = []
     pinned: list[str] = []
 
@@ -264,14 +276,14 @@ def _protected(write_roots: Sequence[str], home: str, own: Iterable[str]) -> tup
             path = os.path.join(top, name)
             why = f"{name} is protected ({protected.DANGEROUS_FILES[name]})"
             if os.path.islink(path):
-                watched[path] = (why, os.readlink(path))
+                watched[path] = (why, os.readlink(path), leads_to(path))
                 target = _real(path)
                 if not os.path.lexists(target):  # a dangling link: what it names is protected too
-                    watched[target] = (why, None)
+                    watched[target] = (why, None, "")
             if os.path.isfile(path):
                 readonly[_real(path)] = why
             elif not os.path.lexists(path):
-                watched[path] = (why, None)
+                watched[path] = (why, None, "")
         for rel in REWRITABLE:
             path = os.path.join(top, rel)
             if os.path.isdir(path) and not os.path.islink(path):
@@ -280,7 +292,7 @@ def _protected(write_roots: Sequence[str], home: str, own: Iterable[str]) -> tup
         if os.path.lexists(path) and writable(_real(path)):
             readonly[_real(path)] = "bastion's own settings and state are protected"
     ro = sorted((p, why) for p, why in readonly.items() if writable(p))
-    kept = sorted((p, why, link) for p, (why, link) in watched.items() if writable(os.path.dirname(p)))
+    kept = sorted((p, why, link, end) for p, (why, link, end) in watched.items() if writable(os.path.dirname(p)))
     return ro, sorted(create.items()), rewritable, sorted(set(pinned)), kept
 
 

@@ -8,12 +8,15 @@ be covered that way (the plan lists them as ``watched_protected``):
   covering it would leave an empty file behind, and the kernel cannot forbid creating
   one name in a writable folder;
 * a name that is a symbolic link: the mount lands on its target, but the link itself can
-  be removed and replaced (and a dangling link's target can be created).
+  be removed and replaced, a dangling link's target can be created, and the links and
+  folders between the name and its target can be swapped.
 
 After the command has exited, each such name that the run created or changed is moved
 into bastion's state folder — out of reach of direnv, the agent's MCP loader or a login
-shell — a replaced link is put back, and each is reported as a violation. Nothing is
-deleted: the file can be inspected and restored by hand.
+shell — and reported as a violation. A link the run replaced is put back; a link that
+now leads somewhere else (or to a file the run changed) is itself moved away, since
+nothing can tell which of the swapped parts to restore. Nothing is deleted: the file
+can be inspected and restored by hand.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ import shutil
 import time
 from pathlib import Path
 
-from .plan import Plan
+from .plan import Plan, leads_to
 
 __all__ = ["sweep"]
 
@@ -31,11 +34,21 @@ __all__ = ["sweep"]
 def sweep(plan: Plan, store: Path) -> list[dict[str, str]]:
     """Move what the run made of each watched protected name into ``store``."""
     found: list[dict[str, str]] = []
-    for path, why, link in plan.watched_protected:
+    # names that were absent first: a dangling link whose new target is moved away then
+    # leads where it led before, and stays
+    for path, why, link, end in sorted(plan.watched_protected, key=lambda entry: entry[2] is not None):
         if link is None and not os.path.lexists(path):
             continue  # still absent
         if link is not None and os.path.islink(path) and os.readlink(path) == link:
-            continue  # the same link as before
+            if leads_to(path) == end:
+                continue  # the same link, to the same file as before
+            moved = _move_away(path, store)  # the chain behind it changed: take the name away
+            detail = (f"{why}; what it leads to changed in the sandbox: the link was moved to {moved}"
+                      if not isinstance(moved, OSError) else
+                      f"{why}; what it leads to changed in the sandbox, and the link could not be moved away: "
+                      f"{moved.strerror or moved}")
+            found.append({"kind": "created", "target": path, "detail": detail})
+            continue
         moved = _move_away(path, store) if os.path.lexists(path) else None
         restored = ""
         if link is not None:
