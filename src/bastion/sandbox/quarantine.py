@@ -32,39 +32,45 @@ __all__ = ["sweep"]
 
 
 def sweep(plan: Plan, store: Path) -> list[dict[str, str]]:
-    """Move what the run made of each watched protected name into ``store``."""
+    """Move what the run made of each watched protected name into ``store``; one
+    violation each."""
     found: list[dict[str, str]] = []
     # names that were absent first: a dangling link whose new target is moved away then
     # leads where it led before, and stays
     for path, why, link, end in sorted(plan.watched_protected, key=lambda entry: entry[2] is not None):
-        if link is None and not os.path.lexists(path):
-            continue  # still absent
-        if link is not None and os.path.islink(path) and os.readlink(path) == link:
-            if leads_to(path) == end:
-                continue  # the same link, to the same file as before
-            moved = _move_away(path, store)  # the chain behind it changed: take the name away
-            detail = (f"{why}; what it leads to changed in the sandbox: the link was moved to {moved}"
-                      if not isinstance(moved, OSError) else
-                      f"{why}; what it leads to changed in the sandbox, and the link could not be moved away: "
-                      f"{moved.strerror or moved}")
-            found.append({"kind": "created", "target": path, "detail": detail})
-            continue
-        moved = _move_away(path, store) if os.path.lexists(path) else None
-        restored = ""
-        if link is not None:
-            try:
-                os.symlink(link, path)
-                restored = f"; the link to {link} is back"
-            except OSError as exc:
-                restored = f"; the link to {link} could not be put back ({exc.strerror or exc})"
-        if isinstance(moved, OSError):
-            detail = f"{why}; changed in the sandbox and could not be moved away: {moved.strerror or moved}"
-        elif moved is None:
-            detail = f"{why}; removed in the sandbox{restored}"
+        if link is None:
+            if os.path.lexists(path):
+                found.append(_report(path, why, "created in the sandbox", _move_away(path, store)))
+        elif os.path.islink(path) and os.readlink(path) == link:
+            if leads_to(path) != end:  # a folder or a later link on the way was swapped
+                found.append(_report(path, why, "what it leads to changed in the sandbox; the link",
+                                     _move_away(path, store)))
         else:
-            detail = f"{why}; {'created' if link is None else 'replaced'} in the sandbox, moved to {moved}{restored}"
-        found.append({"kind": "created", "target": path, "detail": detail})
+            found.append(_put_link_back(path, why, link, store))
     return found
+
+
+def _put_link_back(path: str, why: str, link: str, store: Path) -> dict[str, str]:
+    """The run removed or replaced a protected link: keep what it put there, restore the link."""
+    moved = _move_away(path, store) if os.path.lexists(path) else None
+    try:
+        os.symlink(link, path)
+        restored = f"; the link to {link} is back"
+    except OSError as exc:
+        restored = f"; the link to {link} could not be put back ({exc.strerror or exc})"
+    if moved is None:
+        return {"kind": "created", "target": path, "detail": f"{why}; removed in the sandbox{restored}"}
+    item = _report(path, why, "replaced in the sandbox", moved)
+    item["detail"] += restored
+    return item
+
+
+def _report(path: str, why: str, what: str, moved: Path | OSError) -> dict[str, str]:
+    if isinstance(moved, OSError):
+        detail = f"{why}; {what} and could not be moved away: {moved.strerror or moved}"
+    else:
+        detail = f"{why}; {what}, moved to {moved}"
+    return {"kind": "created", "target": path, "detail": detail}
 
 
 def _move_away(path: str, store: Path) -> Path | OSError:
