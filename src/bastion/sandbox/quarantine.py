@@ -43,7 +43,7 @@ def sweep(plan: Plan, store: Path) -> list[dict[str, str]]:
                 found.append(_report(path, why, "created in the sandbox", _move_away(path, store)))
         elif os.path.islink(path) and os.readlink(path) == link:
             if leads_to(path) != end:  # a folder or a later link on the way was swapped
-                found.append(_report(path, why, "what it leads to changed in the sandbox; the link",
+                found.append(_report(path, why, "what it leads to changed in the sandbox (the link itself)",
                                      _move_away(path, store)))
         else:
             found.append(_put_link_back(path, why, link, store))
