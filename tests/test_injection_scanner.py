@@ -296,7 +296,7 @@ def test_invisible_and_look_alike_spellings_are_read_as_what_they_spell(text: st
 @pytest.mark.parametrize(
     "text",
     ["I love this ❤\ufe0f and that \U0001f44d\U0001f3fd.", "RTL text \u200fשלום\u200f in a sentence.",
-     "Formula: \U0001d465 + \U0001d466 = 2"],
+     "Formula: \U0001d465 + \U0001d466 = 2", "וַיֹּ\u034fאמֶר אֱלֹהִ\u034fים יְהִ\u034fי אוֹר", "ក\u17b4ខ\u17b5គ\u17b4 text"],
 )
 def test_ordinary_uses_of_those_characters_are_not_flagged(text: str) -> None:
     assert not is_injection(scan(text)), text

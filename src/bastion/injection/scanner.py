@@ -403,10 +403,12 @@ def _hidden_findings(
     return extra
 
 
-_ZERO_WIDTH = frozenset("\u200b\u200c\u200d\u2060\u2061\u2062\u2063\u2064\ufeff\u180e\u034f\u17b4\u17b5")
+_ZERO_WIDTH = frozenset("\u200b\u200c\u200d\u2060\u2061\u2062\u2063\u2064\ufeff\u180e")
 #: Invisible marks with ordinary uses (direction marks in bidi text, variation selectors
-#: after emoji): flagged only where they split a Latin word, always removed to look again.
-_MARKS = frozenset(["\u200e", "\u200f", "\u061c", *map(chr, range(0xFE00, 0xFE10)), *map(chr, range(0xE0100, 0xE01F0))])
+#: after emoji, the grapheme joiner in Hebrew, Khmer's inherent vowels): flagged only
+#: where they split a Latin word, always removed to look again.
+_MARKS = frozenset(["\u200e", "\u200f", "\u061c", "\u034f", "\u17b4", "\u17b5", *map(chr, range(0xFE00, 0xFE10)),
+                    *map(chr, range(0xE0100, 0xE01F0))])
 _BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 _SOFT_HYPHEN = "\u00ad"
 _TAG_FLAG_BASE = "\U0001f3f4"  # 🏴 + tag characters spells a regional flag (legitimate)

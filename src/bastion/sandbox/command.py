@@ -165,15 +165,21 @@ def cmd_run(args: Any, guards: Any, ask: Asker) -> int:
 
 
 def _signals_end_the_run() -> None:
-    """SIGTERM and SIGHUP (a harness stopping the agent, a closed terminal) end the run
-    like Ctrl-C does: the sandboxed tree is killed and swept before this process exits,
-    instead of this process dying on the spot and leaving what the command made behind."""
+    """Ctrl-C, SIGTERM and SIGHUP (a harness stopping the agent, a closed terminal) end
+    the run in order: the sandboxed tree is killed and swept before this process exits,
+    instead of this process dying on the spot and leaving what the command made behind.
+    Once one has arrived, the others are ignored, so a second signal cannot cut the
+    sweep short."""
     import signal
 
+    stopping = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
     def stop(signum: int, _frame: Any) -> None:
+        for which in stopping:
+            signal.signal(which, signal.SIG_IGN)
         raise SystemExit(128 + signum)
 
-    for which in (signal.SIGTERM, signal.SIGHUP):
+    for which in stopping:
         signal.signal(which, stop)
 
 

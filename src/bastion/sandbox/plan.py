@@ -228,15 +228,19 @@ def _with_submodules(git_dirs: list[str], depth: int = 2) -> list[str]:
     return out
 
 
-def leads_to(path: str) -> str:
-    """A fingerprint of where ``path`` leads: the resolved path and the identity of the
-    file there (device, inode, size, modification time), or ``missing``."""
+def leads_to(path: str, write_roots: Sequence[str]) -> str:
+    """A fingerprint of where ``path`` leads, as far as a sandboxed run could change it:
+    the resolved path, and — when that lies where the run may write — which file is there
+    (device and inode: a file swapped in is a new one). A file outside, which the run
+    cannot touch, is not fingerprinted: someone editing it meanwhile changes nothing."""
     real = os.path.realpath(path)
+    if not any(_within(real, root) for root in write_roots):
+        return real
     try:
-        st = os.stat(real)
+        st = os.lstat(real)
     except OSError:
         return f"{real}|missing"
-    return f"{real}|{st.st_dev}|{st.st_ino}|{st.st_size}|{st.st_mtime_ns}"
+    return f"{real}|{st.st_dev}|{st.st_ino}"
 
 
 def _protected(write_roots: Sequence[str], home: str, own: Iterable[str]) -> tuple[list, list, list, list, list]:
@@ -276,13 +280,15 @@ def _protected(write_roots: Sequence[str], home: str, own: Iterable[str]) -> tup
             path = os.path.join(top, name)
             why = f"{name} is protected ({protected.DANGEROUS_FILES[name]})"
             if os.path.islink(path):
-                watched[path] = (why, os.readlink(path), leads_to(path))
+                watched[path] = (why, os.readlink(path), leads_to(path, write_roots))
                 target = _real(path)
-                if not os.path.lexists(target):  # a dangling link: what it names is protected too
+                if os.path.lexists(target):
+                    readonly[target] = why
+                else:  # a dangling link: what it names is protected too
                     watched[target] = (why, None, "")
-            if os.path.isfile(path):
+            elif os.path.lexists(path):  # a file, or a folder or FIFO by that name: covered all the same
                 readonly[_real(path)] = why
-            elif not os.path.lexists(path):
+            else:
                 watched[path] = (why, None, "")
         for rel in REWRITABLE:
             path = os.path.join(top, rel)

@@ -39,10 +39,12 @@ def sweep(plan: Plan, store: Path) -> list[dict[str, str]]:
     # leads where it led before, and stays
     for path, why, link, end in sorted(plan.watched_protected, key=lambda entry: entry[2] is not None):
         if link is None:
+            if os.path.realpath(os.path.dirname(path)) != os.path.dirname(path):
+                continue  # its folder was swapped for a link: never move a file from elsewhere
             if os.path.lexists(path):
                 found.append(_report(path, why, "created in the sandbox", _move_away(path, store)))
         elif os.path.islink(path) and os.readlink(path) == link:
-            if leads_to(path) != end:  # a folder or a later link on the way was swapped
+            if leads_to(path, plan.write_roots) != end:  # a folder or a later link on the way was swapped
                 found.append(_report(path, why, "what it leads to changed in the sandbox (the link itself)",
                                      _move_away(path, store)))
         else:
