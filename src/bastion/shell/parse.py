@@ -542,18 +542,11 @@ class _Walker:
     def plain_command(self, unit: _Unit, text: str, words: list[str], ctx: _Ctx, level: int) -> None:
         """One stage of a plain command: every word is literal and decodes to itself."""
         unit.words.extend(map(_new_word, zip(words, words, count(), repeat(1))))
-        if _base_name(words[0]) in _EMITTED:
-            before = len(self.commands)
-            self.emit(unit, words, [], [], ctx, text, level)
-            self.literal_out = (
-                _echo_output(self.commands[before]) if words[0] == "echo" and len(self.commands) == before + 1
-                else None
-            )
-            return
-        # nothing to peel, parse again, track or pass on: what emit() records for it
-        merged = [*ctx.assignments, *ctx.carried] if (ctx.assignments or ctx.carried) else []
-        self.record(unit, tuple(words), merged, [], ctx.wrappers, ctx.cwd, ctx.origin, text, ctx)
-        self.literal_out = None
+        before = len(self.commands)
+        self.emit(unit, words, [], [], ctx, text, level)
+        self.literal_out = (
+            _echo_output(self.commands[before]) if words[0] == "echo" and len(self.commands) == before + 1 else None
+        )
 
     def redirected(self, unit: _Unit, node: Any, ctx: _Ctx, level: int) -> None:
         body = None
@@ -961,6 +954,11 @@ class _Walker:
                 ctx.carried = ctx.carried + carried
         head = argv[0].rsplit("/", 1)[-1]
         cwd = ctx.cwd
+        if head not in _EMITTED:  # nothing to peel, parse again, track or run: record it as it is
+            merged = [*ctx.assignments, *ctx.carried, *assigns] if (ctx.assignments or ctx.carried) else assigns
+            self.record(unit, tuple(argv), merged + persistent if persistent else merged, redirects, ctx.wrappers,
+                        cwd, ctx.origin, text, ctx)
+            return
         if head in WRAPPER_NAMES:
             peeled = peel(tuple(argv))
             for problem in peeled.problems:
@@ -1105,8 +1103,9 @@ def _label(kind: str) -> str:
 
 
 #: Command names :meth:`_Walker.emit` does more for than record them: wrappers to peel,
-#: shells and ``source`` whose input is code, ``cd`` to track, ``-exec`` runners, and
-#: ``echo`` (its output can feed a shell in the next stage).
+#: shells and ``source`` whose input is code, ``cd`` to track, ``-exec`` runners; and
+#: ``echo``, whose output can feed a shell in the next pipeline stage (its stage gets a
+#: context of its own).
 _EMITTED = WRAPPER_NAMES | SHELLS | _CD | _EXEC_RUNNERS | {"source", ".", "echo"}
 
 
