@@ -24,8 +24,6 @@ can_ask = True
 #: Claude Code runs a PreToolUse hook's ``updatedInput``: a shell call can be rewritten
 #: to run inside ``bastion run`` when the sandbox is enabled.
 can_rewrite = True
-#: Modes in which an ``ask`` reaches nobody, so a failure must deny instead.
-_UNATTENDED = frozenset({"bypassPermissions", "dontAsk"})
 
 
 def parse_mode(value: Any) -> Mode | None:
@@ -111,8 +109,10 @@ def failure(event: str, payload: Mapping[str, Any] | None, message: str) -> Repl
         return Reply(stderr=message)
     if event == "PermissionRequest":
         return Reply(stderr=message)  # no opinion: the dialog shows
-    mode = (payload or {}).get("permission_mode")
-    verdict = "deny" if mode in _UNATTENDED else "ask"
+    from ..approve.headless import nobody_to_ask
+
+    mode = parse_mode((payload or {}).get("permission_mode"))
+    verdict = "deny" if nobody_to_ask(mode, can_prompt=True) else "ask"
     return Reply(
         stdout=_json({
             "hookSpecificOutput": {

@@ -22,6 +22,8 @@ PRE_EVENTS = ("PreToolUse",)
 POST_EVENTS = ("PostToolUse",)
 #: Codex cannot put a hook's "ask" in front of a person: asks become denials.
 can_ask = False
+#: Why nobody can answer an ask here (``approve.headless.nobody_to_ask``).
+HEADLESS = "Codex cannot put a hook's question to a person"
 ASK_STYLES = ("deny", "block")
 
 

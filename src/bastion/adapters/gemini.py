@@ -23,6 +23,8 @@ PRE_EVENTS = ("BeforeTool",)
 POST_EVENTS = ("AfterTool",)
 #: A hook cannot make Gemini CLI ask: asks become denials.
 can_ask = False
+#: Why nobody can answer an ask here (``approve.headless.nobody_to_ask``).
+HEADLESS = "Gemini CLI cannot put a hook's question to a person"
 
 
 _URL = re.compile(r"https?://[^\s<>\"')\]]+")

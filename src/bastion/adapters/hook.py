@@ -114,12 +114,13 @@ def _before_tool(client: Any, event: str, payload: dict[str, Any], env: Mapping[
     rewrite = _sandbox_rewrite(client, call, guard.policy)
     guard.runs_sandboxed = rewrite is not None
     asked: list[bool] = []
+    why = unattended_reason(client, guard, call)
 
     def approver(call: Any, decision: Any) -> Any:
-        asked.append(True)
-        return headless(call, decision)
+        asked.append(decision.verdict is Verdict.ASK)
+        return unattended(why or "")(call, decision)
 
-    decision = decide(guard, call, approver=None if client.can_ask else approver)
+    decision = decide(guard, call, approver=approver if why else None)
     if rewrite is not None and decision.verdict is not Verdict.DENY:
         reply = client.answer(event, decision, guard.policy, asked=bool(asked), updated_input=rewrite)
     else:
@@ -152,15 +153,27 @@ def _after_tool(client: Any, event: str, payload: dict[str, Any], env: Mapping[s
     return client.answer_post(event, findings)
 
 
-def headless(call: Any, decision: Any) -> Any:
-    """The approver for clients that cannot ask from a hook: an ask becomes a deny that
-    says what to do about it (DESIGN: headless use turns ask into deny)."""
-    from ..model import Verdict
+def unattended_reason(client: Any, guard: Any, call: Any) -> str | None:
+    """Why nobody can answer an ask for this client and call, or None when a person can
+    (Claude Code shows its prompt unless the mode is ``bypassPermissions``/``dontAsk``;
+    Codex and Gemini cannot put a hook's question to anyone)."""
+    from ..approve.headless import nobody_to_ask
 
-    decision.verdict = Verdict.DENY
-    hint = f"; to allow it, add a rule such as {decision.suggestions[0]}" if decision.suggestions else ""
-    decision.reason = f"{decision.reason} (this call needs approval and nobody can be asked here{hint})"
-    return decision
+    return nobody_to_ask(guard.effective_mode(call), can_prompt=client.can_ask,
+                         headless=getattr(client, "HEADLESS", "this client cannot show a prompt"))
+
+
+def unattended(why: str) -> Any:
+    """The approver that denies an ask where nobody can answer (see ``approve.headless``)."""
+    from ..approve.headless import unattended as approver
+
+    return approver(why)
+
+
+def headless(call: Any, decision: Any) -> Any:
+    """The approver for places that cannot ask a person: an ask becomes a deny that says
+    what would have been asked (DESIGN: headless use turns ask into deny)."""
+    return unattended("no prompt can be shown")(call, decision)
 
 
 def main(argv: list[str]) -> int:

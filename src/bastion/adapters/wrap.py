@@ -91,10 +91,15 @@ class _Guards:
 
 
 def check_call(call: ToolCall, guards: _Guards, approve: Approve | None) -> Decision:
-    """Decide one call: check, let the approver settle an ask, record (audit, denials)."""
+    """Decide one call: check, let the approver settle an ask, record (audit, denials).
+    Without an approve callback, or in a mode where nobody answers (bypassPermissions,
+    dontAsk), an ask is a deny."""
+    from ..approve.headless import nobody_to_ask, unattended
     from ..session import decide
 
-    return decide(guards.for_cwd(call.cwd), call, approver=as_approver(approve))
+    guard = guards.for_cwd(call.cwd)
+    why = nobody_to_ask(guard.effective_mode(call), can_prompt=approve is not None, headless="no approve callback")
+    return decide(guard, call, approver=unattended(why) if why else as_approver(approve))
 
 
 def guarded(

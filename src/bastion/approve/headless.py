@@ -1,8 +1,14 @@
-"""The headless approver: nobody can be asked, so an ask is a deny with the reason.
+"""Nobody to ask: the one place that decides whether a person can answer an ask, and
+the approver that turns an ask into a deny when nobody can.
 
-Used for ``-p`` runs, CI, ``dontAsk`` and whenever no terminal is attached (spec 001's
-AutoDenyHandler). The agent gets a reason it can act on: what would have needed
-approval and, when bastion has one, the rule that would allow it next time.
+A person can answer when the client can put a prompt in front of one and the permission
+mode does not say "never ask me": ``bypassPermissions`` (Claude Code lets a hook's
+``ask`` through unanswered) and ``dontAsk`` are unattended whatever the client, and so is
+any client or run that cannot prompt (``codex exec``, ``gemini -p``, ``bastion run
+--no-prompt``, CI, an Agent SDK program without an approve callback). Every adapter and
+``bastion run`` asks :func:`nobody_to_ask`; the engine's own mode semantics stay as they
+are (``bastion check --mode bypassPermissions`` still answers ``ask`` for an immune
+ask, because its caller may be able to ask).
 
 Source: ``mode`` when the call runs in ``dontAsk`` mode (the mode decided), otherwise
 ``builtin`` (bastion's built-in policy decided: no person, no approval). Neither is a
@@ -19,6 +25,9 @@ from .base import settled
 #: Environment variables that say "this is CI: never wait for a person".
 CI_VARIABLES = ("CI", "GITHUB_ACTIONS", "GITLAB_CI", "BUILDKITE", "JENKINS_URL", "TF_BUILD")
 
+#: Modes in which nobody answers an ask, whatever the client can show.
+UNATTENDED_MODES = {Mode.BYPASS: "bypassPermissions mode", Mode.DONT_ASK: "dontAsk mode"}
+
 
 def in_ci(env: Mapping[str, str]) -> bool:
     """True when a CI system is running us (``CI=true`` and friends)."""
@@ -29,8 +38,21 @@ def in_ci(env: Mapping[str, str]) -> bool:
     return False
 
 
+def nobody_to_ask(mode: Mode | None, *, can_prompt: bool, headless: str = "a headless run") -> str | None:
+    """Why nobody can answer an ask here, or None when a person can.
+
+    ``mode`` is the call's effective permission mode; ``can_prompt`` says whether the
+    client or run can show a prompt to a person at all; ``headless`` names that case.
+    """
+    if mode in UNATTENDED_MODES:
+        return UNATTENDED_MODES[mode]
+    if not can_prompt:
+        return headless
+    return None
+
+
 class HeadlessApprover:
-    """Deny every ask, saying that nobody can be asked and why it would have asked."""
+    """Deny every ask, saying that nobody can be asked, why, and what would have been asked."""
 
     def __init__(self, why: str = "nobody can be asked") -> None:
         self.why = why
@@ -40,9 +62,14 @@ class HeadlessApprover:
             return decision
         source = Source.MODE if call.mode is Mode.DONT_ASK else Source.BUILTIN
         hint = ""
-        if decision.suggestions:
+        if decision.suggestions and not decision.immune:
             hint = f" (to allow it without asking, add the rule {decision.suggestions[0]})"
         return settled(decision, Verdict.DENY, source, f"{self.why}: {decision.reason}{hint}")
+
+
+def unattended(why: str) -> HeadlessApprover:
+    """The approver for a place where nobody can answer, ``why`` as :func:`nobody_to_ask` said."""
+    return HeadlessApprover(f"nobody can be asked here ({why}), so this is denied; it would have asked")
 
 
 def headless(call: ToolCall, decision: Decision) -> Decision:

@@ -70,13 +70,16 @@ def _decide(guard: Any, call: Any, args: Any, ask: Asker) -> Any:
     from ..model import Source, Verdict
     from ..session import approved, decide
 
+    from ..approve.headless import nobody_to_ask
+
+    why = nobody_to_ask(guard.effective_mode(call), can_prompt=not args.no_prompt, headless="--no-prompt")
+
     def approver(call: Any, decision: Any) -> Any:
-        if not args.no_prompt and ask(call, decision):
+        if why is None and ask(call, decision):
             return approved(decision, Source.USER_TEMPORARY, f"approved at the terminal: {decision.reason}")
         decision.verdict = Verdict.DENY
         decision.source = Source.USER_REJECT
-        why = "--no-prompt" if args.no_prompt else "no terminal, or not approved"
-        decision.reason = f"{decision.reason} (would ask; denied: {why})"
+        decision.reason = f"{decision.reason} (would ask; denied: {why or 'no terminal, or not approved'})"
         return decision
 
     return decide(guard, call, approver=approver, audit=not args.no_audit)
