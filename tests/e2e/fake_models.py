@@ -18,10 +18,14 @@ from typing import Any, Iterable
 
 @dataclass
 class ScriptedCall:
-    """One tool call the fake model makes: the tool name and its arguments."""
+    """One tool call the fake model makes: the tool name and its arguments.
+
+    ``freeform`` marks a call of a free-form ("custom") Responses tool, such as Codex's
+    ``apply_patch``: its input is the plain text ``args["input"]``, not JSON arguments."""
 
     name: str
     args: dict[str, Any]
+    freeform: bool = False
 
 
 @dataclass
@@ -168,7 +172,8 @@ class _AnthropicHandler(_Handler):
 
 
 def responses_tool_outputs(body: dict[str, Any]) -> list[dict[str, Any]]:
-    """The ``function_call_output`` items of a Responses request, oldest first."""
+    """The ``function_call_output`` and ``custom_tool_call_output`` items of a Responses
+    request, oldest first."""
     items = body.get("input")
     if not isinstance(items, list):
         return []
@@ -184,7 +189,10 @@ class _ResponsesHandler(_Handler):
             return
         n = len(responses_tool_outputs(body))
         call = self.model.next_call(n)
-        if call is not None:
+        if call is not None and call.freeform:
+            item = {"type": "custom_tool_call", "id": f"ctc_{n}", "call_id": f"call_{n}", "name": call.name,
+                    "input": str(call.args.get("input", "")), "status": "completed"}
+        elif call is not None:
             item = {"type": "function_call", "id": f"fc_{n}", "call_id": f"call_{n}", "name": call.name,
                     "arguments": json.dumps(call.args), "status": "completed"}
         else:
