@@ -5,7 +5,7 @@ may insert their own with ``Guard.insert_layer``.
 |---|---|
 | 0 | validate |
 | 1 | deny_rules |
-| 2 | hard_blocks, removal_targets |
+| 2 | hard_blocks, removal_targets, runs_later |
 | 3 | protected_paths, taint, ask_rules, too_complex, plugins_restrict |
 | 4 | mode |
 | 5 | allow_rules, plugins_allow |
@@ -20,6 +20,7 @@ from typing import Any
 
 def default_layers() -> list[Any]:
     from .files.layers import PathBoundary, ProtectedPaths, RemovalTargets
+    from .files.runs_later import RunsLater
     from .injection.taint import TaintLayer
     from .policy.defaults import Defaults
     from .policy.layers import AllowRules, AskRules, DenyRules, ModeLayer, PluginGuards
@@ -31,6 +32,7 @@ def default_layers() -> list[Any]:
         DenyRules(),
         HardBlocks(),
         RemovalTargets(),
+        RunsLater(),
         ProtectedPaths(),
         TaintLayer(),
         AskRules(),

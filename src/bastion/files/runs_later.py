@@ -1,0 +1,124 @@
+"""Stage 2: code planted in a file that runs later is judged as if it ran now.
+
+A shell startup file, a git hook, a crontab line or a service unit runs on its own
+later, outside any check. So what a file tool writes there is read as the commands it
+will become: ``Write ~/.bashrc`` holding ``curl … | sh`` is the download-and-run it
+plants, a git hook holding a reverse shell is that reverse shell, and both are denied in
+every mode, exactly like ``echo 'curl … | sh' >> ~/.bashrc`` (the shell analysis does
+the same for echoed text). Writing a backdoor target (``authorized_keys``, sudoers,
+``ld.so.preload``, passwd/shadow, PAM) is denied whatever the content, as in the shell;
+any other file that runs later needs a person in every mode (an immune ask).
+
+Which files run later, and how much (1: runs later, 2: a backdoor), is the persistence
+table in ``shell.targets``; this layer only reads it.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Iterable
+
+from ..model import Finding, Kind, LayerResult, Tier, ToolCall, Verdict
+
+#: How much planted text is analysed; the rest of a huge file is not read as code.
+MAX_CONTENT = 64 * 1024
+#: ``ExecStart=…`` and friends in a systemd unit: the command each one runs.
+_UNIT_EXEC = re.compile(r"^\s*Exec[A-Za-z]*\s*=\s*[-@:+!]*(.*)$", re.M)
+#: Variables that load a library into every program started after them.
+_PRELOADS = ("LD_PRELOAD", "LD_AUDIT", "DYLD_INSERT_LIBRARIES")
+_CONTENT_KEYS = ("content", "new_string", "new_source", "contents", "text")
+
+
+def planted_text(call: ToolCall) -> str:
+    """The text a file tool writes (Write's content, every Edit's new text)."""
+    parts: list[str] = []
+    for key in _CONTENT_KEYS:
+        value = call.input.get(key)
+        if isinstance(value, str):
+            parts.append(value)
+    edits = call.input.get("edits")
+    if isinstance(edits, list):
+        parts.extend(e["new_string"] for e in edits if isinstance(e, dict) and isinstance(e.get("new_string"), str))
+    return "\n".join(parts)[:MAX_CONTENT]
+
+
+def as_commands(text: str, path: str) -> str:
+    """The commands ``text`` becomes once written to ``path``: a unit's ``Exec*=`` lines,
+    a crontab's lines without their schedule (and user) fields, anything else as shell."""
+    from ..shell.analyse import _CRON_FIELDS
+
+    if path.endswith((".service", ".timer", ".socket", ".path")) or "/systemd/" in path:
+        return "\n".join(m.group(1) for m in _UNIT_EXEC.finditer(text))
+    if "cron" in path:
+        system = path.startswith(("/etc/crontab", "/etc/cron.d/"))
+        lines = []
+        for line in text.splitlines():
+            stripped = _CRON_FIELDS.sub("", line, count=1)
+            if stripped != line and system:
+                stripped = stripped.split(None, 1)[1] if len(stripped.split(None, 1)) > 1 else ""
+            lines.append(stripped)
+        return "\n".join(lines)
+    return text
+
+
+def planted_hard_blocks(text: str, path: str, *, cwd: str, home: str, roots: Iterable[str]) -> list[Finding]:
+    """The hard blocks (download-and-run, reverse shell, wipe …) of ``text`` written to
+    ``path``, each saying where it was planted."""
+    from ..shell.analyse import analyse
+    from ..shell.intents import finding
+    from ..shell.parse import parse
+
+    commands = as_commands(text, path)
+    if not commands.strip():
+        return []
+    analysis = analyse(parse(commands), cwd=cwd, home=home, workspace_roots=tuple(roots))
+    out = [Finding(f.code, f.severity, f"{f.message} [planted in {path}]") for f in analysis.hard_blocks]
+    preloads = [f for f in analysis.findings if f.code == "CAT021" and any(v in f.message for v in _PRELOADS)]
+    if not out and preloads:  # LD_PRELOAD=… in a startup file loads that library into every program
+        out.append(finding("HB011", f"a library preload planted in {path}"))
+    return out
+
+
+class RunsLater:
+    """Stage 2/3: writes to files that run later, judged by what they plant."""
+
+    name = "runs_later"
+    stage = 2
+    can_deny = True
+
+    def check(self, call: ToolCall, ctx: Any) -> LayerResult | None:
+        if call.kind not in (Kind.FILE_WRITE, Kind.FILE_EDIT, Kind.SHELL, Kind.MCP):
+            return None
+        from ..shell.targets import persistence_level
+
+        targets = [(use.path, level) for use in ctx.path_uses
+                   if use.op == "write" and (level := persistence_level(use.path, ctx.home))]
+        if not targets:
+            return None
+        path, level = max(targets, key=lambda t: t[1])
+        if call.kind in (Kind.FILE_WRITE, Kind.FILE_EDIT):
+            text = planted_text(call)
+            found = planted_hard_blocks(text, path, cwd=call.cwd, home=ctx.home, roots=ctx.workspace.roots) if text else []
+            if found:
+                return _deny(f"blocked: {found[0].message}", found)
+            if level >= 2:
+                from ..shell.intents import finding
+
+                hit = finding("HB011", f"{call.canonical_tool} {path}")
+                return _deny(f"blocked: {hit.message}", [hit])
+        return LayerResult(
+            Verdict.ASK,
+            f"writing {_shown(path, ctx.home)} needs approval in every mode: it runs later on its own "
+            "(startup file, hook, scheduled job or service)",
+            immune=True,
+            risk=Tier.HIGH_RISK,
+            no_grant=True,
+        )
+
+
+def _deny(reason: str, findings: list[Finding]) -> LayerResult:
+    return LayerResult(Verdict.DENY, reason, immune=True, risk=Tier.DESTRUCTIVE, findings=findings, no_grant=True)
+
+
+def _shown(path: str, home: str) -> str:
+    return "~" + path[len(home):] if home and path.startswith(home.rstrip("/") + "/") else path
