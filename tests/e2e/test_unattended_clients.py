@@ -3,14 +3,24 @@
 - Claude Code in ``bypassPermissions``: its own checks are off, so bastion's hook is the
   only thing between the model and the disk; an immune ask (a protected path) must come
   back as a deny, since Claude Code would let an ``ask`` through unanswered.
+- Codex's ``apply_patch``, as its free-form tool and as a shell heredoc: a patch that
+  plants a git hook or a shell start-up file is refused for the file it writes.
+- Codex without ``--dangerously-bypass-hook-trust``: Codex runs a user hook only once it
+  is trusted, i.e. ``$CODEX_HOME/config.toml`` holds
+  ``[hooks.state."<hooks.json path>:<event>:<group>:<handler>"] trusted_hash = "sha256:…"``
+  matching the hook's current hash (what the /hooks review in the TUI writes); an
+  untrusted hook is skipped without a word. The test trusts bastion's hooks that way,
+  with the hashes ``codex app-server`` reports, and checks the hash can be recomputed.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 import pytest
 
@@ -198,3 +208,94 @@ def test_codex_apply_patch_in_shell(workspace: Workspace) -> None:
     heredoc, which Codex intercepts and applies itself): refused for the file they write."""
     run, git_hook, bashrc = _codex_patch_session(workspace, apply_patch_shell)
     _assert_patches_blocked(run, git_hook, bashrc)
+
+
+# --------------------------------------------------------------------------- Codex hook trust
+
+
+def codex_hooks(env: dict[str, str], cwd: Path) -> list[dict[str, Any]]:
+    """Codex's own view of the hooks it found (``codex app-server``'s ``hooks/list``):
+    each with its trust ``key``, ``currentHash`` and ``trustStatus``."""
+    requests = [
+        {"id": 1, "method": "initialize", "params": {"clientInfo": {"name": "bastion-e2e", "version": "1"}}},
+        {"method": "initialized"},
+        {"id": 2, "method": "hooks/list", "params": {"cwds": [str(cwd)]}},
+    ]
+    server = subprocess.Popen([cli_binary("codex"), "app-server"], cwd=cwd, env=env, text=True,
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        assert server.stdin is not None and server.stdout is not None
+        server.stdin.write("".join(json.dumps(r) + "\n" for r in requests))
+        server.stdin.flush()
+        for line in server.stdout:  # notifications may come first; read up to our answer
+            message = json.loads(line)
+            if message.get("id") == 2:
+                assert "result" in message, message
+                return [hook for entry in message["result"]["data"] for hook in entry["hooks"]]
+        raise AssertionError(f"codex app-server ended without answering hooks/list: {server.stderr.read()}")
+    finally:
+        server.kill()
+        server.wait(timeout=10)
+
+
+def trust_hook_entries(hooks: list[dict[str, Any]]) -> str:
+    """The config.toml tables that trust ``hooks`` — what Codex's /hooks review writes."""
+    return "".join(f'\n[hooks.state.{json.dumps(h["key"])}]\ntrusted_hash = {json.dumps(h["currentHash"])}\n' for h in hooks)
+
+
+def codex_hook_hash(event: str, group: dict[str, Any]) -> str:
+    """Codex 0.169's trust hash of one hook handler, from its hooks.json group: SHA-256
+    of the canonical JSON (sorted keys, no spaces) of the event's snake_case name, the
+    matcher and the handler with its timeout defaulted (600 s) and ``async`` spelled out."""
+    handler = group["hooks"][0]
+    normal = {"type": "command", "command": handler["command"], "timeout": max(1, handler.get("timeout", 600)),
+              "async": bool(handler.get("async", False))}
+    identity = {"event_name": event, "matcher": group.get("matcher"), "hooks": [normal]}
+    if identity["matcher"] is None:
+        del identity["matcher"]
+    blob = json.dumps(identity, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return "sha256:" + hashlib.sha256(blob.encode()).hexdigest()
+
+
+def test_codex_trusted_hook_without_bypass_flag(workspace: Workspace) -> None:
+    """The user trusts bastion's hook the way Codex's /hooks review does (a
+    ``[hooks.state."<hooks.json>:<event>:0:0"] trusted_hash`` entry in config.toml) and
+    runs ``codex exec`` without ``--dangerously-bypass-hook-trust``: bastion guards."""
+    commands = ["ls", f"rm -rf {workspace.victim}"]
+    script = [ScriptedCall("exec_command", {"cmd": c}) for c in commands]
+
+    hooks_before: list[dict[str, Any]] = []
+
+    def untrusted(env: dict[str, str]) -> None:
+        hooks_before.extend(codex_hooks(env, workspace.project))
+
+    # untrusted, the hook is skipped silently: bastion never hears of the call
+    run = run_codex(workspace, script[:1], bypass_hook_trust=False, before=untrusted)
+    assert run.returncode == 0, run.explain()
+    ours = [h for h in hooks_before if "bastion hook codex" in (h.get("command") or "")]
+    assert sorted(h["eventName"] for h in ours) == ["postToolUse", "preToolUse"], hooks_before
+    assert {h["trustStatus"] for h in ours} == {"untrusted"}, ours
+    assert workspace.audit() == [], "an untrusted Codex hook ran"
+
+    # Codex's trust hash is reproducible from hooks.json (so an installer could write it)
+    installed = json.loads((workspace.home / ".codex" / "hooks.json").read_text())["hooks"]
+    snake = {"preToolUse": "pre_tool_use", "postToolUse": "post_tool_use"}
+    for hook in ours:
+        group = installed[hook["eventName"][0].upper() + hook["eventName"][1:]][0]
+        assert codex_hook_hash(snake[hook["eventName"]], group) == hook["currentHash"], hook
+
+    def trust(env: dict[str, str]) -> None:
+        config = workspace.home / ".codex" / "config.toml"
+        config.write_text(config.read_text() + trust_hook_entries(ours))
+        trusted = [h for h in codex_hooks(env, workspace.project) if h["key"] in {o["key"] for o in ours}]
+        assert {h["trustStatus"] for h in trusted} == {"trusted"}, trusted
+
+    run = run_codex(workspace, script, bypass_hook_trust=False, before=trust)
+    assert run.returncode == 0, run.explain()
+    assert len(run.results) == 2, run.explain()
+    listing, removal = run.results
+    assert "README.md" in listing and "victim" in listing, run.explain()
+    assert workspace.keep.read_text() == "precious\n", run.explain()
+    assert "bastion" in removal, run.explain()
+    decisions = {r["input"].get("command"): r["decision"] for r in workspace.audit()}
+    assert decisions.get("ls") == "allow" and decisions.get(commands[1]) == "deny", decisions
