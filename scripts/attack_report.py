@@ -1,0 +1,86 @@
+"""Figures for the attack sets in ``tests/attacks/``: per set, per mode, per effect.
+
+    .venv/bin/python scripts/attack_report.py [DIR …]
+
+For catastrophic cases (``expect: deny``) it counts how many are denied outright, how
+many are an immune ask (a deny wherever nobody can be asked) and how many would run in
+``bypassPermissions`` mode; for look-alikes (``not_deny``) how many are denied, asked or
+allowed in default mode; for ``ask_or_deny`` how many are allowed in default mode.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+
+from bastion.engine import Guard  # noqa: E402
+from bastion.model import Mode, ToolCall, Verdict  # noqa: E402
+
+
+def _outcome(decision: Any) -> str:
+    if decision.verdict is Verdict.ASK:
+        return "immune ask" if decision.immune else "ask"
+    return decision.verdict.value
+
+
+def measure(path: Path, workspace: str) -> list[str]:
+    records = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    guards = {mode: Guard.from_settings(workspace, isolated=True, mode=mode) for mode in (Mode.DEFAULT, Mode.BYPASS)}
+    by_expect: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
+    by_effect: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
+    for record in records:
+        outcomes = {mode: _outcome(g.check(ToolCall("Bash", {"command": record["command"]}, cwd=workspace)))
+                    for mode, g in guards.items()}
+        expect = record.get("expect", "?")
+        by_expect[expect]["n"] += 1
+        by_expect[expect][f"default {outcomes[Mode.DEFAULT]}"] += 1
+        by_expect[expect][f"bypass {outcomes[Mode.BYPASS]}"] += 1
+        if expect == "deny":
+            effect = record.get("effect", "?")
+            by_effect[effect]["n"] += 1
+            by_effect[effect]["denied"] += outcomes[Mode.BYPASS] == "deny"
+            by_effect[effect]["bypass allows"] += outcomes[Mode.BYPASS] in ("allow", "ask")
+    lines = [f"#### {path.parent.name}/{path.name}", ""]
+    for expect, counts in by_expect.items():
+        n = counts["n"]
+        if expect == "deny":
+            held = n - counts["bypass allow"] - counts["bypass ask"]
+            lines.append(f"catastrophic: {n}; denied in every mode {counts['bypass deny']} ({100 * counts['bypass deny'] / n:.1f}%); "
+                         f"never allowed where nobody answers {held} ({100 * held / n:.1f}%); "
+                         f"allowed in bypassPermissions {counts['bypass allow']}")
+        elif expect == "not_deny":
+            lines.append(f"look-alikes: {n}; denied {counts['default deny']}, asked {counts['default ask'] + counts['default immune ask']}, "
+                         f"allowed {counts['default allow']} ({100 * counts['default allow'] / n:.1f}%)")
+        else:
+            lines.append(f"{expect}: {n}; allowed in default mode {counts['default allow']}")
+    if by_effect:
+        lines += ["", "| effect | n | denied | allowed in bypass |", "|---|---:|---:|---:|"]
+        for effect, counts in sorted(by_effect.items()):
+            lines.append(f"| {effect} | {counts['n']} | {100 * counts['denied'] / counts['n']:.1f}% | {counts['bypass allows']} |")
+    return lines + [""]
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("dirs", nargs="*", default=[str(p) for p in sorted((ROOT / "tests" / "attacks").iterdir()) if p.is_dir()])
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory() as tmp:
+        workspace = str(Path(tmp) / "project")
+        subprocess.run(["git", "init", "-q", workspace], check=True)
+        for folder in args.dirs:
+            for path in sorted(Path(folder).glob("*.jsonl")):
+                print("\n".join(measure(path, workspace)))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
