@@ -5,7 +5,7 @@ may insert their own with ``Guard.insert_layer``.
 |---|---|
 | 0 | validate |
 | 1 | deny_rules |
-| 2 | hard_blocks, removal_targets, runs_later |
+| 2 | hard_blocks, removal_targets, tamper, runs_later |
 | 3 | protected_paths, taint, ask_rules, too_complex, plugins_restrict |
 | 4 | mode |
 | 5 | allow_rules, plugins_allow |
@@ -25,6 +25,7 @@ def default_layers() -> list[Any]:
     from .policy.defaults import Defaults
     from .policy.layers import AllowRules, AskRules, DenyRules, ModeLayer, PluginGuards
     from .shell.layers import HardBlocks, ShellAnalysis, TooComplex
+    from .tamper import TamperGuard
     from .validate import ValidateInput
 
     return [
@@ -32,6 +33,7 @@ def default_layers() -> list[Any]:
         DenyRules(),
         HardBlocks(),
         RemovalTargets(),
+        TamperGuard(),
         RunsLater(),
         ProtectedPaths(),
         TaintLayer(),

@@ -116,6 +116,7 @@ CODES: dict[str, Code] = _codes(
     ("HB013", "process_management", _C, "kills every process (or init)", True),
     ("HB014", "system_modification", _C, "crashes the kernel (sysrq trigger)", True),
     ("HB015", "privilege", _C, "root shell obtained through another program (sudo shell escape)", True),
+    ("HB016", "system_modification", _C, "switches the guard off", True),
     # --- asks (layer 6) --------------------------------------------------------------
     ("CAT001", "network_access", _M, "network access"),
     ("CAT002", "network_exfil", _H, "sends local data over the network"),

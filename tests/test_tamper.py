@@ -1,0 +1,187 @@
+"""Tampering with the guard (bastion.tamper): switching it off is denied in every mode
+(HB016), loosening it is an immune ask; read-only and tightening verbs stay ordinary.
+The cases are generated from the record table's match/not_match examples."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bastion import tamper
+from bastion.engine import Guard
+from bastion.model import Mode, ToolCall, Verdict
+
+MODES = [Mode.DEFAULT, Mode.BYPASS, Mode.DONT_ASK]
+HOOK = {"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [
+    {"type": "command", "command": "/usr/bin/python3 -I -m bastion hook claude-code || exit 2"}]}]}}
+
+
+@pytest.fixture
+def home_with_hooks(project: Path) -> Path:
+    """The user's client settings hold bastion's hook; the project's own do not."""
+    home = Path(os.environ["HOME"])
+    for rel in (".claude/settings.json", ".codex/hooks.json", ".gemini/settings.json"):
+        (home / rel).parent.mkdir(parents=True, exist_ok=True)
+        (home / rel).write_text(json.dumps(HOOK))
+    (home / ".claude" / "notes.md").write_text("notes\n")
+    (project / ".claude").mkdir()
+    (project / ".claude" / "settings.json").write_text(json.dumps({"permissions": {"allow": []}}))
+    return home
+
+
+def _fill(value: Any) -> Any:
+    if isinstance(value, str):
+        return value.replace("{package}", tamper.package_dir())
+    if isinstance(value, dict):
+        return {k: _fill(v) for k, v in value.items()}
+    return value
+
+
+def _call(example: Any, project: Path) -> ToolCall:
+    example = _fill(example)
+    if isinstance(example, str):
+        return ToolCall("Bash", {"command": example}, cwd=str(project))
+    return ToolCall(example["tool"], example["input"], cwd=str(project))
+
+
+def _cases(field: str) -> list[Any]:
+    return [
+        pytest.param(record, example, id=f"{record.id}:{example if isinstance(example, str) else example['tool']}")
+        for record in tamper.RECORDS
+        for example in getattr(record, field)
+    ]
+
+
+def _tamper_trace(decision: Any) -> str:
+    return next(t.verdict for t in decision.trace if t.layer == "tamper")
+
+
+@pytest.mark.parametrize("mode", MODES, ids=lambda m: m.value)
+@pytest.mark.parametrize(("record", "example"), _cases("match"))
+def test_match(record: tamper.Tamper, example: Any, mode: Mode, project: Path, home_with_hooks: Path) -> None:
+    guard = Guard.from_settings(str(project), isolated=True, mode=mode)
+    decision = guard.check(_call(example, project))
+    assert decision.immune, decision.reason
+    if record.effect == tamper.OFF:
+        assert decision.verdict is Verdict.DENY, decision.reason
+        assert decision.layer in ("tamper", "hard_blocks", "removal_targets"), decision.layer
+        if decision.layer == "tamper":
+            assert any(f.code == "HB016" for f in decision.findings), decision.findings
+            assert "yourself" in decision.reason and record.what in decision.reason
+            assert decision.no_grant
+    else:
+        expected = Verdict.DENY if mode is Mode.DONT_ASK else Verdict.ASK
+        assert decision.verdict is expected, decision.reason
+        assert _tamper_trace(decision) == "ask"
+        assert record.what in decision.reason and "yourself in a terminal" in decision.reason
+        assert not decision.suggestions
+
+
+@pytest.mark.parametrize(("record", "example"), _cases("not_match"))
+def test_not_match(record: tamper.Tamper, example: Any, project: Path, home_with_hooks: Path) -> None:
+    decision = Guard.from_settings(str(project), isolated=True, mode=Mode.BYPASS).check(_call(example, project))
+    assert all(t.verdict in ("abstain", "skipped") for t in decision.trace if t.layer == "tamper"), decision.reason
+    assert decision.layer != "tamper"
+
+
+# --------------------------------------------------------------------------- ordinary use of bastion
+
+READ_ONLY = [
+    "bastion explain -- 'rm -rf ~'",
+    "bastion check -- ls",
+    "bastion check --mode bypassPermissions -- 'pkill -f bastion'",
+    "bastion rules list",
+    "bastion rules test .bastion/settings.json",
+    "bastion audit tail",
+    "bastion doctor",
+    "bastion --help",
+    "bastion untrust",
+    "bastion run -- make test",
+    "pip uninstall -y requests",
+    "pkill -f 'node server.js'",
+]
+
+
+@pytest.mark.parametrize("command", READ_ONLY)
+def test_read_only_and_tightening_verbs_stay_allowed_in_bypass_mode(command: str, project: Path) -> None:
+    decision = Guard.from_settings(str(project), isolated=True, mode=Mode.BYPASS).check(
+        ToolCall("Bash", {"command": command}, cwd=str(project)))
+    assert decision.verdict is Verdict.ALLOW, (command, decision.reason)
+
+
+# --------------------------------------------------------------------------- writes to the guard's files
+
+#: Already immune asks through files/protected.py (bastion's own folders, .claude,
+#: .codex, .gemini, .bastion): checked here in bypassPermissions mode, not re-implemented.
+GUARD_FILE_WRITES = [
+    "echo '{{}}' > {config}/settings.json",
+    "echo '{{}}' > {state}/trusted.json",
+    "rm {state}/grants.json",
+    "echo '{{}}' > .bastion/settings.json",
+    "cp /tmp/evil.json ~/.claude/settings.json",
+    "mv /tmp/evil.json .claude/settings.local.json",
+    "sed -i 's/bastion/true/' ~/.claude/settings.json",
+    "tee ~/.gemini/settings.json < /tmp/x",
+    "echo x > .gemini/settings.json",
+    "echo x > ~/.codex/hooks.json",
+    "echo x >> ~/.codex/config.toml",
+    "ln -sf /tmp/evil.json ~/.claude/settings.json",
+    "rm .claude/settings.json",
+]
+
+
+@pytest.mark.parametrize("command", GUARD_FILE_WRITES)
+def test_shell_writes_to_guard_files_need_a_person_in_bypass_mode(command: str, project: Path, home_with_hooks: Path) -> None:
+    command = command.format(config=os.environ["BASTION_CONFIG_DIR"], state=os.environ["BASTION_STATE_DIR"])
+    decision = Guard.from_settings(str(project), isolated=True, mode=Mode.BYPASS).check(
+        ToolCall("Bash", {"command": command}, cwd=str(project)))
+    assert decision.verdict in (Verdict.ASK, Verdict.DENY) and decision.immune, (command, decision.reason)
+
+
+@pytest.mark.parametrize("rel", [".claude/settings.json", ".claude/settings.local.json", ".gemini/settings.json",
+                                 ".bastion/settings.local.json"])
+def test_file_tool_writes_to_guard_files_need_a_person_in_bypass_mode(rel: str, project: Path) -> None:
+    guard = Guard.from_settings(str(project), isolated=True, mode=Mode.BYPASS)
+    for path in (project / rel, Path(os.environ["HOME"]) / rel):
+        decision = guard.check(ToolCall("Write", {"file_path": str(path), "content": "{}"}, cwd=str(project)))
+        assert decision.verdict is Verdict.ASK and decision.immune, (path, decision.reason)
+
+
+# --------------------------------------------------------------------------- pieces
+
+
+def test_the_installed_code_inside_the_workspace_is_the_project_being_worked_on(bastion_env: dict[str, str]) -> None:
+    """Working on bastion's own source tree: its files are ordinary project files there."""
+    package = Path(tamper.package_dir())
+    guard = Guard.from_settings(str(package.parent), isolated=True, mode=Mode.BYPASS)
+    decision = guard.check(ToolCall("Write", {"file_path": str(package / "engine.py"), "content": ""}, cwd=str(package.parent)))
+    assert decision.layer != "tamper", decision.reason
+
+
+@pytest.mark.parametrize(("argv", "expected"), [
+    (["bastion", "trust"], ("trust",)),
+    (["/opt/venv/bin/bastion", "rules", "list"], ("rules", "list")),
+    (["python3.12", "-I", "-m", "bastion", "doctor"], ("doctor",)),
+    (["python", "-Im", "bastion.cli", "trust"], ("trust",)),
+    (["python", "-X", "dev", "-mbastion", "trust"], ("trust",)),
+    (["python3", "/home/u/.local/bin/bastion", "trust"], ("trust",)),
+    (["uvx", "--from", "bastion-guard", "bastion", "trust"], ("trust",)),
+    (["uv", "tool", "run", "bastion", "trust"], ("trust",)),
+    (["uv", "run", "--with", "x", "python", "-m", "bastion", "trust"], ("trust",)),
+    (["pipx", "run", "--spec", "bastion-guard", "bastion", "trust"], ("trust",)),
+    (["python", "-c", "print(1)"], None),
+    (["python", "-m", "pip", "list"], None),
+    (["uvx", "ruff", "check"], None),
+    (["bastionx", "trust"], None),
+])
+def test_bastion_invocations(argv: list[str], expected: tuple[str, ...] | None) -> None:
+    assert tamper.bastion_args(argv) == expected
+
+
+def test_every_record_has_examples_both_ways() -> None:
+    for record in tamper.RECORDS:
+        assert record.effect in (tamper.OFF, tamper.LOOSEN) and record.why and record.match and record.not_match, record.id
