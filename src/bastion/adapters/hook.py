@@ -84,10 +84,16 @@ def run(client: Any, text: str, env: Mapping[str, str] | None = None, cwd: str |
         if cwd and not payload.get("cwd"):
             payload["cwd"] = cwd
         event = str(payload.get("hook_event_name") or client.PRE_EVENTS[0])
+        from ..provenance import client_name, trusted_env  # before any settings are read
+
+        env, notes = trusted_env(env, payload_cwd(payload), client_name(client))
         if event in client.POST_EVENTS:
             return _after_tool(client, event, payload, env)
         if event in client.PRE_EVENTS:
-            return _before_tool(client, event, payload, env)
+            reply = _before_tool(client, event, payload, env)
+            if notes:
+                reply.stderr = "\n".join(filter(None, [*notes, reply.stderr]))
+            return reply
         if "tool_name" in payload or "tool_input" in payload:
             raise PayloadError(f"unknown hook event {event!r} for a tool call")
         return Reply()  # an event bastion has no opinion on (SessionStart…)
@@ -149,7 +155,7 @@ def _after_tool(client: Any, event: str, payload: dict[str, Any], env: Mapping[s
     from .results import scan_tool_result
 
     call = client.to_call(payload)
-    findings = scan_tool_result(call, payload.get("tool_response"))
+    findings = scan_tool_result(call, payload.get("tool_response"), env)
     return client.answer_post(event, findings)
 
 

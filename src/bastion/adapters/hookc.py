@@ -12,7 +12,8 @@ Whenever the server cannot answer — not running yet, busy past the timeout, st
 from older code, a socket folder that is not safely ours — the call is decided in this
 process instead (``hook.main``): slower, never different, never an allow by accident.
 When no server runs, the client starts one in the background for the next calls.
-``BASTION_HOOK_SERVER=0`` turns the server off.
+``BASTION_HOOK_SERVER=0`` turns the server off, and so does a project that sets one of
+:data:`SOCKET_VARIABLES` in its client settings.
 """
 
 import os
@@ -120,10 +121,26 @@ def start_server(path):
         pass
 
 
+#: What this client reads to find the server. When a project's client settings set one
+#: of them (``bastion.provenance``), the call is decided in this process instead, where
+#: the project's values are ignored: a socket the project chose could answer anything.
+SOCKET_VARIABLES = ("BASTION_RUNTIME_DIR", "XDG_RUNTIME_DIR", "BASTION_STATE_DIR", "XDG_STATE_HOME", "HOME")
+
+
+def _socket_from_project(env, client):
+    from ..provenance import defined_by_project
+
+    try:
+        return bool(defined_by_project(env, os.getcwd(), client, SOCKET_VARIABLES))
+    except OSError:
+        return True
+
+
 def main(argv):
     """``bastion hook CLIENT``: the server's answer, else this process's own."""
     env = os.environ
-    if len(argv) == 1 and argv[0] in ("claude-code", "codex", "gemini") and env.get("BASTION_HOOK_SERVER") != "0":
+    if (len(argv) == 1 and argv[0] in ("claude-code", "codex", "gemini") and env.get("BASTION_HOOK_SERVER") != "0"
+            and not _socket_from_project(env, argv[0])):
         try:
             stdin = sys.stdin.buffer.read()
         except OSError:
