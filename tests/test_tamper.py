@@ -125,6 +125,7 @@ GUARD_FILE_WRITES = [
     "cp /tmp/evil.json ~/.claude/settings.json",
     "mv /tmp/evil.json .claude/settings.local.json",
     "sed -i 's/bastion/true/' ~/.claude/settings.json",
+    "jq 'del(.hooks)' ~/.claude/settings.json | sponge ~/.claude/settings.json",
     "tee ~/.gemini/settings.json < /tmp/x",
     "echo x > .gemini/settings.json",
     "echo x > ~/.codex/hooks.json",

@@ -183,6 +183,7 @@ WRITERS: dict[str, frozenset[str]] = {
     "touch": _opts("-d -r -t --date --reference --time"),
     "mkdir": _opts("-m --mode --context"),
     "tee": frozenset(),
+    "sponge": frozenset(),  # moreutils: soaks up stdin, then writes the file (`jq … f | sponge f`)
     "truncate": _opts("-s -r --size --reference"),
 }
 #: Commands whose every operand is deleted.
