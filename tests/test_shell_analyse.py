@@ -78,6 +78,7 @@ def asks(command: str) -> set[str]:
         ("echo / | xargs -I{} rm -rf {}", "HB001"),
         ("parallel rm -rf {} ::: /", "HB001"),
         ("find / -delete", "HB001"),
+        ("find . -exec rm -r {} \\;", "HB001"),  # empties the workspace root
         ("python -c 'import shutil; shutil.rmtree(\"/home/dev\")'", "HB001"),
         ("python3 -c \"import os; os.system('rm -rf /')\"", "HB001"),
         ("ruby -e '`rm -rf /`'", "HB001"),
@@ -213,7 +214,6 @@ def test_hard_blocks(command: str, code: str) -> None:
         ("rm -rf /opt/app", "CAT011", True),
         ("echo ok >> ~/.bashrc", "CAT008", True),
         ("kubectl completion bash >> ~/.bashrc", "CAT008", True),
-        ("find . -exec rm -r {} \\;", "CAT034", True),
         ("rm -rf build", "CAT010", False),
         ("rm -rf /tmp/*", "CAT011", True),  # /tmp itself is a removal target (files layer)
         ("rm -rf /tmp/build", "CAT010", False),
@@ -498,8 +498,8 @@ def _decide(project: object, env: dict[str, str], command: str, cwd: str | None 
 @pytest.mark.parametrize(
     "command, verdict",
     [
-        # deleting *inside* the workspace root asks; the root itself is never the target
-        ("find . -delete", "ask"),
+        # a filtered delete inside the workspace root asks; emptying it is a wipe
+        ("find . -delete", "deny"),
         ("find . -name '*.pyc' -delete", "ask"),
         ("find . -name x -exec rm {} \\;", "ask"),
         ("find -type d -empty -exec rmdir {} +", "allow"),  # rmdir only removes empty directories
@@ -532,4 +532,5 @@ def test_removal_decisions(project: object, bastion_env: dict[str, str], command
 def test_absolute_workspace_root_start_point_is_deleted(project: object, bastion_env: dict[str, str]) -> None:
     # ``find /abs/project -delete`` removes the project directory itself: denied
     assert _decide(project, bastion_env, f"find {project} -delete") == "deny"
-    assert _decide(project, bastion_env, f"find {project} -mindepth 1 -delete") == "ask"
+    assert _decide(project, bastion_env, f"find {project} -mindepth 1 -delete") == "deny"  # emptied: a wipe too
+    assert _decide(project, bastion_env, f"find {project} -mindepth 1 -name '*.pyc' -delete") == "ask"

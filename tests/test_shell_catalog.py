@@ -394,7 +394,6 @@ def test_known_safe_commands(argv: tuple[str, ...], tier: Tier) -> None:
         (("find", ".", "-exec"), "CAT006"),
         (("sysctl", "-n", "/../../etc/hostname"), "CAT003"),  # -exec without a command: nothing to check
         (("find", ".", "-name", "*.pyc", "-delete"), "CAT010"),
-        (("find", ".", "-delete"), "CAT034"),
         (("latexmk", "-pdf", "-pdflatex=/bin/sh #", "/dev/null"), "CAT006"),
         (("latexmk", "-e", "system('id')", "a.tex"), "CAT006"),
         (("pdflatex", "\\documentclass{article}\\input{/etc/passwd}"), "CAT006"),
@@ -574,6 +573,7 @@ def test_asks(argv: tuple[str, ...], code: str | None) -> None:
         (("rm", "-rf", "/home"), "HB001"),
         (("rm", "-f", "/etc/*"), "HB001"),
         (("find", "/", "-delete"), "HB001"),
+        (("find", ".", "-delete"), "HB001"),  # empties the workspace root
         (("mkfs.ext4", "/dev/sda1"), "HB002"),
         (("mkfs", "-t", "ext4", "/dev/nvme0n1"), "HB002"),
         (("dd", "if=/dev/zero", "of=/dev/sda", "bs=1M"), "HB003"),

@@ -675,7 +675,7 @@ PAGERS: dict[str, Mapping[str, str]] = {
 #: Commands that delete or destroy data by design (besides rm/rmdir).
 WIPERS = frozenset({"shred", "wipe", "srm", "secure-delete", "sfill", "sswap", "sdmem"})
 #: Commands that destroy block devices or filesystems.
-DISK_DESTROYERS = frozenset({"mkfs", "mke2fs", "mkswap", "wipefs", "blkdiscard", "mkdosfs", "mkntfs", "newfs"})
+DISK_DESTROYERS = frozenset({"mkfs", "mke2fs", "mkswap", "wipefs", "blkdiscard", "mkdosfs", "mkntfs", "newfs", "sg_format", "sg_sanitize"})
 DISK_PARTITIONERS = frozenset({"fdisk", "sfdisk", "cfdisk", "gdisk", "sgdisk", "cgdisk", "parted", "gparted", "partprobe", "diskutil", "lvremove", "vgremove", "pvremove", "mdadm", "cryptsetup", "zpool", "zfs", "btrfs", "losetup", "dmsetup", "hdparm", "nvme", "badblocks", "e2fsck", "fsck", "resize2fs", "tune2fs", "xfs_repair", "mount", "umount", "swapon", "swapoff"})
 #: Partitioning commands and the options or verbs that erase a whole device's layout.
 PARTITION_WIPES: dict[str, frozenset[str]] = {
@@ -684,6 +684,9 @@ PARTITION_WIPES: dict[str, frozenset[str]] = {
     "parted": frozenset({"mklabel", "mktable", "rm"}),
     "cryptsetup": frozenset({"luksFormat", "erase", "luksErase", "reencrypt"}),
     "zpool": frozenset({"destroy", "labelclear"}),
+    "nvme": frozenset({"format", "sanitize", "write-zeroes", "delete-ns"}),
+    "hdparm": frozenset({"--security-erase", "--security-erase-enhanced", "--trim-sector-ranges", "--trim-sector-ranges-stdin", "--write-sector", "--make-bad-sector"}),
+    "badblocks": frozenset({"-w"}),  # the write-mode test overwrites the whole device
 }
 POWER = frozenset({"shutdown", "reboot", "halt", "poweroff", "telinit", "init", "kexec", "pm-suspend", "pm-hibernate", "systemd-halt", "rtcwake", "suspend"})
 ACCOUNTS = frozenset(

@@ -117,6 +117,7 @@ CODES: dict[str, Code] = _codes(
     ("HB014", "system_modification", _C, "crashes the kernel (sysrq trigger)", True),
     ("HB015", "privilege", _C, "root shell obtained through another program (sudo shell escape)", True),
     ("HB016", "system_modification", _C, "switches the guard off", True),
+    ("HB017", "privilege", _C, "grants root: a setuid or capability-bearing shell or interpreter", True),
     # --- asks (layer 6) --------------------------------------------------------------
     ("CAT001", "network_access", _M, "network access"),
     ("CAT002", "network_exfil", _H, "sends local data over the network"),

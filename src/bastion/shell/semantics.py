@@ -80,6 +80,7 @@ from .checks.files import (
     check_xargs,
 )
 from .checks.git import check_git
+from .checks.root import check_install, check_setcap
 from .checks.network import check_network, check_openssl, check_rsync
 from .catalog_cli import cli_spec
 from .checks.tools import check_cli, check_tool
@@ -154,6 +155,8 @@ def _build_dispatch() -> dict[str, Checker]:
         "busybox": check_busybox,
         "openssl": check_openssl,
         "rsync": check_rsync,
+        "setcap": check_setcap,
+        "install": check_install,
         "jq": check_jq,
         "gojq": check_jq,
         **dict.fromkeys(C.PAGERS, check_pager),

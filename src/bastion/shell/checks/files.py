@@ -9,6 +9,7 @@ picks the function with one dict lookup on the command's canonical name.
 
 from __future__ import annotations
 
+import os
 import re
 
 from .. import catalog as C
@@ -29,7 +30,7 @@ from ..facts import (
 )
 from ..inline import awk_risks, jq_risks, sed_commands
 from ..lazyre import LazyPattern
-from ..options import parse_args
+from ..options import Args, parse_args
 from ..paths import DELETE, PathAccess, WRITE, resolve
 from ..script import SimpleCommand
 from ..targets import (
@@ -43,6 +44,8 @@ from ..targets import (
     secret_level,
 )
 from .admin import check_sql_keyword
+from .find_expr import deletes_everything
+from .root import grant_root, sets_id_bits
 
 
 def check_read_only(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
@@ -135,7 +138,7 @@ def check_partitioner(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
         return
     wipes = C.PARTITION_WIPES.get(f.name, frozenset())
     devices = [a for a in args if a.startswith("/dev/") and is_block_device(a)]
-    if devices and wipes and any(a in wipes or a.split("=", 1)[0] in wipes for a in args):
+    if devices and wipes and any(a in wipes or a.split("=", 1)[0] in wipes or _in_cluster(a, wipes) for a in args):
         f.hit("HB003", f"{f.label} (erases the layout of {devices[0]})")
         return
     if parsed.names and parsed.names <= {"-l", "--list", "-s", "--show", "-p", "--print", "-v", "--version", "-h", "--help"} or (
@@ -143,6 +146,11 @@ def check_partitioner(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
     ):
         return
     f.hit("CAT023", f.label)
+
+
+def _in_cluster(arg: str, options: frozenset[str]) -> bool:
+    """A one-letter option inside a short cluster (``badblocks -wsv``)."""
+    return len(arg) > 2 and arg[0] == "-" and arg[1] != "-" and any("-" + c in options for c in arg[1:])
 
 
 #: Volume managers whose query verbs only read (``zpool status``, ``btrfs filesystem
@@ -179,8 +187,9 @@ def check_chmod_like(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
     parsed = parse_args(args, frozenset({"--reference", "--from"}), aliases={"--recursive": "-R", "-r": "-R"})
     recursive = parsed.has("-R")
     mode = parsed.operands[0] if parsed.operands and parsed.value("--reference") is None else ""
-    if f.name == "chmod" and mode:
-        if "s" in mode.split("=")[-1] and any(c in mode for c in "+=") or (mode.isdigit() and len(mode) == 4 and mode[0] in "2467"):
+    if f.name == "chmod" and _sets_id_bits(parsed, mode, f, ctx):
+        targets = parsed.operands[1:] if mode else parsed.operands
+        if not grant_root(f, targets, ctx, f"mode {mode or 'copied from ' + str(parsed.value('--reference'))}"):
             f.hit("CAT005", f"{f.label} (setuid/setgid)")
     open_mode = f.name == "chmod" and (mode.endswith("777") or mode in ("a+rwx", "ugo+rwx", "o+w", "a+w"))
     for access in f.paths:
@@ -193,6 +202,19 @@ def check_chmod_like(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
             f.hit("CAT012", f.label)
         elif recursive and access.resolved in ctx.roots:
             f.hit("CAT012", f"{f.label} (the whole workspace)")
+
+
+def _sets_id_bits(parsed: Args, mode: str, f: Facts, ctx: Ctx) -> bool:
+    """A mode that sets setuid/setgid, or ``--reference=FILE`` naming a file that has them."""
+    if mode:
+        return sets_id_bits(mode)
+    reference = parsed.value("--reference")
+    if not reference:
+        return False
+    try:
+        return bool(os.stat(resolve(reference, f.base, ctx.home)).st_mode & 0o6000)
+    except (OSError, ValueError):
+        return False
 
 
 def check_find(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
@@ -213,16 +235,15 @@ def check_find(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
     deletes = [p for p in f.paths if p.op == DELETE]
     if not deletes:
         return
-    filtered = any(a in _FIND_FILTERS for a in args)
-    recursive_exec = "-delete" in args or any(a in ("-rf", "-fr", "-r", "-R", "--recursive") for a in args)
+    everything = deletes_everything(args)
     for access in deletes:
         # ``dir/*`` (paths.within) deletes inside dir; critical_reason reads it as dir
         directory = access.resolved[:-2] if access.resolved.endswith("/*") else access.resolved
-        reason = critical_reason(access.resolved, ctx.home)
-        if reason and not filtered and recursive_exec:
-            f.hit("HB001", f"{f.label} → {directory} ({reason})")
-        elif directory in ctx.roots and not filtered:
-            f.hit("CAT034", f"{f.label} (deletes the whole workspace)")
+        reason = critical_reason(access.resolved, ctx.home, ctx.roots)
+        if reason and everything:
+            # emptying the workspace, a home or a system directory is a wipe however
+            # it is spelt (``-mindepth 1``, ``-type f``, ``-exec rm {} +``)
+            f.hit("HB001", f"{f.label} → {directory} ({reason}: deletes everything in it)")
         elif not ctx.inside(access.resolved) and not is_temp(access.resolved):
             f.hit("CAT011", f"{f.label} → {access.resolved}")
 
@@ -240,12 +261,6 @@ def _secret_glob(pattern: str) -> bool:
 
 
 _SECRET_WORDS = frozenset({"shadow", "id_rsa", "id_ed25519", "id_dsa", "id_ecdsa", "credentials", ".netrc", ".git-credentials", "authorized_keys", ".pgpass", "*.kdbx", ".env"})
-
-
-_FIND_FILTERS = frozenset(
-    "-name -iname -path -ipath -wholename -iwholename -regex -iregex -type -user -group -size -mtime -atime -ctime "
-    "-mmin -amin -cmin -newer -perm -empty -links -inum -samefile -lname -ilname -nouser -nogroup".split()
-)
 
 
 def check_sed(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:

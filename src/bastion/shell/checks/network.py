@@ -11,9 +11,9 @@ import posixpath
 from .. import catalog as C
 from ..facts import Checker, Ctx, Facts, L, dynamic, host_of, urls
 from ..lazyre import LazyPattern
-from ..options import parse_args
+from ..options import Args, parse_args
 from ..paths import READ, WRITE, resolve
-from ..targets import secret_level
+from ..targets import critical_reason, home_relative, secret_level
 
 
 def check_network(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
@@ -132,7 +132,11 @@ def check_rsync(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
     if parsed.has("--rsync-path"):
         f.hit("CAT006", f"{f.label} (--rsync-path runs a remote command)")
     if any(o.startswith("--del") or o in ("--remove-source-files",) for o, _ in parsed.options):
-        f.hit("CAT035", f"{f.label} (deletes files at the destination)")
+        wiped = _mirror_wipe(f, parsed, ctx)
+        if wiped:
+            f.hit("HB001", f"{f.label} → {wiped}")
+        else:
+            f.hit("CAT035", f"{f.label} (deletes files at the destination)")
     if remote:
         f.roles.update({"fetch", "send"})
         for r in remote:
@@ -144,6 +148,32 @@ def check_rsync(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
             f.hit("CAT001", f.label)
     else:
         f.at_least(L)
+
+
+#: rsync options that leave parts of the destination alone, or make the run a dry run.
+_RSYNC_NARROWING = frozenset({"--exclude", "--include", "--exclude-from", "--include-from", "--files-from", "--filter",
+                              "-f", "-F", "-C", "--cvs-exclude", "--existing", "-n", "--dry-run", "--list-only"})
+#: What a mirror may not replace: emptying these is a wipe (``rsync --delete empty/ ./``).
+#: System directories are left to an ask: mirroring into ``/srv/`` or ``/mnt/`` is how
+#: deployments and backups are made.
+_MIRROR_WIPES = frozenset({"root directory", "home directory", "workspace root", "ancestor of the workspace"})
+
+
+def _mirror_wipe(f: Facts, parsed: Args, ctx: Ctx) -> str | None:
+    """``rsync -a --delete SRC/ DEST``: DEST becomes a copy of SRC's contents, and
+    everything else in it is deleted. When DEST is the workspace root, a home or ``/``
+    and nothing is excluded, that is a wipe of DEST (SRC may well be an empty folder).
+    A source without a trailing slash (``rsync -a --delete empty ./``) only replaces
+    ``./empty``. Returns what is wiped, or None."""
+    ops = parsed.operands
+    if len(ops) < 2 or parsed.names & _RSYNC_NARROWING or not parsed.has("-r", "-a", "--recursive", "--archive", "-d", "--dirs"):
+        return None
+    dest = ops[-1]
+    if _is_remote(dest) or not any(s in (".", "./") or s.endswith(("/", "/.")) for s in ops[:-1]):
+        return None
+    path = resolve(dest, f.base, ctx.home)
+    reason = "home directory" if home_relative(path, ctx.home) == "" else critical_reason(path, ctx.home, ctx.roots)
+    return f"{path} ({reason}: everything not in the source is deleted)" if reason in _MIRROR_WIPES else None
 
 
 _CURL_VALUE = frozenset(

@@ -1,0 +1,131 @@
+"""Whether a ``find`` expression deletes *everything* below its start points.
+
+``find DIR -delete``, ``find DIR -mindepth 1 -delete``, ``find DIR -type f -delete``,
+``find DIR -delete -name x`` (``-delete`` runs before the test) and ``find DIR -exec
+rm {} +`` empty DIR; ``find DIR -name '*.pyc' -delete``, ``find DIR -maxdepth 1
+-delete``, ``find DIR -path ./.git -prune -o -delete`` and ``find DIR -type d -empty
+-delete`` do not. The expression is read as find reads it (``-o`` binds looser than
+the implicit ``-a``, ``!`` and parentheses), and each node answers three questions:
+is it true for every file, false for every file, and does it delete every file?
+"""
+
+from __future__ import annotations
+
+import posixpath
+from typing import Sequence
+
+from .. import catalog as C
+from ..paths import _FIND_VALUE, _find_start
+
+__all__ = ["deletes_everything"]
+
+#: Tests and options that hold for every file below the start points (they order the
+#: walk, print, or only leave out the start point itself).
+_ALWAYS = frozenset(
+    "-depth -d -xdev -mount -noleaf -daystart -follow -ignore_readdir_race -noignore_readdir_race -warn -nowarn "
+    "-true -print -print0 -ls -fls -fprint -fprint0 -printf -fprintf -regextype".split()
+)
+_DELETERS = frozenset({"rm", "unlink", "shred", "srm", "wipe"})
+_EXEC = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
+_OR = frozenset({"-o", "-or", ","})
+_CLOSE = frozenset({")", "\\)"})
+
+#: (always true, always false, deletes every file it is evaluated on)
+Node = tuple[bool, bool, bool]
+
+
+class _Unreadable(Exception):
+    pass
+
+
+class _Reader:
+    def __init__(self, tokens: Sequence[str]) -> None:
+        self.tokens = list(tokens)
+        self.pos = 0
+
+    def peek(self) -> str | None:
+        return self.tokens[self.pos] if self.pos < len(self.tokens) else None
+
+    def take(self) -> str:
+        if self.pos >= len(self.tokens):
+            raise _Unreadable("expression ends early")
+        self.pos += 1
+        return self.tokens[self.pos - 1]
+
+    def expr(self) -> Node:
+        always, never, deletes = self.conjunction()
+        while self.peek() in _OR:
+            comma = self.take() == ","
+            b_always, b_never, b_deletes = self.conjunction()
+            if comma:  # both sides run; the value is the right one's
+                always, never, deletes = b_always, b_never, deletes or b_deletes
+            else:  # the right side runs only where the left is false
+                always, never, deletes = always or b_always, never and b_never, deletes or (never and b_deletes)
+        return always, never, deletes
+
+    def conjunction(self) -> Node:
+        always, never, deletes = self.unary()
+        while self.peek() is not None and self.peek() not in _OR and self.peek() not in _CLOSE:
+            if self.peek() in ("-a", "-and"):
+                self.take()
+            b_always, b_never, b_deletes = self.unary()
+            # the right side runs only where the left is true
+            always, never, deletes = always and b_always, never or b_never, deletes or (always and b_deletes)
+        return always, never, deletes
+
+    def unary(self) -> Node:
+        tok = self.take()
+        if tok in ("!", "-not"):
+            always, never, _ = self.unary()
+            return never, always, False
+        if tok in ("(", "\\("):
+            node = self.expr()
+            if self.take() not in _CLOSE:
+                raise _Unreadable("unbalanced parentheses")
+            return node
+        return self.primary(tok)
+
+    def primary(self, tok: str) -> Node:
+        if tok == "-delete":
+            return True, False, True
+        if tok in _EXEC:
+            words = []
+            while self.peek() not in (";", "\\;", "+"):
+                words.append(self.take())
+            self.take()
+            deleter = bool(words) and C.canonical_name(posixpath.basename(words[0])) in _DELETERS
+            return deleter, False, deleter
+        if tok == "-false":
+            return False, True, False
+        if tok in ("-type", "-xtype"):
+            value = self.take()
+            return "f" in value.split(","), False, False  # every file, or only some kinds
+        if tok == "-mindepth":  # 1 only leaves out the start point; 2 keeps the top level
+            return self.take() in ("0", "1"), False, False
+        if tok == "-fprintf":  # FILE FORMAT
+            self.take()
+            self.take()
+        elif tok in _FIND_VALUE:
+            self.take()
+        return tok in _ALWAYS, False, False
+
+
+def deletes_everything(args: Sequence[str]) -> bool:
+    """Whether ``find ARGS`` (start points, then the expression) deletes every file
+    below its start points.
+
+    An expression that cannot be read (unbalanced parentheses, a missing value) is
+    judged by its words: everything, unless it holds a test that narrows."""
+    expression = tuple(args[_find_start(tuple(args))[1] :])
+    reader = _Reader(expression)
+    try:
+        if reader.peek() is None:
+            return False
+        _always, _never, deletes = reader.expr()
+        if reader.peek() is not None:
+            raise _Unreadable("unexpected ')'")
+        return deletes
+    except _Unreadable:
+        return ("-delete" in expression or any(t in _EXEC for t in expression)) and not any(
+            t in _FIND_VALUE and t not in _ALWAYS and t not in ("-type", "-xtype") for t in expression
+        )
