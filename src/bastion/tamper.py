@@ -51,41 +51,53 @@ class Scene:
     inside interpreter code and ``bastion run``), and the files the call changes. Names
     and bastion invocations are worked out once, for all records."""
 
-    def __init__(self, commands: list[Any], path_uses: list[Any], home: str, workspace: Any, env: Any) -> None:
+    def __init__(self, commands: Sequence[Any], path_uses: list[Any], home: str, workspace: Any, env: Any) -> None:
         self.commands = [cmd for cmd in commands if cmd.argv]
+        #: ``(name, command)`` with the name's path and version dropped.
+        self.named = [(_norm(cmd.argv[0]), cmd) for cmd in self.commands]
         self.path_uses = path_uses
         self.home = home
         self.workspace = workspace
         self.env = env
+        self._invocations: list[tuple[Any, str, tuple[str, ...], tuple[str, ...]]] | None = None
 
-    @functools.cached_property
-    def named(self) -> list[tuple[str, Any]]:
-        """``(name, command)`` with the name's path and version dropped."""
-        return [(_norm(cmd.argv[0]), cmd) for cmd in self.commands]
-
-    @functools.cached_property
+    @property
     def invocations(self) -> list[tuple[Any, str, tuple[str, ...], tuple[str, ...]]]:
         """``(command, verb, options, after --)`` for every command that runs bastion."""
-        found = []
-        for name, cmd in self.named:
-            if name in _LAUNCHERS or _PYTHON.match(name):
-                args = bastion_args(cmd.argv)
-                parts = _verb(args) if args is not None else None
-                if parts:
-                    found.append((cmd, *parts))
-        return found
+        if self._invocations is None:
+            found = []
+            for name, cmd in self.named:
+                if name in _LAUNCHERS or _PYTHON.match(name):
+                    args = bastion_args(cmd.argv)
+                    parts = _verb(args) if args is not None else None
+                    if parts:
+                        found.append((cmd, *parts))
+            self._invocations = found
+        return self._invocations
+
+
+def _may_matter(commands: Sequence[Any], source: str, path_uses: list[Any]) -> bool:
+    """Could any record fire? Most calls run no command a record looks at, never
+    mention bastion and change no file: they end here."""
+    lowered = source.lower()
+    if "bastion" in lowered or "hookd" in lowered:
+        return True
+    for cmd in commands:
+        if cmd.argv:
+            name = _norm(cmd.argv[0])
+            if name in _COMMANDS or _PYTHON.match(name):
+                return True
+    return any(use.op in _CHANGES for use in path_uses)
 
 
 def _base(word: str) -> str:
     return word.rsplit("/", 1)[-1]
 
 
-_VERSION_TAIL = re.compile(r"[\d.]+$")
-
-
 def _norm(word: str) -> str:
     """A command name without path and version (``/usr/bin/python3.11`` → ``python``)."""
-    return _VERSION_TAIL.sub("", _base(word).lower()) or _base(word).lower()
+    base = _base(word).lower()
+    return base.rstrip("0123456789.") or base
 
 
 def _prefix(arg: str, option: str, shortest: int) -> bool:
@@ -111,6 +123,10 @@ def _option_value(args: Sequence[str], option: str, shortest: int) -> str | None
 _PYTHON = re.compile(r"^(?:python|pypy)[\d.]*$")
 #: Names that may launch bastion besides a Python interpreter.
 _LAUNCHERS = frozenset({"bastion", "uvx", "uv", "pipx"})
+#: Every command name a record looks at without the text naming bastion (besides Python
+#: interpreters): ``pkill -f '[b]astion'`` does not.
+_COMMANDS = _LAUNCHERS | {"pip", "pkill", "pgrep", "killall", "pidof"}
+_CHANGES = ("write", "delete")
 _BASTION_MODULES = frozenset({"bastion", "bastion.cli", "bastion.__main__"})
 #: Options of uvx / uv run / uv tool run / pipx run that take a value (so the value is
 #: not the command they run).
@@ -461,7 +477,7 @@ def _changes_install(scene: Scene) -> str | None:
     A copy inside the workspace is the project being worked on (bastion's own source
     tree), not the guard that is installed."""
     for use in scene.path_uses:
-        if use.op not in ("write", "delete"):
+        if use.op not in _CHANGES:
             continue
         for installed in install_paths():
             if _within(use.path, installed) or (use.op == "delete" and _within(installed, use.path)):
@@ -474,14 +490,19 @@ def _changes_install(scene: Scene) -> str | None:
 def hook_files(env: Any, home: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """``(relative, absolute)`` paths of the client settings files that hold hook
     entries: each client's project file (plus Claude Code's local one) and user file."""
+    env = env or {}
+    return _hook_files(env.get("HOME") or home, env.get("CLAUDE_CONFIG_DIR") or "", env.get("CODEX_HOME") or "")
+
+
+@functools.lru_cache(maxsize=16)
+def _hook_files(home: str, claude_dir: str, codex_home: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     from pathlib import Path
 
     from .adapters.install import CLIENTS
 
+    user_env = {k: v for k, v in (("HOME", home), ("CLAUDE_CONFIG_DIR", claude_dir), ("CODEX_HOME", codex_home)) if v}
     relative = {str(c.project_file(Path("/")))[1:] for c in CLIENTS.values()} | {".claude/settings.local.json"}
-    user_env = dict(env) if env is not None else {}
-    user_env.setdefault("HOME", home)
-    absolute = {str(c.user_file(user_env)) for c in CLIENTS.values()}
+    absolute = {os.path.realpath(str(c.user_file(user_env))) for c in CLIENTS.values()}
     return tuple(sorted(relative)), tuple(sorted(absolute))
 
 
@@ -503,14 +524,17 @@ def _deletes_hook_entries(scene: Scene) -> str | None:
         return None
     relative, absolute = hook_files(scene.env, scene.home)
     for use in deletes:
+        if use.command == "rmdir":
+            continue  # removes empty folders only
         target = use.path.rstrip("/") or "/"
-        candidates = [target]
-        for rel in relative:
-            folder, name = rel.split("/", 1)
-            candidates.append(f"{target}/{rel}")
-            if _base(target).lower() == folder:
-                candidates.append(f"{target}/{name}")
-        candidates += [path for path in absolute if _within(path, target)]
+        lower = target.lower()
+        candidates = [path for path in absolute if _within(path, target)]
+        if any(lower.endswith("/" + rel) for rel in relative):
+            candidates.append(target)
+        elif os.path.isdir(target):  # a folder: the hook files it holds
+            for rel in relative:
+                folder, name = rel.split("/", 1)
+                candidates.append(f"{target}/{name}" if _base(lower) == folder else f"{target}/{rel}")
         for candidate in dict.fromkeys(candidates):
             if os.path.isfile(candidate) and _holds_bastion_hook(candidate):
                 return f"deletes {use.raw or use.path}, which holds bastion's hook ({candidate})"
@@ -727,11 +751,18 @@ def expand(commands: Sequence[Any], source: str, depth: int = 0) -> list[Any]:
 # --------------------------------------------------------------------------- the layer
 
 
-def scene_of(call: ToolCall, ctx: Any) -> Scene:
-    commands: list[Any] = []
-    if call.kind is Kind.SHELL and ctx.parsed is not None:
-        commands = expand(ctx.parsed.commands, call.command or "")
-    return Scene(commands, ctx.path_uses, ctx.home, ctx.workspace, ctx.env)
+def scene_of(call: ToolCall, ctx: Any) -> Scene | None:
+    """What the records look at for this call, or None when none of them can fire."""
+    commands: Sequence[Any] = ()
+    source = ""
+    if call.kind is Kind.SHELL:
+        parsed = ctx.parsed
+        commands = parsed.commands if parsed is not None else ()
+        source = call.command or ""
+    uses = ctx.path_uses
+    if not _may_matter(commands, source, uses):
+        return None
+    return Scene(expand(commands, source), uses, ctx.home, ctx.workspace, ctx.env)
 
 
 def findings_for(scene: Scene) -> list[tuple[Tamper, str]]:
@@ -761,7 +792,10 @@ class TamperGuard:
     def check(self, call: ToolCall, ctx: Any) -> LayerResult | None:
         if call.kind not in (Kind.SHELL, Kind.FILE_WRITE, Kind.FILE_EDIT):
             return None
-        found = findings_for(scene_of(call, ctx))
+        scene = scene_of(call, ctx)
+        if scene is None:
+            return None
+        found = findings_for(scene)
         if not found:
             return None
         record, detail = found[0]
