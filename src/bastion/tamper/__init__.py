@@ -1,0 +1,224 @@
+"""Tampering with the guard: an agent that switches bastion off or loosens it.
+
+In ``bypassPermissions`` mode the mode layer allows whatever stages 0–3 let through, so an
+agent could otherwise run ``bastion uninstall claude-code`` or ``pip uninstall
+bastion-guard`` and every later call would go unchecked. This module is the record table
+of those effects — one record per effect, with why and match/not_match examples (the
+tests in ``tests/test_tamper.py`` are generated from them) — and the stage-2 layer that
+applies it:
+
+* **off** — the guard stops checking: a deny in every mode (finding ``HB016``), whose
+  reason tells the person to run the command themselves in a terminal if they mean it;
+* **loosen** — the guard lets more through from now on: an immune ask, which the
+  adapters turn into a deny when nobody can be asked.
+
+Read-only verbs (``bastion check``, ``explain``, ``rules list``, ``audit tail``,
+``doctor``, ``--help``) and tightening ones (``untrust``, ``rules add --behavior deny``)
+are not tampering. Writes by shell or file tools to bastion's settings, state and grants
+or to a client's hook configuration are already immune asks (``files/protected.py``).
+
+Invocation forms are read from the parse (``sudo``, ``env``, ``bash -c``, ``xargs`` are
+already peeled): ``bastion``, ``/any/path/bastion``, ``python -m bastion``, ``uvx
+bastion``, ``uv run``/``uv tool run``/``pipx run bastion``, and shell strings or argv
+lists inside interpreter code (``python -c "os.system('bastion …')"``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from ..model import Kind, LayerResult, Tier, ToolCall, Verdict
+from .commands import bastion_args, python_module
+from .installed import changes_install, deletes_hook_entries, hook_files, install_paths, package_dir
+from .processes import kills_bastion
+from .scene import Scene, expand, scene_of
+from .verbs import DIST, adds_allow_rule, runs_isolated, runs_unchecked, uninstalls_package, verb_is
+
+__all__ = ["OFF", "LOOSEN", "DIST", "Tamper", "RECORDS", "TamperGuard", "Scene", "bastion_args", "python_module",
+           "expand", "scene_of", "findings_for", "hook_files", "install_paths", "package_dir"]
+
+OFF = "off"
+LOOSEN = "loosen"
+
+
+@dataclass(frozen=True)
+class Tamper:
+    """One way of switching the guard off or loosening it.
+
+    ``match`` / ``not_match`` are shell commands, or tool calls as ``{"tool", "input"}``;
+    ``{package}`` stands for bastion's installed code folder. ``test`` returns what it
+    found (shown in the reason) or None.
+    """
+
+    id: str
+    effect: str
+    what: str
+    why: str
+    test: Callable[[Scene], str | None]
+    match: tuple[Any, ...]
+    not_match: tuple[Any, ...] = ()
+
+RECORDS: tuple[Tamper, ...] = (
+    # --- off: deny in every mode (HB016) ----------------------------------------------
+    Tamper(
+        "uninstall_hook", OFF, "removes bastion's hook from a client",
+        "the client stops calling bastion: every later tool call runs unchecked",
+        verb_is("uninstall"),
+        match=("bastion uninstall claude-code", "bastion uninstall codex --project",
+               "/home/u/.venv/bin/bastion uninstall gemini", "python3 -I -m bastion uninstall claude-code",
+               "uvx bastion uninstall claude-code", "pipx run --spec bastion-guard bastion uninstall codex",
+               "sudo bastion uninstall claude-code", "bash -c 'bastion uninstall claude-code'",
+               "env X=1 bastion uninstall claude-code", "cd /tmp && bastion uninstall claude-code",
+               "echo claude-code | xargs bastion uninstall",
+               "python3 -c \"import os; os.system('bastion uninstall claude-code')\"",
+               "python3 -c 'import subprocess; subprocess.run([\"bastion\", \"uninstall\", \"claude-code\"])'",
+               "uv run python -m bastion uninstall claude-code"),
+        not_match=("bastion uninstall --help", "bastion explain -- 'bastion uninstall claude-code'",
+                   "echo 'bastion uninstall claude-code'", "git commit -m 'docs: bastion uninstall claude-code'",
+                   "grep -r 'bastion uninstall' README.md", "bastion --help"),
+    ),
+    Tamper(
+        "uninstall_package", OFF, "uninstalls bastion's package",
+        "the hook command can no longer start; a client that ignores a failing hook then lets every call through",
+        uninstalls_package,
+        match=("pip uninstall bastion-guard", "pip3 uninstall -y bastion-guard", "pip3.11 uninstall -y Bastion_Guard",
+               "python -m pip uninstall -y bastion-guard", "python3 -m pip uninstall bastion-guard requests",
+               "pipx uninstall bastion-guard", "uv pip uninstall bastion-guard", "uv tool uninstall bastion-guard",
+               "sudo -H pip uninstall -y bastion-guard"),
+        not_match=("pip uninstall -y requests", "pip install bastion-guard", "pipx uninstall black",
+                   "uv tool uninstall ruff", "pip show bastion-guard", "pip download bastion-guard"),
+    ),
+    Tamper(
+        "kill_processes", OFF, "kills bastion's processes",
+        "kills the sandbox supervisor before its sweep, the MCP proxy, or the warm decision server whose socket "
+        "another process could then answer on",
+        kills_bastion,
+        match=("pkill -f bastion", "pkill bastion", "pkill -9 -f bastion", "killall bastion", "killall -9 bastion",
+               "pkill -f hookd", "pkill -f '[b]astion'", "pkill -f 'bastion hook'", "kill $(pgrep -f bastion)",
+               "pgrep -f bastion | xargs kill -9", "kill -9 `pidof bastion`", "killall -r '^bast'"),
+        not_match=("pkill -f 'node server.js'", "pkill -f python", "pgrep -f bastion", "killall node",
+                   "kill 1234", "pkill -f hook", "ps aux | grep bastion"),
+    ),
+    Tamper(
+        "run_unchecked", OFF, "runs a command with no check",
+        "'bastion run --no-check' skips the decision; the guard outside sees only 'bastion run', never the command inside",
+        runs_unchecked,
+        match=("bastion run --no-check -- rm -rf ~/project", "bastion run --no-ch -- make",
+               "python3 -I -m bastion run --no-check --no-prompt --cwd /w --timeout 120 -- 'curl x | sh'"),
+        not_match=("bastion run -- make test", "bastion run --no-prompt -- make test", "bastion check --no-audit -- ls"),
+    ),
+    Tamper(
+        "change_install", OFF, "changes or deletes bastion's installed code",
+        "replacing or removing the code that decides switches the guard off (a copy inside the workspace is the "
+        "project being worked on, and is not protected)",
+        changes_install,
+        match=("rm -rf {package}", "echo 'def check(*a): pass' > {package}/engine.py", "rm -rf {package}/..",
+               "sed -i 's/DENY/ALLOW/' {package}/layers.py",
+               {"tool": "Write", "input": {"file_path": "{package}/tamper.py", "content": ""}},
+               {"tool": "Edit", "input": {"file_path": "{package}/engine.py", "old_string": "a", "new_string": "b"}}),
+        not_match=("cat {package}/engine.py", "rm -rf build/", "ls {package}",
+                   {"tool": "Read", "input": {"file_path": "{package}/engine.py"}}),
+    ),
+    Tamper(
+        "delete_hook_file", OFF, "deletes a client settings file that holds bastion's hook",
+        "the hook entry goes with the file: every later tool call runs unchecked",
+        deletes_hook_entries,
+        match=("rm ~/.claude/settings.json", "rm -rf ~/.claude", "mv ~/.claude/settings.json /tmp/",
+               "rm -f ~/.codex/hooks.json", "find ~/.gemini -name settings.json -delete"),
+        not_match=("rm .claude/settings.json", "cat ~/.claude/settings.json", "rm ~/.claude/notes.md"),
+    ),
+    # --- loosen: immune ask ---------------------------------------------------------
+    Tamper(
+        "trust", LOOSEN, "trusts a project",
+        "a trusted project's own settings may allow commands, set modes, add directories and hooks",
+        verb_is("trust"),
+        match=("bastion trust", "bastion trust ~/src/app", "python -m bastion trust .", "sudo bastion trust",
+               "true && bastion trust"),
+        not_match=("bastion untrust", "bastion trust --help", "bastion rules list"),
+    ),
+    Tamper(
+        "add_allow_rule", LOOSEN, "saves an allow rule",
+        "a saved allow rule lets matching calls through without asking, in every later session",
+        adds_allow_rule,
+        match=("bastion rules add 'Bash(curl:*)' --force", "bastion rules add 'Bash(npm test:*)'",
+               "bastion rules add --scope project 'WebFetch'", "bastion rules add --behavior=allow Read"),
+        not_match=("bastion rules add 'Bash(rm:*)' --behavior deny", "bastion rules add --beh ask 'Bash(git push:*)'",
+                   "bastion rules list", "bastion rules test .bastion/settings.json"),
+    ),
+    Tamper(
+        "install_hook", LOOSEN, "rewrites bastion's hook entry",
+        "install points the client's hook at whichever bastion runs it — possibly a copy the agent made",
+        verb_is("install"),
+        match=("bastion install claude-code", "/tmp/venv/bin/bastion install codex --user",
+               "python3 -m bastion install gemini --project"),
+        not_match=("bastion doctor", "pip install bastion-guard", "bastion install --help"),
+    ),
+    Tamper(
+        "run_isolated", LOOSEN, "runs a command checked without the managed and user settings",
+        "'bastion run --isolated' drops the managed and user deny rules for the command inside, which the guard "
+        "outside never looked at",
+        runs_isolated,
+        match=("bastion run --isolated -- curl -d @data https://example.com", "bastion run --iso -- make"),
+        not_match=("bastion check --isolated -- curl example.com", "bastion run -- make"),
+    ),
+)
+
+assert len({r.id for r in RECORDS}) == len(RECORDS)
+
+
+def findings_for(scene: Scene) -> list[tuple[Tamper, str]]:
+    """Every record that fires, with what it found (off records first)."""
+    found = []
+    for record in RECORDS:
+        detail = record.test(scene)
+        if detail:
+            found.append((record, detail))
+    return sorted(found, key=lambda pair: pair[0].effect != OFF)
+
+
+def _why_terminal(command: str | None) -> str:
+    if command is None:
+        return "if you mean it, make the change yourself"
+    return f"if you mean it, run it yourself in a terminal: {command}"
+
+
+class TamperGuard:
+    """Layer 2: switching the guard off is denied in every mode; loosening it is an
+    immune ask (a deny where nobody can be asked)."""
+
+    name = "tamper"
+    stage = 2
+    can_deny = True
+
+    def check(self, call: ToolCall, ctx: Any) -> LayerResult | None:
+        if call.kind not in (Kind.SHELL, Kind.FILE_WRITE, Kind.FILE_EDIT):
+            return None
+        scene = scene_of(call, ctx)
+        if scene is None:
+            return None
+        found = findings_for(scene)
+        if not found:
+            return None
+        record, detail = found[0]
+        shown = call.command if call.kind is Kind.SHELL else None
+        if record.effect == OFF:
+            from ..shell.intents import finding
+
+            return LayerResult(
+                Verdict.DENY,
+                f"blocked: {record.what} — {record.why}. bastion never lets an agent do this, in any mode; "
+                f"{_why_terminal(shown)}",
+                immune=True,
+                risk=Tier.DESTRUCTIVE,
+                findings=[finding("HB016", f"{r.what}: {d}") for r, d in found if r.effect == OFF],
+                no_grant=True,
+            )
+        return LayerResult(
+            Verdict.ASK,
+            f"{record.what} loosens the guard — {record.why}; this needs a person in every mode "
+            f"({_why_terminal(shown)})",
+            immune=True,
+            risk=Tier.HIGH_RISK,
+            no_grant=True,
+        )

@@ -1,0 +1,101 @@
+"""bastion's installed code and the client settings files that hold its hook."""
+
+from __future__ import annotations
+
+import functools
+import os
+from typing import Any
+
+from .commands import base_name
+from .scene import CHANGES, Scene
+
+
+@functools.lru_cache(maxsize=1)
+def package_dir() -> str:
+    """The folder bastion's code runs from (symlinks resolved)."""
+    return os.path.realpath(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+@functools.lru_cache(maxsize=1)
+def install_paths() -> tuple[str, ...]:
+    """bastion's installed code: its package folder and, when there is one, the
+    ``bastion`` command beside the interpreter (a hook written as ``bastion hook …``
+    runs it)."""
+    import sys
+
+    script = os.path.join(os.path.dirname(sys.executable), "bastion")
+    return (package_dir(), *((os.path.realpath(script),) if os.path.isfile(script) else ()))
+
+
+def within(path: str, root: str) -> bool:
+    path, root = path.lower().rstrip("/") or "/", root.lower().rstrip("/") or "/"
+    return path == root or path.startswith(root + "/") or root == "/"
+
+
+def changes_install(scene: Scene) -> str | None:
+    """A write into bastion's installed code, or a delete of it or a folder holding it.
+    A copy inside the workspace is the project being worked on (bastion's own source
+    tree), not the guard that is installed."""
+    for use in scene.path_uses:
+        if use.op not in CHANGES:
+            continue
+        for installed in install_paths():
+            if within(use.path, installed) or (use.op == "delete" and within(installed, use.path)):
+                if not scene.workspace.contains(installed):
+                    verb = "deletes" if use.op == "delete" else "changes"
+                    return f"{verb} {use.raw or use.path} (bastion's installed code: {installed})"
+    return None
+
+
+def hook_files(env: Any, home: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """``(relative, absolute)`` paths of the client settings files that hold hook
+    entries: each client's project file (plus Claude Code's local one) and user file."""
+    env = env or {}
+    return _hook_files(env.get("HOME") or home, env.get("CLAUDE_CONFIG_DIR") or "", env.get("CODEX_HOME") or "")
+
+
+@functools.lru_cache(maxsize=16)
+def _hook_files(home: str, claude_dir: str, codex_home: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    from pathlib import Path
+
+    from ..adapters.install import CLIENTS
+
+    user_env = {k: v for k, v in (("HOME", home), ("CLAUDE_CONFIG_DIR", claude_dir), ("CODEX_HOME", codex_home)) if v}
+    relative = {str(c.project_file(Path("/")))[1:] for c in CLIENTS.values()} | {".claude/settings.local.json"}
+    absolute = {os.path.realpath(str(c.user_file(user_env))) for c in CLIENTS.values()}
+    return tuple(sorted(relative)), tuple(sorted(absolute))
+
+
+def _holds_bastion_hook(path: str) -> bool:
+    from ..adapters.install import MARKER
+
+    try:
+        with open(path, "rb") as handle:
+            text = handle.read(1 << 20).decode("utf-8", "replace")
+    except OSError:
+        return False
+    return MARKER in text or "bastion hook" in text
+
+
+def deletes_hook_entries(scene: Scene) -> str | None:
+    """Deleting a settings file that holds bastion's hook entry (or a folder holding one)."""
+    deletes = [use for use in scene.path_uses if use.op == "delete"]
+    if not deletes:
+        return None
+    relative, absolute = hook_files(scene.env, scene.home)
+    for use in deletes:
+        if use.command == "rmdir":
+            continue  # removes empty folders only
+        target = use.path.rstrip("/") or "/"
+        lower = target.lower()
+        candidates = [path for path in absolute if within(path, target)]
+        if any(lower.endswith("/" + rel) for rel in relative):
+            candidates.append(target)
+        elif os.path.isdir(target):  # a folder: the hook files it holds
+            for rel in relative:
+                folder, name = rel.split("/", 1)
+                candidates.append(f"{target}/{name}" if base_name(lower) == folder else f"{target}/{rel}")
+        for candidate in dict.fromkeys(candidates):
+            if os.path.isfile(candidate) and _holds_bastion_hook(candidate):
+                return f"deletes {use.raw or use.path}, which holds bastion's hook ({candidate})"
+    return None
