@@ -235,7 +235,7 @@ def check_find(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
     deletes = [p for p in f.paths if p.op == DELETE]
     if not deletes:
         return
-    everything = deletes_everything(args)
+    everything = deletes_everything(args, confirmed=f.cmd.pipe_index > 0 or any(r.op.startswith("<") for r in f.cmd.redirects))
     for access in deletes:
         # ``dir/*`` (paths.within) deletes inside dir; critical_reason reads it as dir
         directory = access.resolved[:-2] if access.resolved.endswith("/*") else access.resolved

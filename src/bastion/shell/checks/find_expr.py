@@ -27,6 +27,8 @@ _ALWAYS = frozenset(
 )
 _DELETERS = frozenset({"rm", "unlink", "shred", "srm", "wipe"})
 _EXEC = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
+#: ``-ok`` asks on find's input before each run: with nothing piped in, nothing runs.
+_CONFIRM = frozenset({"-ok", "-okdir"})
 _OR = frozenset({"-o", "-or", ","})
 _CLOSE = frozenset({")", "\\)"})
 
@@ -39,9 +41,10 @@ class _Unreadable(Exception):
 
 
 class _Reader:
-    def __init__(self, tokens: Sequence[str]) -> None:
+    def __init__(self, tokens: Sequence[str], confirmed: bool) -> None:
         self.tokens = list(tokens)
         self.pos = 0
+        self.confirmed = confirmed
 
     def peek(self) -> str | None:
         return self.tokens[self.pos] if self.pos < len(self.tokens) else None
@@ -93,7 +96,7 @@ class _Reader:
             while self.peek() not in (";", "\\;", "+"):
                 words.append(self.take())
             self.take()
-            deleter = bool(words) and C.canonical_name(posixpath.basename(words[0])) in _DELETERS
+            deleter = _deleter(words) and (tok not in _CONFIRM or self.confirmed)
             return deleter, False, deleter
         if tok == "-false":
             return False, True, False
@@ -110,22 +113,22 @@ class _Reader:
         return tok in _ALWAYS, False, False
 
 
-def deletes_everything(args: Sequence[str]) -> bool:
-    """Whether ``find ARGS`` (start points, then the expression) deletes every file
-    below its start points.
+def _deleter(words: Sequence[str]) -> bool:
+    return bool(words) and C.canonical_name(posixpath.basename(words[0])) in _DELETERS
 
-    An expression that cannot be read (unbalanced parentheses, a missing value) is
-    judged by its words: everything, unless it holds a test that narrows."""
+
+def deletes_everything(args: Sequence[str], *, confirmed: bool = False) -> bool:
+    """Whether ``find ARGS`` (start points, then the expression) deletes every file
+    below its start points. ``confirmed``: find's input is fed, so ``-ok`` runs too.
+
+    An expression find itself would refuse (unbalanced parentheses, an ``-exec``
+    without its ``;``, a missing value) runs nothing: False, and the delete still asks."""
     expression = tuple(args[_find_start(tuple(args))[1] :])
-    reader = _Reader(expression)
+    reader = _Reader(expression, confirmed)
     try:
         if reader.peek() is None:
             return False
         _always, _never, deletes = reader.expr()
-        if reader.peek() is not None:
-            raise _Unreadable("unexpected ')'")
-        return deletes
+        return deletes and reader.peek() is None
     except _Unreadable:
-        return ("-delete" in expression or any(t in _EXEC for t in expression)) and not any(
-            t in _FIND_VALUE and t not in _ALWAYS and t not in ("-type", "-xtype") for t in expression
-        )
+        return False
