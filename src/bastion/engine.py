@@ -261,6 +261,40 @@ def _review_on(section: Mapping[str, Any], env: Mapping[str, str]) -> bool:
     return section.get("enabled") is True
 
 
+def _deny_catastrophe(decision: Decision, ctx: Context) -> None:
+    """The safety net: a finding that establishes a catastrophic effect (the table in
+    ``bastion.catastrophic``) makes the decision an immune deny naming the effect,
+    whichever layer reported it and whatever it answered — a custom layer that allowed
+    early, a reviewer, the sandbox post-step. An allowed call that skipped the shell
+    analysis gets it here; the table is imported only when there is a finding to look up."""
+    found = list(decision.findings)
+    try:
+        analysis = ctx.analysis if decision.verdict is Verdict.ALLOW else ctx._memo.get("analysis")
+    except Exception:  # noqa: BLE001 - the layer that needed it already failed closed
+        analysis = None
+    if analysis is not None:
+        found.extend(analysis.hard_blocks)
+    if not found:
+        return
+    from .catastrophic import catastrophic_codes, effect_of
+
+    codes = catastrophic_codes()
+    hit = next((f for f in found if f.code in codes), None)
+    effect = effect_of(hit.code) if hit is not None else None
+    if hit is None or effect is None:
+        return
+    if hit not in decision.findings:
+        decision.findings.append(hit)
+    decision.verdict = Verdict.DENY
+    decision.reason = f"blocked: {effect.title} ({hit.message})"
+    decision.layer = "catastrophic"
+    decision.risk = Tier.DESTRUCTIVE
+    decision.immune = decision.no_grant = True
+    decision.suggestions = []
+    decision.source = Source.BUILTIN
+    decision.trace.append(TraceEntry("catastrophic", "deny", decision.reason, 0))
+
+
 @dataclass
 class Guard:
     """Decides allow / ask / deny for tool calls. ``check`` is pure: no prompts, no
@@ -486,6 +520,8 @@ class Guard:
             from .sandbox.policy import auto_allow
 
             decision = auto_allow(decision, call, ctx) or decision
+        if decision.verdict is not Verdict.DENY:
+            _deny_catastrophe(decision, ctx)
         if decision.verdict is Verdict.ASK and ctx.mode is Mode.DONT_ASK:
             decision.verdict = Verdict.DENY
             decision.reason = f"{decision.reason} (dontAsk mode denies what would ask)"
