@@ -132,14 +132,21 @@ def _real_home() -> str:
     return _HOME[0]
 
 
+def _exists(path: str) -> bool:
+    try:
+        os.stat(path)
+    except (OSError, ValueError):
+        return False
+    return True
+
+
 def _folders(start: str, home: str) -> "Iterable[str]":
     """``start`` and its parents, up to the git root; the home folder is the user's own
     (its ``.claude`` is user settings), so the walk stops below it."""
     current = os.path.normpath(os.path.abspath(start))
-    home = os.path.normpath(home) if home else ""
     while current != home:
         yield current
-        if os.path.exists(os.path.join(current, ".git")):
+        if _exists(current + "/.git"):
             return
         parent = os.path.dirname(current)
         if parent == current:
@@ -149,9 +156,14 @@ def _folders(start: str, home: str) -> "Iterable[str]":
 
 def project_files(env: "Mapping[str, str]", cwd: str, client: str | None = None) -> list[tuple[str, str]]:
     """``(path, format)`` of the project files (:data:`SOURCES`) that exist for this
-    call: in ``cwd`` and its parents, and in ``$CLAUDE_PROJECT_DIR`` and its parents."""
-    sources = [(rel, fmt) for rel, fmt, clients, _ in SOURCES if client is None or client in clients]
-    if not sources:
+    call: in ``cwd`` and its parents, and in ``$CLAUDE_PROJECT_DIR`` and its parents.
+    One ``stat`` per folder and source directory (``.claude``, ``.gemini``) when absent."""
+    groups: dict[str, list[tuple[str, str]]] = {}
+    for rel, fmt, clients, _ in SOURCES:
+        if client is None or client in clients:
+            top = rel.split("/", 1)[0] if "/" in rel else ""
+            groups.setdefault(top, []).append((rel, fmt))
+    if not groups:
         return []
     # The walk stops at the home folder from the password database: $HOME may itself
     # be what a project set (to end the walk before its own folder).
@@ -164,17 +176,22 @@ def project_files(env: "Mapping[str, str]", cwd: str, client: str | None = None)
             if folder in seen:
                 continue
             seen.add(folder)
-            for rel, fmt in sources:
-                path = os.path.join(folder, rel)
-                if os.path.isfile(path):
-                    found.append((path, fmt))
+            for top, sources in groups.items():
+                if top and not _exists(f"{folder}/{top}"):
+                    continue
+                for rel, fmt in sources:
+                    path = f"{folder}/{rel}" if folder != "/" else f"/{rel}"
+                    if os.path.isfile(path):
+                        found.append((path, fmt))
     return found
 
 
 def _read(path: str) -> bytes:
+    """A project file's first megabyte (settings and .env files are small)."""
     try:
         with open(path, "rb") as handle:
-            return handle.read(1 << 20)
+            data = handle.read(65536)
+            return data + handle.read((1 << 20) - len(data)) if len(data) == 65536 else data
     except OSError:
         return b""
 
