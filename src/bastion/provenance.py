@@ -287,6 +287,8 @@ def trusted_env(
         for name in names:
             value = env[name]
             if defined.get(name) == value and not WATCHED[name](value):
+                if name == "HOME" and os.path.normpath(value) == _real_home():
+                    continue  # the project names the real home: nothing to undo
                 ignored[name] = path
     if not ignored:
         return env, []
