@@ -186,3 +186,20 @@ def test_bastion_invocations(argv: list[str], expected: tuple[str, ...] | None) 
 def test_every_record_has_examples_both_ways() -> None:
     for record in tamper.RECORDS:
         assert record.effect in (tamper.OFF, tamper.LOOSEN) and record.why and record.match and record.not_match, record.id
+
+
+@pytest.mark.parametrize(("command", "says"), [
+    ("bastion uninstall claude-code", "switches the guard off"),
+    ("bastion trust", "trusts a project"),
+    ("pkill -f bastion", "switches the guard off"),
+])
+def test_through_the_claude_code_hook_in_bypass_mode(command: str, says: str, project: Path) -> None:
+    """An immune ask becomes a deny where nobody can be asked; both name what happened."""
+    from bastion.adapters import claude_code, hook
+
+    text = json.dumps({"session_id": "s", "transcript_path": "/dev/null", "cwd": str(project),
+                       "hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": command},
+                       "permission_mode": "bypassPermissions", "tool_use_id": "t"})
+    out = json.loads(hook.run(claude_code, text).stdout)["hookSpecificOutput"]
+    assert out["permissionDecision"] == "deny", out
+    assert says in out["permissionDecisionReason"] and "terminal" in out["permissionDecisionReason"], out

@@ -207,8 +207,8 @@ class TamperGuard:
 
             return LayerResult(
                 Verdict.DENY,
-                f"blocked: {record.what} — {record.why}. bastion never lets an agent do this, in any mode; "
-                f"{_why_terminal(shown)}",
+                f"blocked: switches the guard off — {record.what}: {record.why}. bastion never lets an agent do "
+                f"this, in any mode; {_why_terminal(shown)}",
                 immune=True,
                 risk=Tier.DESTRUCTIVE,
                 findings=[finding("HB016", f"{r.what}: {d}") for r, d in found if r.effect == OFF],
@@ -216,7 +216,7 @@ class TamperGuard:
             )
         return LayerResult(
             Verdict.ASK,
-            f"{record.what} loosens the guard — {record.why}; this needs a person in every mode "
+            f"loosens the guard — {record.what}: {record.why}; this needs a person in every mode "
             f"({_why_terminal(shown)})",
             immune=True,
             risk=Tier.HIGH_RISK,
