@@ -58,8 +58,8 @@ MALFORMED = [
     ("Bash(ls \\)", "escaped"),
     ("Bash(ls)x", "after the closing"),
     ("(ls)", "empty tool name"),
-    ("Frobnicate", "unknown tool"),
-    ("Frobnicate(x)", "unknown tool"),
+    ("Bahs", "unknown tool 'Bahs' (did you mean Bash?)"),  # a tool nobody has, near a known one
+    ("Frobnicate(x)", "no content"),  # a tool bastion does not know takes no content
     ("Ba sh(ls)", "invalid tool name"),
     ("Bas*", "wildcards"),
     ("mcp__", "mcp__server"),

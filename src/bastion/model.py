@@ -102,8 +102,10 @@ class ToolSpec:
     """How bastion understands one client tool name.
 
     ``canonical`` is the name rules use (``Bash``, ``Read``, ``Edit`` …), so one rule
-    governs the same tool in every client. ``command_keys`` and ``path_keys`` name the
-    input fields that carry the shell command or the file path.
+    governs the same tool in every client. ``command_keys``, ``workdir_keys`` and
+    ``patch_keys`` name **exactly** the input fields the client executes: a shell call
+    carrying another command or directory field is refused (``validate``), never guessed.
+    ``path_keys`` name the fields holding file paths (every one found is checked).
     """
 
     name: str
@@ -115,85 +117,146 @@ class ToolSpec:
     #: Input fields naming the directory a shell command runs in (Codex ``workdir``,
     #: Gemini ``dir_path``): relative paths in the command resolve against it.
     workdir_keys: tuple[str, ...] = ()
+    #: Input fields carrying a patch whose files the call changes (Codex ``apply_patch``).
+    patch_keys: tuple[str, ...] = ()
+    #: The input field naming the shell program that runs the command (Codex
+    #: ``exec_command``'s ``shell``): anything but a known shell is refused.
+    program_key: str = ""
+    #: The clients whose tool this is (``claude-code``, ``codex``, ``gemini``).
+    clients: tuple[str, ...] = ()
+    #: For a client's own harmless tool (planning, its todo list, waiting, asking the
+    #: user, listing or reading its own background work): why it is harmless. Such a
+    #: tool is read-only and allowed; a tool that creates or schedules work is not one.
+    internal: str = ""
 
 
 def _spec(name: str, kind: Kind, tier: Tier, canonical: str | None = None, **kw: Any) -> ToolSpec:
     return ToolSpec(name, kind, tier, canonical or name, **kw)
 
 
-_SHELL_KEYS = ("command", "cmd")
-_WORKDIR_KEYS = ("workdir", "dir_path", "directory")
+def _own(name: str, client: str, why: str, canonical: str | None = None) -> ToolSpec:
+    """A client's own harmless tool: read-only, allowed, with why."""
+    return ToolSpec(name, Kind.OTHER, Tier.READ_ONLY, canonical or name, clients=(client,), internal=why)
+
+
+_CLAUDE, _CODEX, _GEMINI = ("claude-code",), ("codex",), ("gemini",)
 _PATH_KEYS = ("file_path", "path", "absolute_path", "notebook_path", "dir_path", "directory")
 
+#: Every client tool bastion knows, by client. Internal rows (``_own``) were read from
+#: the clients' own bundles: Claude Code 2.1.197, Codex 0.169, Gemini CLI 0.61.
 TOOL_CATALOG: dict[str, ToolSpec] = {
     spec.name: spec
     for spec in [
         # Claude Code
-        _spec("Bash", Kind.SHELL, Tier.HIGH_RISK, command_keys=_SHELL_KEYS, workdir_keys=_WORKDIR_KEYS),
-        _spec("BashOutput", Kind.OTHER, Tier.READ_ONLY),
-        _spec("KillShell", Kind.OTHER, Tier.LOW_RISK),
-        _spec("KillBash", Kind.OTHER, Tier.LOW_RISK, "KillShell"),
-        _spec("Read", Kind.FILE_READ, Tier.READ_ONLY, path_keys=_PATH_KEYS),
-        _spec("NotebookRead", Kind.FILE_READ, Tier.READ_ONLY, "Read", path_keys=_PATH_KEYS),
-        _spec("Write", Kind.FILE_WRITE, Tier.LOW_RISK, path_keys=_PATH_KEYS),
-        _spec("Edit", Kind.FILE_EDIT, Tier.LOW_RISK, path_keys=_PATH_KEYS),
-        _spec("MultiEdit", Kind.FILE_EDIT, Tier.LOW_RISK, "Edit", path_keys=_PATH_KEYS),
-        _spec("NotebookEdit", Kind.FILE_EDIT, Tier.LOW_RISK, "Edit", path_keys=_PATH_KEYS),
-        _spec("Glob", Kind.SEARCH, Tier.READ_ONLY, path_keys=_PATH_KEYS),
-        _spec("Grep", Kind.SEARCH, Tier.READ_ONLY, path_keys=_PATH_KEYS),
-        _spec("LS", Kind.SEARCH, Tier.READ_ONLY, "Glob", path_keys=_PATH_KEYS),
-        _spec("WebFetch", Kind.WEB_FETCH, Tier.LOW_RISK),
-        _spec("WebSearch", Kind.OTHER, Tier.READ_ONLY),
-        _spec("Task", Kind.OTHER, Tier.LOW_RISK),
-        _spec("TodoWrite", Kind.OTHER, Tier.READ_ONLY),
-        _spec("TodoRead", Kind.OTHER, Tier.READ_ONLY),
-        _spec("ExitPlanMode", Kind.OTHER, Tier.READ_ONLY),
-        _spec("AskUserQuestion", Kind.OTHER, Tier.READ_ONLY),
-        _spec("SlashCommand", Kind.OTHER, Tier.LOW_RISK),
-        _spec("Agent", Kind.OTHER, Tier.LOW_RISK, "Task"),
-        _spec("TaskCreate", Kind.OTHER, Tier.READ_ONLY),
-        _spec("TaskUpdate", Kind.OTHER, Tier.READ_ONLY),
-        _spec("TaskList", Kind.OTHER, Tier.READ_ONLY),
-        _spec("TaskGet", Kind.OTHER, Tier.READ_ONLY),
-        _spec("TaskOutput", Kind.OTHER, Tier.READ_ONLY),
-        _spec("EnterPlanMode", Kind.OTHER, Tier.READ_ONLY),
-        _spec("ListMcpResourcesTool", Kind.OTHER, Tier.READ_ONLY),
-        _spec("ReadMcpResourceTool", Kind.OTHER, Tier.READ_ONLY),
-        _spec("Skill", Kind.OTHER, Tier.LOW_RISK),
-        # Codex CLI
-        _spec("shell", Kind.SHELL, Tier.HIGH_RISK, "Bash", command_keys=_SHELL_KEYS, workdir_keys=_WORKDIR_KEYS),
-        _spec("exec_command", Kind.SHELL, Tier.HIGH_RISK, "Bash", command_keys=_SHELL_KEYS, workdir_keys=_WORKDIR_KEYS),
-        _spec("local_shell", Kind.SHELL, Tier.HIGH_RISK, "Bash", command_keys=_SHELL_KEYS, workdir_keys=_WORKDIR_KEYS),
-        _spec("container.exec", Kind.SHELL, Tier.HIGH_RISK, "Bash", command_keys=_SHELL_KEYS, workdir_keys=_WORKDIR_KEYS),
-        _spec("unified_exec", Kind.SHELL, Tier.HIGH_RISK, "Bash", command_keys=_SHELL_KEYS, workdir_keys=_WORKDIR_KEYS),
-        _spec("write_stdin", Kind.OTHER, Tier.HIGH_RISK),
-        _spec("apply_patch", Kind.FILE_EDIT, Tier.LOW_RISK, "Edit", path_keys=_PATH_KEYS),
-        _spec("update_plan", Kind.OTHER, Tier.READ_ONLY),
-        _spec("view_image", Kind.FILE_READ, Tier.READ_ONLY, "Read", path_keys=_PATH_KEYS),
-        _spec("list_dir", Kind.SEARCH, Tier.READ_ONLY, "Glob", path_keys=_PATH_KEYS),
-        _spec("grep_files", Kind.SEARCH, Tier.READ_ONLY, "Grep", path_keys=_PATH_KEYS),
-        _spec("web_search", Kind.OTHER, Tier.READ_ONLY, "WebSearch"),
+        _spec("Bash", Kind.SHELL, Tier.HIGH_RISK, command_keys=("command",), clients=_CLAUDE),
+        _spec("KillShell", Kind.OTHER, Tier.LOW_RISK, clients=_CLAUDE),
+        _spec("KillBash", Kind.OTHER, Tier.LOW_RISK, "KillShell", clients=_CLAUDE),
+        _spec("Read", Kind.FILE_READ, Tier.READ_ONLY, path_keys=_PATH_KEYS, clients=_CLAUDE),
+        _spec("NotebookRead", Kind.FILE_READ, Tier.READ_ONLY, "Read", path_keys=_PATH_KEYS, clients=_CLAUDE),
+        _spec("Write", Kind.FILE_WRITE, Tier.LOW_RISK, path_keys=_PATH_KEYS, clients=_CLAUDE),
+        _spec("Edit", Kind.FILE_EDIT, Tier.LOW_RISK, path_keys=_PATH_KEYS, clients=_CLAUDE),
+        _spec("MultiEdit", Kind.FILE_EDIT, Tier.LOW_RISK, "Edit", path_keys=_PATH_KEYS, clients=_CLAUDE),
+        _spec("NotebookEdit", Kind.FILE_EDIT, Tier.LOW_RISK, "Edit", path_keys=_PATH_KEYS, clients=_CLAUDE),
+        _spec("Glob", Kind.SEARCH, Tier.READ_ONLY, path_keys=_PATH_KEYS, clients=_CLAUDE),
+        _spec("Grep", Kind.SEARCH, Tier.READ_ONLY, path_keys=_PATH_KEYS, clients=_CLAUDE),
+        _spec("LS", Kind.SEARCH, Tier.READ_ONLY, "Glob", path_keys=_PATH_KEYS, clients=_CLAUDE),
+        _spec("WebFetch", Kind.WEB_FETCH, Tier.LOW_RISK, clients=_CLAUDE),
+        _spec("WebSearch", Kind.OTHER, Tier.READ_ONLY, clients=_CLAUDE),
+        _spec("Task", Kind.OTHER, Tier.LOW_RISK, clients=_CLAUDE),
+        _spec("Agent", Kind.OTHER, Tier.LOW_RISK, "Task", clients=_CLAUDE),
+        _spec("SlashCommand", Kind.OTHER, Tier.LOW_RISK, clients=_CLAUDE),
+        _spec("Skill", Kind.OTHER, Tier.LOW_RISK, clients=_CLAUDE),
+        _spec("ListMcpResourcesTool", Kind.OTHER, Tier.READ_ONLY, clients=_CLAUDE),
+        _spec("ReadMcpResourceTool", Kind.OTHER, Tier.READ_ONLY, clients=_CLAUDE),
+        _spec("ReadMcpResourceDirTool", Kind.OTHER, Tier.READ_ONLY, "ReadMcpResourceTool", clients=_CLAUDE),
+        _own("TodoWrite", "claude-code", "keeps the session's todo list"),
+        _own("TodoRead", "claude-code", "reads the session's todo list"),
+        _own("TaskCreate", "claude-code", "adds an item to the session's task list (a todo, not a process)"),
+        _own("TaskUpdate", "claude-code", "updates an item of the session's task list"),
+        _own("TaskList", "claude-code", "lists the session's task list"),
+        _own("TaskGet", "claude-code", "reads one item of the session's task list"),
+        _own("TaskOutput", "claude-code", "reads the output of a background task the session started"),
+        _own("BashOutput", "claude-code", "reads the output of a background shell the session started", "TaskOutput"),
+        _own("CronList", "claude-code", "lists the jobs the session scheduled (creating one is not harmless)"),
+        _own("EnterPlanMode", "claude-code", "switches the session into planning, which only restricts it"),
+        _own("ExitPlanMode", "claude-code", "shows the plan to the user for approval"),
+        _own("AskUserQuestion", "claude-code", "asks the user a question"),
+        _own("WaitForMcpServers", "claude-code", "waits for the session's MCP servers to connect"),
+        _own("ToolSearch", "claude-code", "looks up the definitions of Claude Code's deferred tools"),
+        _own("StructuredOutput", "claude-code", "returns the run's final answer in the requested JSON shape"),
+        _own("SendUserMessage", "claude-code", "writes a message to the user"),
+        _own("ReportFindings", "claude-code", "reports a review's findings to the user"),
+        # Codex CLI (its hooks name shell calls ``Bash`` and patches ``apply_patch``)
+        _spec("exec_command", Kind.SHELL, Tier.HIGH_RISK, "Bash", command_keys=("cmd",), workdir_keys=("workdir",),
+              program_key="shell", clients=_CODEX),
+        _spec("unified_exec", Kind.SHELL, Tier.HIGH_RISK, "Bash", command_keys=("cmd",), workdir_keys=("workdir",),
+              program_key="shell", clients=_CODEX),
+        _spec("shell_command", Kind.SHELL, Tier.HIGH_RISK, "Bash", command_keys=("command",), workdir_keys=("workdir",),
+              clients=_CODEX),
+        _spec("shell", Kind.SHELL, Tier.HIGH_RISK, "Bash", command_keys=("command",), workdir_keys=("workdir",),
+              clients=_CODEX),
+        _spec("local_shell", Kind.SHELL, Tier.HIGH_RISK, "Bash", command_keys=("command",), workdir_keys=("workdir",),
+              clients=_CODEX),
+        _spec("container.exec", Kind.SHELL, Tier.HIGH_RISK, "Bash", command_keys=("command",), workdir_keys=("workdir",),
+              clients=_CODEX),
+        _spec("write_stdin", Kind.OTHER, Tier.HIGH_RISK, clients=_CODEX),
+        _spec("apply_patch", Kind.FILE_EDIT, Tier.LOW_RISK, "Edit", patch_keys=("command", "input", "patch"),
+              clients=_CODEX),
+        _spec("view_image", Kind.FILE_READ, Tier.READ_ONLY, "Read", path_keys=_PATH_KEYS, clients=_CODEX),
+        _spec("list_dir", Kind.SEARCH, Tier.READ_ONLY, "Glob", path_keys=_PATH_KEYS, clients=_CODEX),
+        _spec("grep_files", Kind.SEARCH, Tier.READ_ONLY, "Grep", path_keys=_PATH_KEYS, clients=_CODEX),
+        _spec("web_search", Kind.OTHER, Tier.READ_ONLY, "WebSearch", clients=_CODEX),
+        _spec("list_mcp_resources", Kind.OTHER, Tier.READ_ONLY, "ListMcpResourcesTool", clients=("codex", "gemini")),
+        _spec("list_mcp_resource_templates", Kind.OTHER, Tier.READ_ONLY, "ListMcpResourcesTool", clients=_CODEX),
+        _spec("read_mcp_resource", Kind.OTHER, Tier.READ_ONLY, "ReadMcpResourceTool", clients=("codex", "gemini")),
+        _own("update_plan", "codex", "updates the plan checklist shown to the user"),
+        _own("request_user_input", "codex", "asks the user a question"),
+        _own("get_goal", "codex", "reads the thread's goal (setting one makes Codex keep working: not harmless)"),
+        _own("wait_agent", "codex", "waits for sub-agents the session started (starting one is not harmless)"),
         # Gemini CLI
-        _spec("run_shell_command", Kind.SHELL, Tier.HIGH_RISK, "Bash", command_keys=_SHELL_KEYS, workdir_keys=_WORKDIR_KEYS),
-        _spec("read_file", Kind.FILE_READ, Tier.READ_ONLY, "Read", path_keys=_PATH_KEYS),
-        _spec("read_many_files", Kind.FILE_READ, Tier.READ_ONLY, "Read", path_keys=("paths", "include")),
-        _spec("write_file", Kind.FILE_WRITE, Tier.LOW_RISK, "Write", path_keys=_PATH_KEYS),
-        _spec("replace", Kind.FILE_EDIT, Tier.LOW_RISK, "Edit", path_keys=_PATH_KEYS),
-        _spec("edit", Kind.FILE_EDIT, Tier.LOW_RISK, "Edit", path_keys=_PATH_KEYS),
-        _spec("list_directory", Kind.SEARCH, Tier.READ_ONLY, "Glob", path_keys=_PATH_KEYS),
-        _spec("glob", Kind.SEARCH, Tier.READ_ONLY, "Glob", path_keys=_PATH_KEYS),
-        _spec("search_file_content", Kind.SEARCH, Tier.READ_ONLY, "Grep", path_keys=_PATH_KEYS),
-        _spec("grep_search", Kind.SEARCH, Tier.READ_ONLY, "Grep", path_keys=_PATH_KEYS),
-        _spec("grep", Kind.SEARCH, Tier.READ_ONLY, "Grep", path_keys=_PATH_KEYS),
-        _spec("web_fetch", Kind.WEB_FETCH, Tier.LOW_RISK, "WebFetch"),
-        _spec("google_web_search", Kind.OTHER, Tier.READ_ONLY, "WebSearch"),
-        _spec("save_memory", Kind.OTHER, Tier.LOW_RISK),
-        _spec("write_todos", Kind.OTHER, Tier.READ_ONLY, "TodoWrite"),
+        _spec("run_shell_command", Kind.SHELL, Tier.HIGH_RISK, "Bash", command_keys=("command",),
+              workdir_keys=("dir_path",), clients=_GEMINI),
+        _spec("read_file", Kind.FILE_READ, Tier.READ_ONLY, "Read", path_keys=_PATH_KEYS, clients=("gemini", "codex")),
+        _spec("read_many_files", Kind.FILE_READ, Tier.READ_ONLY, "Read", path_keys=("paths", "include"), clients=_GEMINI),
+        _spec("write_file", Kind.FILE_WRITE, Tier.LOW_RISK, "Write", path_keys=_PATH_KEYS, clients=_GEMINI),
+        _spec("replace", Kind.FILE_EDIT, Tier.LOW_RISK, "Edit", path_keys=_PATH_KEYS, clients=_GEMINI),
+        _spec("edit", Kind.FILE_EDIT, Tier.LOW_RISK, "Edit", path_keys=_PATH_KEYS, clients=_GEMINI),
+        _spec("list_directory", Kind.SEARCH, Tier.READ_ONLY, "Glob", path_keys=_PATH_KEYS, clients=_GEMINI),
+        _spec("glob", Kind.SEARCH, Tier.READ_ONLY, "Glob", path_keys=_PATH_KEYS, clients=_GEMINI),
+        _spec("search_file_content", Kind.SEARCH, Tier.READ_ONLY, "Grep", path_keys=_PATH_KEYS, clients=_GEMINI),
+        _spec("grep_search", Kind.SEARCH, Tier.READ_ONLY, "Grep", path_keys=_PATH_KEYS, clients=_GEMINI),
+        _spec("grep", Kind.SEARCH, Tier.READ_ONLY, "Grep", path_keys=_PATH_KEYS, clients=_GEMINI),
+        _spec("web_fetch", Kind.WEB_FETCH, Tier.LOW_RISK, "WebFetch", clients=_GEMINI),
+        _spec("google_web_search", Kind.OTHER, Tier.READ_ONLY, "WebSearch", clients=_GEMINI),
+        _spec("save_memory", Kind.OTHER, Tier.LOW_RISK, clients=_GEMINI),
+        _own("write_todos", "gemini", "keeps the session's todo list", "TodoWrite"),
+        _own("enter_plan_mode", "gemini", "switches the session into planning, which only restricts it"),
+        _own("exit_plan_mode", "gemini", "shows the plan to the user for approval"),
+        _own("ask_user", "gemini", "asks the user a question"),
+        _own("list_background_processes", "gemini", "lists the background commands the session started"),
+        _own("read_background_output", "gemini", "reads the output of a background command the session started"),
+        _own("tracker_create_task", "gemini", "adds an item to the session's task tracker (a todo, not a process)"),
+        _own("tracker_update_task", "gemini", "updates an item of the session's task tracker"),
+        _own("tracker_add_dependency", "gemini", "links two items of the session's task tracker"),
+        _own("tracker_get_task", "gemini", "reads one item of the session's task tracker"),
+        _own("tracker_list_tasks", "gemini", "lists the session's task tracker"),
+        _own("tracker_visualize", "gemini", "shows the session's task tracker to the user"),
+        _own("update_topic", "gemini", "sets the chapter title shown to the user"),
+        _own("complete_task", "gemini", "hands a sub-agent's report back to the session"),
+        _own("get_internal_docs", "gemini", "reads Gemini CLI's own documentation"),
     ]
 }
 
+#: Arguments naming the directory an MCP tool's command runs in (``mcp_args``).
+_MCP_WORKDIR_KEYS = ("cwd", "workdir", "working_directory", "workingDirectory", "dir_path", "directory")
+
 #: Canonical tool names that rules may name (besides ``mcp__…``).
 CANONICAL_TOOLS = frozenset(spec.canonical for spec in TOOL_CATALOG.values())
+
+
+def internal_tools(client: str) -> dict[str, str]:
+    """A client's own harmless tools, each with why it is harmless (from the catalog)."""
+    return {name: spec.internal for name, spec in TOOL_CATALOG.items() if spec.internal and client in spec.clients}
 
 
 def tool_spec(name: str) -> ToolSpec:
@@ -205,26 +268,21 @@ def tool_spec(name: str) -> ToolSpec:
     if spec is not None:
         return spec
     if name.startswith("mcp__"):
-        return ToolSpec(name, Kind.MCP, Tier.HIGH_RISK, name)
+        return ToolSpec(name, Kind.MCP, Tier.HIGH_RISK, name, workdir_keys=_MCP_WORKDIR_KEYS)
     return ToolSpec(name, Kind.OTHER, Tier.HIGH_RISK, name)
 
 
 # --------------------------------------------------------------------------- the call
 
-#: ``apply_patch`` headers that name a file the patch writes, adds, deletes or moves to.
-_PATCH_HEADERS = ("*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: ")
 
+def __getattr__(name: str) -> Any:
+    """``patch_files`` lives in ``files.patch`` (one reader for every form of a patch);
+    it is found here too, without importing it on every call."""
+    if name == "patch_files":
+        from .files.patch import patch_files
 
-def patch_files(patch: str) -> list[str]:
-    """The files a Codex patch touches, so the workspace boundary, protected paths and
-    ``acceptEdits`` judge it like any other edit (the patch text names no path field)."""
-    files: list[str] = []
-    for line in patch.splitlines():
-        for header in _PATCH_HEADERS:
-            if line.startswith(header) and line[len(header):].strip():
-                files.append(line[len(header):].strip())
-    return list(dict.fromkeys(files))
-
+        return patch_files
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass
@@ -256,7 +314,7 @@ class ToolCall:
 
     @property
     def command(self) -> str | None:
-        """The shell command string, however the client spells it.
+        """The shell command string, from the one field the client executes.
 
         Codex sends ``cmd`` as a string or ``command`` as an argv list such as
         ``["bash", "-lc", "ls"]``; a list is joined with shell quoting so the analyser
@@ -285,12 +343,19 @@ class ToolCall:
         return self.cwd
 
     @property
+    def patch(self) -> str | None:
+        """The patch text of a patch tool (Codex ``apply_patch``), or None."""
+        return next((v for k in self.spec.patch_keys if isinstance(v := self.input.get(k), str)), None)
+
+    @property
     def paths(self) -> list[str]:
         """File paths the call names (for file and search tools); for a Codex
         ``apply_patch``, the files its patch text adds, updates, deletes or moves to."""
         found: list[str] = []
-        if self.tool == "apply_patch":
-            patch = next((v for k in ("input", "patch", "command") if isinstance(v := self.input.get(k), str)), "")
+        patch = self.patch
+        if patch:
+            from .files.patch import patch_files
+
             found.extend(patch_files(patch))
         for key in self.spec.path_keys:
             value = self.input.get(key)

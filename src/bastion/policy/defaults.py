@@ -7,6 +7,7 @@ else that changes something asks.
 
 from __future__ import annotations
 
+import shlex
 from typing import Any
 
 from ..model import Kind, LayerResult, Mode, Source, Tier, ToolCall, Verdict
@@ -28,9 +29,14 @@ class Defaults:
             return LayerResult(Verdict.ASK, f"{call.tool} fetches from the network; approval needed")
         if call.kind is Kind.MCP:
             return LayerResult(Verdict.ASK, f"MCP tool {call.tool} is not allowed by any rule")
-        known = call.tool in _known_tools()
-        what = "is not a tool bastion knows" if not known else f"is {call.tier.value.replace('_', '-')}"
-        return LayerResult(Verdict.ASK, f"{call.tool} {what}; approval needed")
+        if call.tool not in _known_tools():
+            # a client's own tool bastion has not met yet: a person may say yes; where
+            # nobody can be asked the reason says how to let it through next time
+            quoted = shlex.quote(call.tool)
+            quoted = quoted if quoted.startswith("'") else f"'{quoted}'"
+            return LayerResult(Verdict.ASK, f"{call.tool} is not a tool bastion knows; approval needed "
+                                            f"(to allow it: bastion rules add {quoted})")
+        return LayerResult(Verdict.ASK, f"{call.tool} is {call.tier.value.replace('_', '-')}; approval needed")
 
     def _shell(self, call: ToolCall, ctx: Any) -> LayerResult:
         analysis = ctx.analysis

@@ -541,7 +541,45 @@ def _canonical_tool(name: str) -> str:
         raise RuleError(f"wildcards are only allowed in MCP tool names, not {name!r}")
     if name in TOOL_CATALOG or name in CANONICAL_TOOLS:
         return tool_spec(name).canonical
-    raise RuleError(f"unknown tool {name!r}")
+    near = _near_miss(name)
+    if near is not None:
+        raise RuleError(f"unknown tool {name!r} (did you mean {near}?)")
+    return name  # a client's own tool bastion does not know yet: the rule names exactly it
+
+
+def _near_miss(name: str) -> str | None:
+    """A known tool ``name`` is probably a typo of (``bash``, ``Bahs``, ``WebSerch``): a
+    rule naming a tool nobody has must not quietly replace the one meant. Tools bastion
+    has never met (a client's new ``CronCreate``) may be named as they are."""
+    folded = name.lower()
+    best: tuple[int, str] | None = None
+    for known in sorted(set(TOOL_CATALOG) | CANONICAL_TOOLS):
+        if known.lower() == folded:
+            return known
+        if len(name) >= 4:  # ``LSP`` is not a typo of ``LS``
+            distance = _distance(name, known, 2)
+            if distance <= 2 and (best is None or distance < best[0]):
+                best = (distance, known)
+    return best[1] if best else None
+
+
+def _distance(a: str, b: str, limit: int) -> int:
+    """Edit distance of ``a`` and ``b`` (adjacent swaps count once), or ``limit + 1``
+    when it is larger than ``limit``."""
+    if abs(len(a) - len(b)) > limit:
+        return limit + 1
+    previous2: list[int] = []
+    previous = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        row = [i] + [0] * len(b)
+        for j, cb in enumerate(b, 1):
+            row[j] = min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (ca != cb))
+            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                row[j] = min(row[j], previous2[j - 2] + 1)
+        if min(row) > limit:
+            return limit + 1
+        previous2, previous = previous, row
+    return previous[-1]
 
 
 def parse_rule(text: str, behavior: str, *, source: str, origin: str = "", base_dir: str = "") -> Rule:
