@@ -102,11 +102,23 @@ class Context:
 
             call = self.call
             uses: list[PathUse] = []
-            if call.kind is Kind.SHELL:
+            if call.kind is Kind.SHELL or call.kind is Kind.MCP:
+                if call.kind is Kind.MCP:  # the files its arguments name, then its command's
+                    from .mcp_args import path_arguments
+
+                    for op, raw in path_arguments(call):
+                        uses.append(PathUse(op, resolve_path(raw, cwd=call.cwd, home=self.home), raw))
                 analysis = self.analysis
                 if analysis is not None:
                     for access in analysis.paths:
                         uses.extend(self._uses_of(access))
+                return uses
+            patch = call.patch
+            if patch is not None:  # Codex apply_patch: each file with what the patch does to it
+                from .files.patch import patch_changes
+
+                for op, raw in patch_changes(patch):
+                    uses.append(PathUse(op, resolve_path(raw, cwd=call.cwd, home=self.home), raw))
                 return uses
             op = {
                 Kind.FILE_READ: "read",
@@ -160,11 +172,25 @@ class Context:
     # -- shell --------------------------------------------------------------------
 
     @property
+    def command(self) -> str | None:
+        """The shell command the call runs: a shell tool's, or the one an MCP tool's
+        arguments carry (``mcp__shell__run {"command": …}``); None otherwise."""
+
+        def build() -> str | None:
+            if self.call.kind is Kind.MCP:
+                from .mcp_args import shell_command
+
+                return shell_command(self.call)
+            return self.call.command
+
+        return self._once("command", build)
+
+    @property
     def parsed(self) -> Any:
-        """The shell parse (Script or TooComplex), or None for non-shell calls."""
+        """The shell parse (Script or TooComplex), or None for calls without a command."""
 
         def build() -> Any:
-            command = self.call.command
+            command = self.command
             if command is None:
                 return None
             from .shell.parse import parse

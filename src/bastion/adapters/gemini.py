@@ -34,10 +34,19 @@ def to_call(payload: Mapping[str, Any]) -> Any:
     """Gemini's ``web_fetch`` names its URLs inside a ``prompt``. When they all point at
     one host, the first becomes the call's ``url``, so rules and checks see where it
     goes; URLs to several hosts are left as they are and the call is refused as
-    malformed (one domain rule must not wave through a second host)."""
+    malformed (one domain rule must not wave through a second host).
+
+    An MCP tool arrives as ``mcp_<server>_<tool>`` (ambiguous when names hold ``_``) with
+    ``mcp_context.server_name``/``tool_name``: it becomes ``mcp__server__tool``, so MCP
+    rules apply and its arguments are checked like any MCP call's."""
     from urllib.parse import urlsplit
 
     call = claude_code.to_call(payload, agent="gemini")
+    mcp = payload.get("mcp_context")
+    if isinstance(mcp, dict):
+        server, tool = mcp.get("server_name"), mcp.get("tool_name")
+        if isinstance(server, str) and isinstance(tool, str) and server and tool and "__" not in server:
+            call.tool = f"mcp__{server}__{tool}"
     if call.tool == "web_fetch" and not isinstance(call.input.get("url"), str):
         urls = _URL.findall(str(call.input.get("prompt", "")))
         if urls and len({urlsplit(u).hostname for u in urls}) == 1:

@@ -11,12 +11,18 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
+from ..files.patch import PATCH_COMMANDS
 from ..model import Kind, LayerResult, Mode, Source, Tier, ToolCall, Verdict
 
+#: Calls whose files are read out of their input (a shell command's, an MCP tool's
+#: arguments): ``Read(...)`` and ``Edit(...)`` rules see those files too.
+_FACT_KINDS = frozenset({Kind.SHELL, Kind.MCP})
 _READ_OPS = frozenset({"read"})
 _WRITE_OPS = frozenset({"write", "delete"})
-#: File-operation commands that ``acceptEdits`` lets through inside the workspace (002 §12.2).
-ACCEPT_EDITS_COMMANDS = frozenset({"mkdir", "touch", "rm", "rmdir", "mv", "cp", "sed"})
+#: File-operation commands that ``acceptEdits`` lets through inside the workspace (002 §12.2),
+#: with a patch applier (``apply_patch``: its files are read from its patch) and ``cd``
+#: (Codex's ``cd DIR && apply_patch``; every path, the one ``cd`` enters too, must be inside).
+ACCEPT_EDITS_COMMANDS = frozenset({"mkdir", "touch", "rm", "rmdir", "mv", "cp", "sed", "cd"}) | PATCH_COMMANDS
 
 
 def _shell_commands(ctx: Any) -> tuple[Any, ...]:
@@ -27,26 +33,33 @@ def _shell_commands(ctx: Any) -> tuple[Any, ...]:
 def _matching_rule(rules: Iterable[Any], call: ToolCall, ctx: Any) -> Any | None:
     """The first rule that matches the call anywhere (whole call, a sub-command, or a
     file the call touches) — the test for deny and ask rules."""
-    from ..shell.forms import deny_forms
-
     for rule in rules:
         if not rule.applies_to(call):
-            if rule.content is not None and rule.tool in ("Read", "Edit", "Write") and call.kind is Kind.SHELL:
+            if rule.content is not None and rule.tool in ("Read", "Edit", "Write") and call.kind in _FACT_KINDS:
                 if _path_rule_hits(rule, ctx):
                     return rule
+            elif rule.tool == "Bash" and call.kind is Kind.MCP and ctx.command is not None:
+                if rule.content is None or _command_hits(rule, ctx.command, ctx):
+                    return rule  # an MCP tool's shell command meets the Bash rules
             continue
         if rule.content is None:
             return rule
         if call.kind is Kind.SHELL:
-            command = call.command or ""
-            if rule.matches_command(command) or rule.matches_command(" ".join(command.split())):
-                return rule
-            if any(rule.matches_command(form) for cmd in _shell_commands(ctx) for form in deny_forms(cmd)):
+            if _command_hits(rule, call.command or "", ctx):
                 return rule
             continue
         if _path_rule_hits(rule, ctx) or rule.matches(call, home=ctx.home):
             return rule
     return None
+
+
+def _command_hits(rule: Any, command: str, ctx: Any) -> bool:
+    """A Bash rule matches the whole command or any spelling of a sub-command."""
+    from ..shell.forms import deny_forms
+
+    if rule.matches_command(command) or rule.matches_command(" ".join(command.split())):
+        return True
+    return any(rule.matches_command(form) for cmd in _shell_commands(ctx) for form in deny_forms(cmd))
 
 
 def _path_rule_hits(rule: Any, ctx: Any) -> bool:
@@ -204,10 +217,19 @@ def _is_workspace_edit(call: ToolCall, ctx: Any) -> bool:
         parsed = ctx.parsed
         if parsed is None or parsed.complex or not parsed.commands:
             return False
-        if any(cmd.name not in ACCEPT_EDITS_COMMANDS or cmd.wrappers for cmd in parsed.commands):
+        if any((cmd.name not in ACCEPT_EDITS_COMMANDS or cmd.wrappers) and not _feeds_only(cmd) for cmd in parsed.commands):
+            return False
+        if ctx.analysis.unknown:  # e.g. a patch piped in: the files it changes are not known
             return False
         return all(workspace.contains(use.path) for use in ctx.path_uses)
     return False
+
+
+def _feeds_only(cmd: Any) -> bool:
+    """A here-document the parser hung on a whole list (``cd d && apply_patch <<'EOF'``):
+    no program, only input for the command beside it."""
+    return not cmd.argv and not cmd.assignments and bool(cmd.redirects) and all(
+        r.op in ("<<", "<<-") for r in cmd.redirects)
 
 
 class AllowRules:
@@ -241,6 +263,8 @@ class AllowRules:
         for rule in rules:
             if not rule.applies_to(call):
                 continue
+            if call.kind is Kind.MCP and not _mcp_covered(rule, call, ctx):
+                continue  # the tool may be used, but not for what its arguments do here
             if rule.content is None:
                 return LayerResult(Verdict.ALLOW, f"allowed by rule {rule.text}", source=Source.CONFIG)
             uses = ctx.path_uses
@@ -251,6 +275,16 @@ class AllowRules:
             if rule.matches(call, home=ctx.home):
                 return LayerResult(Verdict.ALLOW, f"allowed by rule {rule.text}", source=Source.CONFIG)
         return None
+
+
+def _mcp_covered(rule: Any, call: ToolCall, ctx: Any) -> bool:
+    """An allow rule for an MCP server or tool lets the tool be used, as a ``Bash`` rule
+    lets the shell be used: not to write or delete outside the workspace, and — for a
+    shell command among its arguments — only as far as a ``Bash`` rule would cover it."""
+    workspace = ctx.workspace
+    if any(use.op in _WRITE_OPS and not workspace.contains(use.path) for use in ctx.path_uses):
+        return False
+    return ctx.command is None or bool(_shell_covered((rule,), call, ctx))
 
 
 def _shell_covered(rules: tuple[Any, ...], call: ToolCall, ctx: Any) -> list[str]:
@@ -274,7 +308,7 @@ def _shell_covered(rules: tuple[Any, ...], call: ToolCall, ctx: Any) -> list[str
             if uses and all(workspace.contains(use.path) for use in uses):
                 continue
             return []
-        form = allow_form(cmd)
+        form = allow_form(cmd) if cmd.name not in PATCH_COMMANDS else None  # a patch is an edit, not a command
         if form is None or any(use.op in _WRITE_OPS and not workspace.contains(use.path) for use in uses):
             return []
         match = next((rule for rule in shell_rules if rule.content is None or rule.matches_command(form)), None)

@@ -14,7 +14,8 @@ the workspace check) and then *proves* it:
    commands) — when the broad form would, a narrower one is tried, down to the exact
    command;
 3. never a bare shell, wrapper, interpreter or privilege prefix (spec 002 §12.6.4):
-   ``Bash(bash:*)`` would allow everything.
+   ``Bash(bash:*)`` would allow everything; never a rule for a patch applier
+   (``apply_patch``): a patch is an edit, judged by the files it changes.
 
 Broadest acceptable first: for each sub-command the candidates run from the command's
 identity (``npm install:*``, ``frobnicate:*``, ``python3 manage.py:*``) to the exact
@@ -106,6 +107,14 @@ def _never_a_prefix(name: str) -> bool:
     return name in NON_SUGGESTABLE or name in catalog.PRIVILEGE or name in catalog.WRAPPERS
 
 
+def _no_rule(name: str) -> bool:
+    """Commands no Bash rule may describe at all: a patch applier writes whatever its
+    patch names (the allow layer never lets a Bash rule cover it)."""
+    from ..files.patch import PATCH_COMMANDS
+
+    return name in PATCH_COMMANDS
+
+
 def _script_operand(argv: Sequence[str], inline: frozenset[str], value_opts: frozenset[str], shell: bool) -> int:
     """Length of ``interpreter [options] script`` (``python3 -m pytest`` counts the
     module); raises _Skip for inline code or when no script is named (stdin, REPL)."""
@@ -139,6 +148,8 @@ def identity_length(argv: Sequence[str]) -> int:
     from ..shell import catalog
 
     name = _base(argv[0])
+    if _no_rule(name):
+        raise _Skip(f"{name} is an edit, judged by the files its patch changes")
     if name in catalog.SHELLS or name in ("sh", "bash", "zsh", "fish", "dash", "ksh"):
         return _script_operand(argv, _SHELL_INLINE, frozenset({"--rcfile", "--init-file", "-o", "-O"}), True)
     if name in catalog.INTERPRETERS:
@@ -226,6 +237,8 @@ def is_too_broad(rule_text: str) -> bool:
     head = _base(words[0])
     from ..shell import catalog
 
+    if _no_rule(head):
+        return True
     if len(words) == 1 and (
         _never_a_prefix(head) or head in catalog.SHELLS or head in catalog.INTERPRETERS or head in _OPEN_ENDED
     ):
@@ -337,7 +350,11 @@ def suggest(call: ToolCall, ctx: Any) -> list[str]:
             return []
         return [f"WebFetch(domain:{host})"] if host and all(c not in host for c in "/:@ *?()") else []
     if call.kind is Kind.MCP:
-        return [call.tool]
+        from .layers import _mcp_covered
+
+        # only a rule that would let this very call through (not one whose arguments
+        # write outside the workspace, or carry a command no rule covers)
+        return [call.tool] if _mcp_covered(_parse(call.tool), call, ctx) else []
     return [call.canonical_tool] if call.canonical_tool == call.tool else []
 
 

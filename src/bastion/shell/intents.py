@@ -157,6 +157,7 @@ CODES: dict[str, Code] = _codes(
     ("CAT036", "data_loss", _M, "modifies database contents"),
     ("CAT037", "data_loss", _M, "deletes a branch, tag or remote (recoverable)"),
     ("CAT038", "data_loss", _M, "rewrites local history (recoverable from the reflog)"),
+    ("CAT039", "file_write", _M, "applies a patch (edits files, as the Edit tool does)"),
 )
 
 

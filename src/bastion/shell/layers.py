@@ -1,4 +1,5 @@
 """The shell's layers: hard blocks (2), too complex to analyse (3), analysis findings (6).
+They judge a shell tool's command and the one an MCP tool's arguments carry alike.
 
 Hard blocks are looked for in everything the parser could extract, even from a script
 it refuses to interpret, so ``for f in *; do rm -rf /; done`` is denied, not asked.
@@ -11,6 +12,9 @@ from typing import Any
 from ..model import Kind, LayerResult, Severity, Tier, ToolCall, Verdict
 
 _SEVERITY_ORDER = [Severity.CRITICAL, Severity.HIGH, Severity.MEDIUM, Severity.LOW]
+#: Calls that can carry a shell command: shell tools, and MCP tools whose arguments hold
+#: one (``Context.command``) — judged like a ``Bash`` call.
+_COMMAND_KINDS = frozenset({Kind.SHELL, Kind.MCP})
 
 
 def _first_line(findings: list[Any]) -> str:
@@ -25,7 +29,7 @@ class HardBlocks:
     can_deny = True
 
     def check(self, call: ToolCall, ctx: Any) -> LayerResult | None:
-        if call.kind is not Kind.SHELL:
+        if call.kind not in _COMMAND_KINDS:
             return None
         analysis = ctx.analysis
         if analysis is None or not analysis.hard_blocks:
@@ -48,7 +52,7 @@ class TooComplex:
     can_deny = False
 
     def check(self, call: ToolCall, ctx: Any) -> LayerResult | None:
-        if call.kind is not Kind.SHELL:
+        if call.kind not in _COMMAND_KINDS:
             return None
         parsed = ctx.parsed
         if parsed is None or not parsed.complex:
@@ -70,9 +74,11 @@ class ShellAnalysis:
     can_deny = False
 
     def check(self, call: ToolCall, ctx: Any) -> LayerResult | None:
-        if call.kind is not Kind.SHELL:
+        if call.kind not in _COMMAND_KINDS:
             return None
         analysis = ctx.analysis
+        if analysis is None:
+            return None
         findings = list(ctx.parsed.findings) + [f for f in analysis.findings if f not in ctx.parsed.findings]
         # Low-severity findings are notes for the person (they appear in the decision),
         # not reasons to interrupt: a quoted ';' in `find -exec … ';'` is ordinary shell.

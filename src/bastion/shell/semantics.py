@@ -80,6 +80,7 @@ from .checks.files import (
     check_xargs,
 )
 from .checks.git import check_git
+from .checks.patch import PATCH_COMMANDS, check_patch
 from .checks.root import check_install, check_setcap
 from .checks.network import check_network, check_openssl, check_rsync
 from .catalog_cli import cli_spec
@@ -157,6 +158,7 @@ def _build_dispatch() -> dict[str, Checker]:
         "rsync": check_rsync,
         "setcap": check_setcap,
         "install": check_install,
+        **dict.fromkeys(PATCH_COMMANDS, check_patch),
         "jq": check_jq,
         "gojq": check_jq,
         **dict.fromkeys(C.PAGERS, check_pager),
