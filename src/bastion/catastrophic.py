@@ -17,20 +17,28 @@ This module is imported only when a decision has findings; it builds two small t
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 __all__ = ["Effect", "EFFECTS", "catastrophic_codes", "effect_of"]
 
 
-class Effect(NamedTuple):
-    """One catastrophic effect and the findings that establish it."""
+class Effect:
+    """One catastrophic effect and the findings that establish it. A plain record (a
+    ``NamedTuple`` or dataclass would cost more to build than the whole table, on a
+    path the hook takes once per process)."""
 
-    id: str
-    title: str
-    why: str
-    codes: tuple[str, ...]
-    match: tuple[str, ...]
-    not_match: tuple[str, ...]
+    __slots__ = ("id", "title", "why", "codes", "match", "not_match")
+
+    def __init__(
+        self, id: str, title: str, why: str, codes: tuple[str, ...], *, match: tuple[str, ...], not_match: tuple[str, ...]
+    ) -> None:
+        self.id = id
+        self.title = title
+        self.why = why
+        self.codes = codes
+        self.match = match
+        self.not_match = not_match
+
+    def __repr__(self) -> str:
+        return f"Effect({self.id!r}, codes={self.codes!r})"
 
 
 EFFECTS: tuple[Effect, ...] = (
