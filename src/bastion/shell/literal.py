@@ -1,0 +1,342 @@
+"""What a command prints when its output follows from its words alone.
+
+A shell that reads its commands from a pipe, a here-document or a file runs whatever
+text arrives there, so the parser must know that text to judge it: ``printf '%s\\n'
+'rm -rf ~' | sh`` runs ``rm -rf ~`` just as ``bash -c 'rm -rf ~'`` does. This module
+holds bash's rules for the commands whose output is literal:
+
+* ``echo`` (the bash builtin: ``-n``, ``-e``, ``-E`` in any combination; ``-e`` escapes
+  such as ``\\x72``, ``\\0162``, ``\\c``);
+* ``printf`` (the format's escapes, ``%s``, ``%b``, ``%c``, ``%d`` and friends with
+  flags, width and precision, the format reused while arguments remain; ``%q``, floats
+  and dates are not modelled: None);
+* ``cat`` and ``tee`` pass their input through.
+
+:data:`OUTPUT_WRAPPERS` are the wrappers that run a command without changing what it
+prints (``nice``, ``stdbuf``, ``exec``, ``env`` …). ``xargs_items`` splits ``xargs``'s
+input the way ``xargs`` does, and :func:`xargs_commands` says what it then runs. Every function returns None when the output is not
+known; callers then treat the text as unknown (never as empty).
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["OUTPUT_WRAPPERS", "PRODUCERS", "output", "tee_files", "xargs_items", "xargs_commands", "string_escapes",
+           "MAX_OUTPUT"]
+
+#: Longer outputs are not computed (the parser caps what it parses again anyway).
+MAX_OUTPUT = 20_000
+#: Commands whose output :func:`output` can know.
+PRODUCERS = frozenset({"echo", "printf", "cat", "tee"})
+#: Wrappers that run their command with the same stdout (timing, priority, buffering,
+#: privileges, environment, sessions, tracing to stderr). Not ``xargs``/``parallel``
+#: (they change the arguments), ``watch``/``script`` (they redraw the output),
+#: ``chronic`` (it hides the output of commands that succeed).
+OUTPUT_WRAPPERS = frozenset(
+    {"command", "builtin", "exec", "nice", "ionice", "nohup", "timeout", "time", "stdbuf", "env", "sudo",
+     "doas", "setsid", "unbuffer", "eatmydata", "nocache", "caffeinate", "fakeroot", "firejail", "strace",
+     "ltrace", "catchsegv", "flock", "busybox", "pkexec", "chroot", "torsocks", "proxychains",
+     "proxychains4"}
+)
+
+_SIMPLE_ESCAPES = {"a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n": "\n", "r": "\r", "t": "\t",
+                   "v": "\v", "\\": "\\"}
+_OCTAL = frozenset("01234567")
+_HEX = frozenset("0123456789abcdefABCDEF")
+
+
+class _Stop(Exception):
+    """``\\c``: no more output at all."""
+
+
+def _byte(code: int) -> str:
+    """One byte written by ``\\xHH`` or ``\\NNN``: ASCII as itself; a byte above 0x7F is
+    half a character at best, kept as U+FFFD (an ordinary word character to a shell)."""
+    return chr(code) if code < 0x80 else "\ufffd"
+
+
+def _escapes(text: str, mode: str) -> tuple[str, bool]:
+    """Expand backslash escapes. ``mode`` is ``format`` (printf's format: ``\\NNN``),
+    ``echo`` (``echo -e``: ``\\0NNN`` only) or ``b`` (``%b``: both). Returns the text and
+    whether ``\\c`` cut it short (``\\c`` only stops output for ``echo`` and ``%b``)."""
+    if "\\" not in text:
+        return text, False
+    out: list[str] = []
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch != "\\" or i + 1 == n:
+            out.append(ch)
+            i += 1
+            continue
+        nxt = text[i + 1]
+        if nxt in _SIMPLE_ESCAPES:
+            out.append(_SIMPLE_ESCAPES[nxt])
+            i += 2
+        elif nxt in "\"'?" and mode == "format":
+            out.append(nxt)
+            i += 2
+        elif nxt == "c" and mode != "format":
+            return "".join(out), True
+        elif nxt in "xuU":
+            most = {"x": 2, "u": 4, "U": 8}[nxt]
+            j = i + 2
+            while j < n and j - (i + 2) < most and text[j] in _HEX:
+                j += 1
+            if j == i + 2:
+                out.append("\\" + nxt)
+            else:
+                code = int(text[i + 2 : j], 16)
+                if nxt == "x":
+                    out.append(_byte(code))
+                else:
+                    out.append(chr(code) if code <= 0x10FFFF else "?")
+            i = j
+        elif nxt in _OCTAL and (mode != "echo" or nxt == "0"):
+            start = i + 2 if (nxt == "0" and mode != "format") else i + 1
+            j = start
+            while j < n and j - start < 3 and text[j] in _OCTAL:
+                j += 1
+            out.append(_byte(int(text[start:j] or "0", 8) & 0xFF))
+            i = j
+        else:
+            out.append("\\" + nxt)
+            i += 2
+    return "".join(out), False
+
+
+def string_escapes(text: str) -> str:
+    """``text`` with C-style escapes (``\\n``, ``\\t``, ``\\x41``, ``\\\\``) expanded, as a
+    string literal in most languages reads them (``os.system("cat <<E | sh\\n…")``)."""
+    return _escapes(text, "format")[0]
+
+
+def _echo(args: tuple[str, ...]) -> str | None:
+    escapes = False
+    newline = True
+    index = 0
+    for index, arg in enumerate(args):  # noqa: B007 - the index is used after the loop
+        if len(arg) < 2 or arg[0] != "-" or not set(arg[1:]) <= {"n", "e", "E"}:
+            break
+        for letter in arg[1:]:
+            if letter == "n":
+                newline = False
+            else:
+                escapes = letter == "e"
+    else:
+        index = len(args)
+    text = " ".join(args[index:])
+    if escapes:
+        text, stopped = _escapes(text, "echo")
+        if stopped:
+            return text
+    return text + "\n" if newline else text
+
+
+_CONVERSION = re.compile(r"%([-+ #0]*)(\*|\d+)?(?:\.(\*|\d*))?([a-zA-Z%])")
+_NUMERIC = frozenset("diouxXc")
+
+
+def _number(arg: str) -> int | None:
+    if not arg:
+        return 0
+    if arg[0] in "'\"":
+        return ord(arg[1]) if len(arg) > 1 else 0
+    try:
+        return int(arg, 0)
+    except ValueError:
+        return int(arg, 8) if re.fullmatch(r"[+-]?0[0-7]+", arg) else None
+
+
+def _printf(args: tuple[str, ...]) -> str | None:
+    if args and args[0] == "-v":
+        return ""  # assigns a variable, prints nothing
+    if args and args[0] == "--":
+        args = args[1:]
+    elif args and args[0].startswith("-") and args[0] != "-":
+        return None  # an option bash's printf does not have: an error
+    if not args:
+        return None
+    fmt, rest = args[0], list(args[1:])
+    out: list[str] = []
+    try:
+        while True:
+            used = _printf_pass(fmt, rest, out)
+            if not rest or not used:
+                break
+            if sum(map(len, out)) > MAX_OUTPUT:
+                return None
+    except _Stop:
+        pass
+    except (ValueError, OverflowError):
+        return None
+    text = "".join(out)
+    return text if len(text) <= MAX_OUTPUT else None
+
+
+def _printf_pass(fmt: str, rest: list[str], out: list[str]) -> int:
+    """One pass over the format, taking arguments from ``rest``; returns how many."""
+    used = 0
+    pos = 0
+    for match in _CONVERSION.finditer(fmt):
+        out.append(_literal_part(fmt[pos : match.start()]))
+        pos = match.end()
+        flags, width, precision, conv = match.groups()
+        if conv == "%":
+            if flags or width or precision is not None:
+                raise ValueError("%")
+            out.append("%")
+            continue
+        if width == "*":
+            width = rest.pop(0) if rest else "0"
+            used += 1
+        if precision == "*":
+            precision = rest.pop(0) if rest else "0"
+            used += 1
+        arg = rest.pop(0) if rest else None
+        if arg is not None:
+            used += 1
+        if conv == "s":
+            value = arg or ""
+        elif conv == "b":
+            value, stopped = _escapes(arg or "", "b")
+            if stopped:
+                out.append(value)
+                raise _Stop
+            conv = "s"
+        elif conv in _NUMERIC:
+            if conv == "c":
+                value = arg[:1] if arg else "\0"  # bash prints NUL for an empty or missing %c
+                conv = "s"
+                precision = None
+            elif precision is not None:
+                raise ValueError("precision")  # C and Python differ on "%.0d" of 0
+            else:
+                number = _number(arg or "")
+                if number is None:
+                    raise ValueError(arg)
+                value = number
+                conv = "d" if conv in "iu" else conv
+        else:
+            raise ValueError(conv)  # %q, floats, %(…)T: not modelled
+        if abs(int(width or 0)) > 1000 or int(precision or 0) > 1000:
+            raise ValueError("width")
+        spec = f"%{flags}{width or ''}{'.' + precision if precision is not None else ''}{conv}"
+        out.append(spec % value)
+    out.append(_literal_part(fmt[pos:]))
+    return used
+
+
+def _literal_part(text: str) -> str:
+    """Format text between conversions; a ``%`` left here is an incomplete conversion,
+    which bash reports as an error."""
+    if "%" in text:
+        raise ValueError("format")
+    return _escapes(text, "format")[0]
+
+
+def output(argv: tuple[str, ...], stdin: str | None = None) -> str | None:
+    """What ``argv`` writes to stdout, given the literal text on its stdin (or None)."""
+    if not argv:
+        return None
+    name = argv[0].rsplit("/", 1)[-1]
+    args = argv[1:]
+    if name == "echo":
+        return _echo(args)
+    if name == "printf":
+        return _printf(args)
+    if stdin is None:
+        return None
+    if name == "cat":
+        return stdin if all(a in ("-", "-u") for a in args) else None
+    if name == "tee":
+        return stdin
+    return None
+
+
+def tee_files(argv: tuple[str, ...]) -> tuple[list[str], bool]:
+    """The files ``tee`` writes, and whether it appends (``-a``)."""
+    files: list[str] = []
+    append = False
+    options = True
+    for arg in argv[1:]:
+        if options and arg == "--":
+            options = False
+        elif options and arg.startswith("-") and arg != "-":
+            append = append or arg in ("--append",) or (not arg.startswith("--") and "a" in arg)
+        else:
+            files.append(arg)
+    return files, append
+
+
+def xargs_items(text: str, null: bool = False, delimiter: str | None = None, lines: bool = False) -> list[str]:
+    """Split ``xargs``'s input: blanks and newlines with quotes and backslashes (the
+    default), each line (``-I``), NUL (``-0``) or one delimiter (``-d``)."""
+    if null or delimiter is not None:
+        sep = "\0" if null else delimiter
+        parts = text.split(sep) if sep else [text]
+        return [p.rstrip("\n") if null else p for p in parts if p not in ("", "\n")]
+    if lines:
+        return [line.strip() for line in text.split("\n") if line.strip()]
+    items: list[str] = []
+    current: list[str] = []
+    quote = ""
+    started = False
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        if quote:
+            if ch == quote:
+                quote = ""
+            else:
+                current.append(ch)
+        elif ch in "'\"":
+            quote = ch
+            started = True
+        elif ch == "\\" and i + 1 < n:
+            current.append(text[i + 1])
+            started = True
+            i += 1
+        elif ch in " \t\n":
+            if started:
+                items.append("".join(current))
+                current, started = [], False
+        else:
+            current.append(ch)
+            started = True
+        i += 1
+    if started:
+        items.append("".join(current))
+    return items
+
+
+#: At most this many ``xargs -I`` runs are spelled out (one per input line).
+MAX_XARGS_RUNS = 16
+
+
+def xargs_commands(options: list[tuple[str, str | None]], command: tuple[str, ...],
+                   text: str) -> list[tuple[str, ...]] | None:
+    """The commands ``xargs OPTIONS COMMAND`` runs with ``text`` on its stdin: the items
+    appended to one command (``-n``/``-L`` batches are not split: the same arguments
+    reach the same program), or one run per line with ``-I``/``-i`` replaced. None when
+    the arguments come from elsewhere (``-a FILE``)."""
+    null = False
+    delimiter: str | None = None
+    replace: str | None = None
+    for opt, value in options:
+        if opt in ("-0", "--null"):
+            null = True
+        elif opt in ("-d", "--delimiter") and value is not None:
+            delimiter = _escapes(value, "format")[0][:1]
+        elif opt == "-I" and value:
+            replace = value
+        elif opt in ("-i", "--replace"):
+            replace = value or "{}"
+        elif opt in ("-a", "--arg-file"):
+            return None
+    command = command or ("echo",)
+    if replace is None:
+        return [command + tuple(xargs_items(text, null, delimiter))]
+    lines = xargs_items(text, null, delimiter, lines=True)[:MAX_XARGS_RUNS]
+    return [tuple(arg.replace(replace, line) for arg in command) for line in lines]
