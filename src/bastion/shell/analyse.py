@@ -75,6 +75,8 @@ from ..model import Finding, Severity, Tier
 from . import catalog as C
 from .catalog_cli import known as _long_tail
 from .inline import fork_bomb
+from .literal import output as literal_output
+from .literal import string_escapes
 from .options import parse_args
 from .intents import CODES, RiskFactor, at_least, factor, finding, safety
 from .paths import EXEC, PathAccess, find_roots, resolve
@@ -133,14 +135,15 @@ def analyse(
     ctx = _new_ctx({"cwd": base, "home": home, "roots": roots, "source": parsed.source if source is None else source})
     raw = parsed.source if source is None else source
     hits: list[_Hit] = []
-    facts = _run(parsed.commands, raw, bool(parsed.complex), ctx, 0, hits)
+    facts = _run(parsed.commands, raw, bool(parsed.complex), ctx, 0, hits, parsed.code)
     return _summarise(parsed, facts, hits)
 
 
 # --------------------------------------------------------------------------- the run
 
 
-def _run(commands: Sequence[SimpleCommand], raw: str, complex_: bool, ctx: Ctx, depth: int, hits: list[_Hit]) -> list[Facts]:
+def _run(commands: Sequence[SimpleCommand], raw: str, complex_: bool, ctx: Ctx, depth: int, hits: list[_Hit],
+         code: Sequence[tuple[str, Sequence[SimpleCommand]]] = ()) -> list[Facts]:
     facts = [classify(cmd, ctx) for cmd in _resolve_names(commands)]
     for f in facts:
         if f.hits:
@@ -157,10 +160,16 @@ def _run(commands: Sequence[SimpleCommand], raw: str, complex_: bool, ctx: Ctx, 
     if complex_ and raw:
         _fork_bombs(raw, commands, hits)
         _raw_patterns(raw, commands, ctx, hits)
+    for text, own in code:  # texts the parser ran as code (``echo ':(){ …' | sh``, a script run)
+        _fork_bombs(text, own, hits)
+        _raw_patterns(text, own, ctx, hits)
     if depth < MAX_NESTED_DEPTH:
         for f in facts:
             for text in f.nested:
                 _nested(text, f.label, ctx, depth, hits)
+                if "\\" in text and (decoded := string_escapes(text)) != text:
+                    # a string in a program's source: its escapes may hide newlines
+                    _nested(decoded, f.label, ctx, depth, hits)
         if raw and ("${IFS" in raw or "$IFS" in raw):
             rewritten = raw.replace("${IFS}", " ").replace("$IFS", " ")
             _nested(rewritten, "IFS-separated command", ctx, depth, hits)
@@ -194,7 +203,8 @@ def _nested(text: str, where: str, ctx: Ctx, depth: int, hits: list[_Hit]) -> No
         return
     inner = parse(text)
     found: list[_Hit] = []
-    _run(inner.commands, inner.source or text, bool(inner.complex), replace(ctx, source=text), depth + 1, found)
+    _run(inner.commands, inner.source or text, bool(inner.complex), replace(ctx, source=text), depth + 1, found,
+         inner.code)
     for hit in found:
         hits.append(_Hit(hit.code, f"{hit.detail} [inside {where}]", hit.command))
 
@@ -255,23 +265,18 @@ def _resolve_names(commands: Sequence[SimpleCommand]) -> list[SimpleCommand]:
 # --------------------------------------------------------------------------- script rules
 
 
-_XARGS_REPLACE = LazyPattern(r"(?:-I\s*|--replace=|-J\s*)(\S+)|(?<!\S)(-i|--replace)(?=\s)")
+#: ``parallel -I X`` / ``--replace=X``: the placeholder its command uses.
+_REPLACE_OPTION = LazyPattern(r"(?:-I\s*|--replace=|-J\s*)(\S+)|(?<!\S)(-i|--replace)(?=\s)")
 
 
 def _fed_inputs(facts: list[Facts], raw: str, ctx: Ctx, depth: int, hits: list[_Hit]) -> None:
-    """Commands whose arguments come from their input: ``echo / | xargs rm -rf`` and
-    ``parallel rm -rf {} ::: /`` run ``rm -rf /``. When the input is literal, analyse
-    the command as it will run."""
+    """Commands whose arguments come from their input: ``parallel rm -rf {} ::: /``
+    runs ``rm -rf /``. When the input is literal, analyse the command as it will run.
+    (``xargs`` fed a literal, ``echo / | xargs rm -rf``, is spelled out by the parser.)"""
     for f in facts:
         cmd = f.cmd
         inputs: list[str] | None = None
-        if "xargs" in cmd.wrappers and cmd.pipeline >= 0 and cmd.pipe_index > 0:
-            producers = [p for p in facts if p.cmd.pipeline == cmd.pipeline and p.cmd.pipe_index == cmd.pipe_index - 1]
-            producer = min(producers, key=lambda p: p.cmd.depth) if producers else None
-            if producer is not None and producer.name in ("echo", "printf"):
-                words = [a for a in producer.cmd.argv[1:] if a not in ("-n", "-e", "-E")]
-                inputs = [" ".join(words)] if words else None
-        elif "parallel" in cmd.wrappers and ":::" in raw:
+        if "parallel" in cmd.wrappers and ":::" in raw:
             try:
                 tail = shlex.split(raw.split(":::", 1)[1].split("\n", 1)[0])
             except ValueError:
@@ -279,21 +284,19 @@ def _fed_inputs(facts: list[Facts], raw: str, ctx: Ctx, depth: int, hits: list[_
             inputs = [w for w in tail if w != ":::"][:1] or None
         if not inputs:
             continue
-        tokens = {"{}"} | {m.group(1) or "{}" for m in _XARGS_REPLACE.finditer(raw)} | {"{1}", "{.}"}
+        tokens = {"{}"} | {m.group(1) or "{}" for m in _REPLACE_OPTION.finditer(raw)} | {"{1}", "{.}"}
         argv = list(cmd.argv)
         if any(tok in a for a in argv for tok in tokens):
             argv = [_substitute(a, tokens, inputs[0]) for a in argv]
-        elif "xargs" in cmd.wrappers:
-            argv += inputs[0].split()
         else:
             argv += inputs
-        shell_wrapped = any(w in C.SHELLS for w in cmd.wrappers[cmd.wrappers.index("xargs" if "xargs" in cmd.wrappers else "parallel") :])
+        shell_wrapped = any(w in C.SHELLS for w in cmd.wrappers[cmd.wrappers.index("parallel") :])
         where = f"{f.label} with input {inputs[0]!r}"
         if shell_wrapped or (argv and argv[0].rsplit("/", 1)[-1] in C.SHELLS and "-c" in argv):
             text = " ".join(argv) if shell_wrapped else (argv[argv.index("-c") + 1] if argv.index("-c") + 1 < len(argv) else "")
             _nested(text, where, ctx, depth, hits)
             continue
-        fed = classify(replace(cmd, argv=tuple(argv), wrappers=tuple(w for w in cmd.wrappers if w not in ("xargs", "parallel"))), ctx)
+        fed = classify(replace(cmd, argv=tuple(argv), wrappers=tuple(w for w in cmd.wrappers if w != "parallel")), ctx)
         hits.extend(_Hit(h.code, f"{h.detail} [{where}]", fed.label) for h in fed.hits if h.code.startswith("HB"))
         for text in fed.nested:
             _nested(text, where, ctx, depth, hits)
@@ -469,7 +472,9 @@ def _payloads(facts: list[Facts], ctx: Ctx, depth: int, hits: list[_Hit]) -> Non
             ]
         if not targets:
             continue
-        text = " ".join(a for a in f.cmd.argv[1:] if a not in ("-e", "-n", "-E"))
+        text = literal_output(f.cmd.argv)
+        if text is None:
+            text = " ".join(a for a in f.cmd.argv[1:] if a not in ("-e", "-n", "-E"))
         target = targets[0].resolved
         if "cron" in target:
             text = _CRON_FIELDS.sub("", text, count=1)

@@ -60,10 +60,13 @@ from typing import Any, Callable
 from ..model import Finding, Severity
 from .env import is_dangerous_env, is_safe_env
 from .fastinit import fast_factory
+from .literal import OUTPUT_WRAPPERS, PRODUCERS
+from .literal import output as literal_output
+from .literal import tee_files, xargs_commands
 from .plain import plain_stages
 from .script import Redirect, Script, SimpleCommand, TooComplex
 from .unwrap import EXEC_RUNNERS as _EXEC_RUNNERS
-from .unwrap import SHELLS, WRAPPER_NAMES, find_exec_commands, peel, shell_string
+from .unwrap import SHELLS, WRAPPER_NAMES, find_exec_commands, peel, shell_input, shell_string, wrapper_options
 from .words import Word, decode_word, literal_dollar, unescape_heredoc, unescape_unquoted
 
 __all__ = ["parse", "UNKNOWN_CWD", "MAX_BYTES", "MAX_COMMANDS", "MAX_DEPTH", "MAX_NESTING", "MAX_WORK"]
@@ -134,7 +137,10 @@ _CD = frozenset({"cd", "pushd", "popd"})
 _CD_WRAPPERS = frozenset({"builtin", "command"})
 _EXITS = frozenset({"exit", "return"})
 _TEST_TOKENS = frozenset({"!", "=", "==", "!="})
-_STDIN_SHELL_OPTS = frozenset({"-s", "-", "-e", "-x", "-u", "-l", "--login", "-i", "--noprofile", "--norc"})
+#: Redirections of stdout (fd 1) to a file or another descriptor.
+_STDOUT_OPS = frozenset({">", ">>", ">|", "&>", "&>>", ">&"})
+#: Interpreters a ``#!`` line may name for a script that is still shell code.
+_SHEBANG_SHELLS = SHELLS | {"env"}
 
 
 class _Ctx:
@@ -255,8 +261,19 @@ class _Walker:
         self.pipes = 0
         self.stopped = False
         #: What the last simple command wrote when it is a literal (``cat <<EOF``,
-        #: ``echo TEXT``): a shell in the next pipeline stage runs it.
+        #: ``echo TEXT``, ``printf FORMAT ARGS``): a shell in the next pipeline stage runs it.
         self.literal_out: str | None = None
+        #: Files this command line writes with literal content (``echo X > f``, ``cat >
+        #: f <<EOF``, ``tee f``), and process substitutions with literal output
+        #: (``<(echo X)``): a shell that later runs one runs that text.
+        self.files: dict[str, str] = {}
+        #: Redirections tree-sitter hung on a whole list or pipeline (``ls && bash <<EOF``),
+        #: by the command bash gives them to (the last one).
+        self.attach: dict[tuple[int, int, int], list[Any]] = {}
+        #: Set by :meth:`redirect` when a here-document runs on past tree-sitter's end.
+        self.heredoc_cut: int | None = None
+        #: Commands read from written files that are run (not counted against MAX_COMMANDS).
+        self.file_commands = 0
 
     # ----------------------------------------------------------------- bookkeeping
 
@@ -306,6 +323,18 @@ class _Walker:
                 self.complex("text that cannot be parsed safely")
                 return None
         root = _parser().parse(tree_input).root_node
+        for _ in range(4 if b"time" in data else 0):
+            # ``time`` is a keyword before a pipeline or compound command; tree-sitter
+            # reads ``time { …; }`` as words. It changes nothing that runs: blank it
+            # (same length, so every offset holds) and parse again (``time { time {``).
+            spans = _time_keywords(root, data)
+            if not spans:
+                break
+            for start, end in spans:
+                data = data[:start] + b" " * (end - start) + data[end:]
+                tree_input = tree_input[:start] + b" " * (end - start) + tree_input[end:]
+            source = data.decode("utf-8", "replace")
+            root = _parser().parse(tree_input).root_node
         unit = _Unit(source, data, root, label)
         self.units.append(unit)
         if root.has_error:
@@ -440,24 +469,26 @@ class _Walker:
         sub.pipe = (-1, 0)
         sub.pending = []
         sub.stdin = None
+        before = len(self.commands)
+        self.literal_out = None
         self.descend(unit, node, sub, level + 1)
+        if node.type == "process_substitution" and self.literal_out is not None and len(self.commands) == before + 1:
+            text = unit.text_of(node)
+            if text.startswith("<("):  # ``bash <(echo X)`` runs X: the text is a file a shell may read
+                self.files[text] = self.literal_out
 
     def and_or(self, unit: _Unit, node: Any, ctx: _Ctx, level: int) -> None:
         """``a && b || c``: left-nested in the tree, flattened here without recursion."""
-        tails: list[list[Any]] = []
-        cur = node
-        while cur.type == "list" and cur.child_count:
-            children = cur.children
-            tails.append(children[1:])
-            cur = children[0]
-        items: list[Any] = [cur]
-        for tail in reversed(tails):
-            items.extend(tail)
+        items = _list_items(node)
         self.gaps(unit, node, items)
+        self.and_or_items(unit, items, ctx, level)
+
+    def and_or_items(self, unit: _Unit, items: list[Any], ctx: _Ctx, level: int, ran_first: bool = False) -> None:
+        """Operands and ``&&``/``||`` in order (the first already walked when ``ran_first``)."""
         op = None
         before_prev = ctx.cwd
-        prev_node = None
-        for item in items:
+        prev_node = items[0] if ran_first else None
+        for item in items[1:] if ran_first else items:
             kind = item.type
             if kind in ("&&", "||"):
                 op = kind
@@ -485,11 +516,22 @@ class _Walker:
 
     def pipeline(self, unit: _Unit, node: Any, ctx: _Ctx, level: int) -> None:
         """Each stage runs in a subshell: ``cd`` inside does not carry."""
-        number = self.pipes
-        self.pipes += 1
-        stage = 0
-        stdin: str | None = None
+        stages, tail = self.pipeline_parts(unit, node, level)
+        self.stages(unit, stages, ctx, level)
+        if tail:
+            self.and_or_items(unit, [node, *tail], ctx, level, ran_first=True)
+
+    def pipeline_parts(self, unit: _Unit, node: Any, level: int) -> tuple[list[Any], list[Any]]:
+        """The stages of a pipeline as bash reads it, and the rest of an and-or list.
+
+        bash's ``|`` binds tighter than ``&&`` and ``||``, but tree-sitter nests
+        ``a | b && c`` as ``a | (b && c)`` and hangs ``2>/dev/null`` of ``a | b 2>/dev/null
+        | c`` on ``a | b``: the stages are put back in one pipeline (the redirections on
+        its last command) and ``&& c`` comes after it."""
         self.gaps(unit, node, node.children)
+        stages: list[Any] = []
+        tail: list[Any] = []
+        named = []
         for child in node.children:
             kind = child.type
             if kind in ("|", "|&"):
@@ -498,6 +540,35 @@ class _Walker:
                 if not child.is_named:
                     self.complex(f"unexpected {kind!r}")
                 continue
+            named.append(child)
+        for index, child in enumerate(named):
+            if child.type == "list" and index == len(named) - 1:
+                items = _list_items(child)
+                self.gaps(unit, child, items)
+                child, tail = items[0], items[1:]
+            if child.type == "redirected_statement" and level < MAX_NESTING:
+                body = _body(child)
+                if body is not None and body.type == "pipeline" and (last := _last_command(body)) is not None:
+                    self.gaps(unit, child, child.children)
+                    self.attach[(id(unit), last.start_byte, last.end_byte)] = [
+                        c for c in child.children if c.type in _REDIRECTS]
+                    child = body
+            if child.type == "pipeline" and level < MAX_NESTING:
+                inner, more = self.pipeline_parts(unit, child, level + 1)
+                stages.extend(inner)
+                tail = more + tail
+                continue
+            stages.append(child)
+        return stages, tail
+
+    def stages(self, unit: _Unit, stages: list[Any], ctx: _Ctx, level: int) -> None:
+        """Walk pipeline stages in order; a literal a stage prints is the next one's stdin."""
+        number = self.pipes
+        self.pipes += 1
+        stage = 0
+        stdin: str | None = None
+        for child in stages:
+            kind = child.type
             sub = ctx.copy()
             sub.pipe = (number, stage)
             sub.stdin = stdin
@@ -511,6 +582,7 @@ class _Walker:
                 self.statement(unit, child, sub, level + 1)
             stdin = self.literal_out if self.literal_out is not None and len(commands) == before + 1 else None
             stage += 1
+        self.literal_out = stdin
 
     def plain(self, unit: _Unit, stages: list[tuple[str, list[str]]], ctx: _Ctx) -> None:
         """A plain command or pipeline (:mod:`bastion.shell.plain`), recorded as
@@ -538,15 +610,12 @@ class _Walker:
             self.work += 1
             self.plain_command(unit, text, words, sub, 2)
             stdin = self.literal_out if self.literal_out is not None and len(commands) == before + 1 else None
+        self.literal_out = stdin
 
     def plain_command(self, unit: _Unit, text: str, words: list[str], ctx: _Ctx, level: int) -> None:
         """One stage of a plain command: every word is literal and decodes to itself."""
         unit.words.extend(map(_new_word, zip(words, words, count(), repeat(1))))
-        before = len(self.commands)
         self.emit(unit, words, [], [], ctx, text, level)
-        self.literal_out = (
-            _echo_output(self.commands[before]) if words[0] == "echo" and len(self.commands) == before + 1 else None
-        )
 
     def redirected(self, unit: _Unit, node: Any, ctx: _Ctx, level: int) -> None:
         body = None
@@ -571,6 +640,13 @@ class _Walker:
         if body is not None and body.type == "command":
             self.command(unit, body, ctx, level, redirects, extra=["-"] if dash else None)
             return
+        if body is not None and body.type in ("list", "pipeline", "negated_command") and redirects:
+            # bash has no redirected list: ``ls && bash <<EOF`` feeds the here-document to bash
+            last = _last_command(body)
+            if last is not None:
+                self.attach[(id(unit), last.start_byte, last.end_byte)] = redirects
+                self.statement(unit, body, ctx, level + 1)
+                return
         if body is not None:
             self.statement(unit, body, ctx, level + 1)
         self.command(unit, None, ctx, level, redirects, text_node=node)
@@ -580,6 +656,10 @@ class _Walker:
     def command(self, unit: _Unit, node: Any, ctx: _Ctx, level: int, outer: list[Any] | tuple[Any, ...],
                 text_node: Any = None, extra: list[str] | None = None) -> None:
         """One simple command: assignments, words and redirections, in bash's order."""
+        if self.attach and node is not None:
+            attached = self.attach.pop((id(unit), node.start_byte, node.end_byte), None)
+            if attached:
+                outer = [*outer, *attached]
         text_of = unit.text_of
         argv: list[str] = []
         assigns: list[tuple[str, str]] = []
@@ -673,8 +753,13 @@ class _Walker:
         heredoc: tuple[str, bool] | None = None
         trailing: list[tuple[str, Any]] = []
         if redirect_nodes:
+            cut: int | None = None
             for rnode in redirect_nodes:
+                if cut is not None and rnode.start_byte > cut:
+                    continue  # a body line of a here-document bash has not ended yet
+                self.heredoc_cut = None
                 heredoc = self.redirect(unit, rnode, redirects, argv, issues, trailing) or heredoc
+                cut = self.heredoc_cut if self.heredoc_cut is not None else cut
         if issues:
             self.refuse(unit, issues, ctx, level)
         shown_node = text_node if text_node is not None else node
@@ -688,12 +773,7 @@ class _Walker:
         stdin = heredoc[0] if heredoc and heredoc[1] else None
         before = len(self.commands)
         self.emit(unit, argv, assigns, redirects, ctx, shown, level, stdin)
-        out = None
-        if argv and (stdin is not None or argv[0] == "echo") and len(self.commands) == before + 1:
-            if stdin is not None and argv in (["cat"], ["cat", "-"]):
-                out = stdin
-            elif argv[0] == "echo":
-                out = _echo_output(self.commands[before])
+        out = self.literal_out if len(self.commands) == before + 1 else None
         self.literal_out = out
         for kind, tnode in trailing:
             if kind == "pipe":
@@ -820,8 +900,11 @@ class _Walker:
         end_node = None
         op = "<<"
         pending_op: str | None = None
+        cut = self.heredoc_cut = _runaway_heredoc(unit, node)
         for child in node.children:
             ckind = child.type
+            if cut is not None and child.start_byte > cut:
+                continue  # tree-sitter read body lines as redirections or commands
             if ckind in ("<<", "<<-"):
                 op = ckind
             elif ckind == "file_descriptor":
@@ -860,6 +943,12 @@ class _Walker:
                     literal = False
         stop = end_node.start_byte if end_node is not None else body_node.end_byte
         body = unit.slice(body_node.start_byte, stop)
+        if cut is not None:
+            # bash ends a here-document only at a line that is exactly the delimiter
+            self.complex("here-document delimiter followed by more text on its line")
+            body = _bash_heredoc_body(unit.slice(body_node.start_byte, unit.root.end_byte), node, unit, op)
+            if not quoted and ("$" in body or "`" in body):
+                literal = False
         if not quoted:
             body = unescape_heredoc(body)
         if op == "<<-":
@@ -940,6 +1029,7 @@ class _Walker:
              ctx: _Ctx, text: str, level: int, stdin: str | None = None,
              persistent: list[tuple[str, str]] | None = None) -> None:
         """Peel wrappers, parse shell strings again, track ``cd``; record the command."""
+        self.literal_out = None
         if not argv:
             # bare assignments persist for the rest of the shell: dangerous ones stay attached
             kept = [(k, v) for k, v in assigns if not is_safe_env(k)]
@@ -954,13 +1044,18 @@ class _Walker:
                 ctx.carried = ctx.carried + carried
         head = argv[0].rsplit("/", 1)[-1]
         cwd = ctx.cwd
-        if head not in _EMITTED:  # nothing to peel, parse again, track or run: record it as it is
+        if head not in _EMITTED and not (self.files and "/" in argv[0]):
+            # nothing to peel, parse again, track, run or print: record it as it is
             merged = [*ctx.assignments, *ctx.carried, *assigns] if (ctx.assignments or ctx.carried) else assigns
             self.record(unit, tuple(argv), merged + persistent if persistent else merged, redirects, ctx.wrappers,
                         cwd, ctx.origin, text, ctx)
             return
+        fed = stdin if stdin is not None else ctx.stdin
         if head in WRAPPER_NAMES:
             peeled = peel(tuple(argv))
+            if fed is not None and "xargs" in peeled.wrappers and self.xargs(unit, argv, assigns, redirects, ctx,
+                                                                            text, level, fed):
+                return
             for problem in peeled.problems:
                 self.complex(problem)
             wrappers = ctx.wrappers + tuple(peeled.wrappers)
@@ -983,18 +1078,47 @@ class _Walker:
                         text, level, shares_shell=peeled.shell_origin == "eval")
             return
         name = head if peeled is None else (effective[0].rsplit("/", 1)[-1] if effective else "")
+        if name in _KEYWORDS and len(effective) > 1:
+            saved = ctx.wrappers
+            ctx.wrappers = wrappers
+            try:
+                self.emit(unit, list(effective[1:]), [*assigns, *(peeled.assignments if peeled else ())],
+                          redirects, ctx, text, level + 1, stdin)
+            finally:
+                ctx.wrappers = saved
+            return
         if name in SHELLS:
             script = shell_string(effective)
             if script is not None:
                 self.nested(unit, script, "bash -c", effective, merged, redirects, wrappers + (name,), cwd, ctx,
                             text, level)
                 return
-            fed = stdin if stdin is not None else ctx.stdin
-            if fed is not None and _reads_stdin(effective):
+            how, operand = shell_input(effective)
+            if how == "stdin" and fed is not None:
                 self.nested(unit, fed, "heredoc", effective, merged, redirects, wrappers + (name,), cwd, ctx,
                             text, level)
                 return
+            content = self.file_text(operand, cwd) if how == "file" else None
+            if content is not None:
+                self.run_file(unit, content, "script", effective, merged, redirects, wrappers, cwd, origin, ctx,
+                              text, level)
+                return
+        elif self.files and effective:
+            # a file written earlier in this command line: sourced, or run by its path
+            content = None
+            if name in ("source", ".") and len(effective) > 1:
+                content = self.file_text(effective[1], cwd)
+            elif "/" in effective[0]:
+                content = self.file_text(effective[0], cwd)
+                if content is not None and not _shell_script(content):
+                    content = None
+            if content is not None:
+                self.run_file(unit, content, "source" if name in ("source", ".") else "script", effective, merged,
+                              redirects, wrappers, cwd, origin, ctx, text, level)
+                return
         self.record(unit, effective, merged, redirects, wrappers, cwd, origin, text, ctx)
+        if name in PRODUCERS and (peeled is None or OUTPUT_WRAPPERS.issuperset(peeled.wrappers)):
+            self.produce(effective, fed, redirects, cwd)
         if name in _CD and (peeled is None or set(peeled.wrappers) <= _CD_WRAPPERS):
             _track_cd(ctx, effective)
         if name not in _EXEC_RUNNERS:
@@ -1017,11 +1141,14 @@ class _Walker:
 
     def nested(self, unit: _Unit, script: str, origin: str, effective: tuple[str, ...],
                merged: list[tuple[str, str]], redirects: list[Redirect], wrappers: tuple[str, ...],
-               cwd: str | None, ctx: _Ctx, text: str, level: int, shares_shell: bool = False) -> None:
-        """Parse a shell string again; its commands replace the wrapper command."""
+               cwd: str | None, ctx: _Ctx, text: str, level: int, shares_shell: bool = False,
+               recorded: bool = False) -> None:
+        """Parse a shell string again; its commands replace the wrapper command (unless
+        the caller ``recorded`` it already)."""
         if ctx.reparse + 1 > MAX_DEPTH:
             self.complex(f"shell strings nested more than {MAX_DEPTH} levels deep")
-            self.record(unit, effective, merged, redirects, wrappers, cwd, ctx.origin, text, ctx)
+            if not recorded:
+                self.record(unit, effective, merged, redirects, wrappers, cwd, ctx.origin, text, ctx)
             return
         sub = ctx.copy()
         sub.origin = origin
@@ -1035,14 +1162,101 @@ class _Walker:
         sub.stdin = None
         before = len(self.commands)
         unit.scripts.add(script)
-        label = f"{origin} string" if origin != "heredoc" else "here-document"
+        label = _NESTED_LABELS.get(origin) or f"{origin} string"
         inner = self.run(script, sub, label)
-        if inner is None or len(self.commands) == before:
+        if not recorded and (inner is None or len(self.commands) == before):
             # nothing inside (or refused): keep the wrapper itself visible
             self.record(unit, effective, merged, redirects, wrappers[:-1], cwd, ctx.origin, text, ctx)
         if shares_shell and not ctx.background and ctx.pipe[0] < 0:
             ctx.cwd = sub.cwd
             ctx.carried = ctx.carried + sub.carried
+
+    def run_file(self, unit: _Unit, content: str, origin: str, effective: tuple[str, ...],
+                 merged: list[tuple[str, str]], redirects: list[Redirect], wrappers: tuple[str, ...],
+                 cwd: str | None, runner_origin: str, ctx: _Ctx, text: str, level: int) -> None:
+        """A script this command line wrote is run (``bash f``, ``. f``, ``./f``): the
+        runner stays recorded (the file may hold more than was written here) and the
+        written text is parsed as its code."""
+        self.record(unit, effective, merged, redirects, wrappers, cwd, runner_origin, text, ctx)
+        name = _base_name(effective[0])
+        mark = len(self.reasons)
+        before = len(self.commands)
+        self.nested(unit, content, origin, effective, merged, [], wrappers + (name,), cwd, ctx, text, level,
+                    shares_shell=origin == "source", recorded=True)
+        self.file_commands += len(self.commands) - before
+        if len(self.reasons) > mark and not self.stopped:
+            # the file's commands are judged (hard blocks, asks), but a file bastion cannot
+            # follow is no reason to trust the command less than running an unknown file
+            for reason in self.reasons[mark:]:
+                self.seen_reasons.discard(reason)
+            del self.reasons[mark:]
+
+    def file_text(self, path: str, cwd: str | None) -> str | None:
+        """The literal content this command line wrote to ``path``, if any."""
+        return self.files.get(_file_key(cwd, path)) if path else None
+
+    def write_file(self, cwd: str | None, path: str, text: str | None, append: bool) -> None:
+        """Remember what a write put in ``path``; text not known (None) forgets a file a
+        ``>`` truncates, and keeps what ``>>`` appends to."""
+        if not path or path.startswith("/dev/"):
+            return
+        key = _file_key(cwd, path)
+        if text is None:
+            if not append:
+                self.files.pop(key, None)
+            return
+        if append:
+            text = self.files.get(key, "") + text
+        if len(text) <= MAX_BYTES:
+            self.files[key] = text
+        else:
+            self.files.pop(key, None)
+
+    def produce(self, argv: tuple[str, ...], fed: str | None, redirects: list[Redirect], cwd: str | None) -> None:
+        """What a producer (``echo``, ``printf``, ``cat``, ``tee``) prints goes to the next
+        pipeline stage (:attr:`literal_out`) or, redirected, into a file (:attr:`files`)."""
+        if argv[0].rsplit("/", 1)[-1] == "tee" and fed is not None:
+            paths, append = tee_files(argv)
+            for path in paths:
+                self.write_file(cwd, path, fed, append)
+        out = literal_output(argv, fed)
+        if out is None:
+            return
+        target: Redirect | None = None
+        to_pipe = True
+        for redirect in redirects:
+            if redirect.op not in _STDOUT_OPS or redirect.fd not in (None, 1):
+                continue
+            if redirect.op == ">&" and (redirect.target.isdigit() or redirect.target == "-"):
+                to_pipe = redirect.target == "1"  # >&2: to another descriptor, not the pipe
+                target = None
+            else:
+                to_pipe = False
+                target = redirect
+        if target is not None:
+            self.write_file(cwd, target.target, out, ">>" in target.op)
+        elif to_pipe:
+            self.literal_out = out
+
+    def xargs(self, unit: _Unit, argv: list[str], assigns: list[tuple[str, str]], redirects: list[Redirect],
+              ctx: _Ctx, text: str, level: int, fed: str) -> bool:
+        """``xargs CMD`` with literal text on its stdin runs CMD with that text as
+        arguments: record those commands (``xargs rm -rf <<< ~`` runs ``rm -rf ~``)."""
+        index = next((i for i, word in enumerate(argv) if _base_name(word) == "xargs"), -1)
+        if index < 0:
+            return False
+        options, start = wrapper_options(tuple(argv[index:]))
+        runs = xargs_commands(options, tuple(argv[index + start :]), fed)
+        if not runs:
+            return False
+        sub = ctx.copy()
+        sub.stdin = None
+        sub.origin = "xargs"
+        sub.wrappers = ctx.wrappers + ("xargs",)
+        for run in runs:
+            self.emit(unit, [*argv[:index], *run], list(assigns), redirects, sub, text, level + 1)
+        self.literal_out = None
+        return True
 
     def record(self, unit: _Unit, argv: tuple[str, ...], assigns: list[tuple[str, str]],
                redirects: list[Redirect], wrappers: tuple[str, ...], cwd: str | None, origin: str,
@@ -1050,6 +1264,10 @@ class _Walker:
         if ctx.pending:
             redirects = ctx.pending + list(redirects)
             ctx.pending.clear()
+        if self.files and redirects:
+            for redirect in redirects:
+                if redirect.writes and redirect.op != ">&":
+                    self.write_file(cwd, redirect.target, None, ">>" in redirect.op)
         kept: list[tuple[str, str]] = []
         if assigns:
             for pair in assigns:
@@ -1102,11 +1320,17 @@ def _label(kind: str) -> str:
         kind, kind.replace("_", " "))
 
 
+#: bash keywords; one read as a command name (``command ! rm …``, ``env -i if …``,
+#: ``then curl …`` after a misread ``if``) is either refused by bash or a compound
+#: command tree-sitter misread: the words after it are judged as the command.
+_KEYWORDS = frozenset({"!", "{", "}", "if", "then", "else", "elif", "fi", "do", "done", "while", "until", "esac"})
 #: Command names :meth:`_Walker.emit` does more for than record them: wrappers to peel,
-#: shells and ``source`` whose input is code, ``cd`` to track, ``-exec`` runners; and
-#: ``echo``, whose output can feed a shell in the next pipeline stage (its stage gets a
-#: context of its own).
-_EMITTED = WRAPPER_NAMES | SHELLS | _CD | _EXEC_RUNNERS | {"source", ".", "echo"}
+#: shells and ``source`` whose input is code, ``cd`` to track, ``-exec`` runners; the
+#: producers of :mod:`bastion.shell.literal`, whose output can feed a shell in the next
+#: pipeline stage or fill a script (their stage gets a context of its own).
+_EMITTED = WRAPPER_NAMES | SHELLS | _CD | _EXEC_RUNNERS | PRODUCERS | _KEYWORDS | {"source", "."}
+#: How a text parsed again is named in reasons (``syntax error in here-document``).
+_NESTED_LABELS = {"heredoc": "here-document", "script": "script file", "source": "sourced file"}
 
 
 def _base_name(word: str) -> str:
@@ -1118,20 +1342,133 @@ def _first_word(unit: _Unit, node: Any) -> str:
     return unescape_unquoted(text[0]) if text else ""
 
 
-def _reads_stdin(argv: tuple[str, ...]) -> bool:
-    """A shell with no script operand reads its commands from stdin."""
-    return all(arg in _STDIN_SHELL_OPTS or (arg.startswith("-") and "c" not in arg) for arg in argv[1:])
+#: Words after the ``time`` keyword that tree-sitter cannot read as a command (it does
+#: not know ``time`` is a keyword): the start of a compound command.
+_AFTER_TIME = frozenset({"{", "if", "for", "while", "until", "case", "select", "[[", "!", "function", "coproc"})
 
 
-def _echo_output(cmd: SimpleCommand) -> str | None:
-    """What ``echo TEXT`` writes (plain ``echo`` / ``echo -n`` only)."""
-    if cmd.name == "echo" and not cmd.wrappers and not cmd.redirects:
-        args = cmd.args
-        if args and args[0] == "-n":
-            args = args[1:]
-        if args and args[0].startswith("-"):
+def _time_keywords(root: Any, data: bytes) -> list[tuple[int, int]]:
+    """Byte spans of ``time`` (and ``-p``) before a compound command: ``time { a; }``."""
+    spans: list[tuple[int, int]] = []
+    stack = [root]
+    steps = 0
+    while stack and steps < MAX_WORK:
+        steps += 1
+        node = stack.pop()
+        if node.type == "command" and node.child_count > 1:
+            children = node.children
+            first = children[0]
+            if first.type == "command_name" and data[first.start_byte : first.end_byte] == b"time":
+                end = first.end_byte
+                rest = children[1:]
+                while rest and rest[0].type == "word" and data[rest[0].start_byte : rest[0].end_byte] in (b"-p", b"--"):
+                    end = rest[0].end_byte
+                    rest = rest[1:]
+                after = data[rest[0].start_byte : rest[0].end_byte].split(None, 1) if rest else []
+                if after and after[0].decode("utf-8", "replace") in _AFTER_TIME:
+                    spans.append((first.start_byte, end))
+        if node.named_child_count:
+            stack.extend(node.named_children)
+    return spans
+
+
+def _file_key(cwd: str | None, path: str) -> str:
+    """One name per file for :attr:`_Walker.files`: ``x.sh``, ``./x.sh`` and, after
+    ``cd /tmp``, ``/tmp/x.sh`` are the same file; a process substitution is its text."""
+    if path.startswith("<("):
+        return path
+    if cwd == UNKNOWN_CWD and not path.startswith(("/", "~")):
+        return UNKNOWN_CWD + "/" + posixpath.normpath(path)
+    return _join_cwd(cwd, path)
+
+
+def _shell_script(content: str) -> bool:
+    """Whether a file run by its path is shell code: no ``#!`` line (the shell runs it)
+    or one naming a shell (``#!/bin/sh``, ``#!/usr/bin/env bash``)."""
+    if not content.startswith("#!"):
+        return True
+    words = content[2:].split("\n", 1)[0].split()
+    if not words:
+        return True
+    name = _base_name(words[0])
+    if name == "env":
+        rest = [w for w in words[1:] if not w.startswith("-") and "=" not in w]
+        name = _base_name(rest[0]) if rest else ""
+    return name in SHELLS
+
+
+def _heredoc_parts(node: Any) -> tuple[Any, Any]:
+    """The ``heredoc_start`` and ``heredoc_end`` children of a here-document."""
+    start = end = None
+    for child in node.children:
+        if child.type == "heredoc_start":
+            start = child
+        elif child.type == "heredoc_end":
+            end = child
+    return start, end
+
+
+def _runaway_heredoc(unit: _Unit, node: Any) -> int | None:
+    """tree-sitter ends a here-document at a line that starts with the delimiter; bash
+    only at a line that is exactly the delimiter (``EOF >/dev/null &`` is a body line).
+    Returns where tree-sitter's end line starts when bash reads on, else None."""
+    _start, end = _heredoc_parts(node)
+    if end is None or unit.root is None:
+        return None
+    rest = unit.slice(end.end_byte, min(unit.root.end_byte, end.end_byte + 4096))
+    return end.start_byte if rest.split("\n", 1)[0] else None
+
+
+def _bash_heredoc_body(text: str, node: Any, unit: _Unit, op: str) -> str:
+    """The body bash reads from ``text`` (everything after the ``<<`` line): up to a line
+    that is exactly the delimiter, or to the end."""
+    start, _end = _heredoc_parts(node)
+    delimiter = re.sub(r"[\"'\\]", "", unit.text_of(start)) if start is not None else ""
+    lines = text.split("\n")
+    for index, line in enumerate(lines):
+        if (line.lstrip("\t") if op == "<<-" else line) == delimiter:
+            return "\n".join(lines[:index]) + "\n"
+    return text if text.endswith("\n") else text + "\n"
+
+
+def _list_items(node: Any) -> list[Any]:
+    """``a && b || c`` is left-nested in the tree: its operands and operators in order."""
+    tails: list[list[Any]] = []
+    cur = node
+    while cur.type == "list" and cur.child_count:
+        children = cur.children
+        tails.append(children[1:])
+        cur = children[0]
+    items: list[Any] = [cur]
+    for tail in reversed(tails):
+        items.extend(tail)
+    return items
+
+
+def _body(node: Any) -> Any:
+    """The statement a ``redirected_statement`` redirects (None if not exactly one)."""
+    bodies = [c for c in node.children if c.is_named and c.type not in _REDIRECTS and c.type != "comment"]
+    return bodies[0] if len(bodies) == 1 else None
+
+
+def _last_command(node: Any) -> Any:
+    """The simple command that ends a list or pipeline: bash gives it the redirections
+    tree-sitter hangs on the whole (``ls && bash <<EOF``)."""
+    for _ in range(MAX_NESTING):
+        kind = node.type
+        if kind == "command":
+            return node
+        if kind in ("list", "pipeline", "negated_command"):
+            named = [c for c in node.children if c.is_named and c.type != "comment"]
+            if not named:
+                return None
+            node = named[-1]
+        elif kind == "redirected_statement":
+            node = _body(node)
+            if node is None:
+                return None
+        else:
             return None
-        return " ".join(args) + "\n"
     return None
 
 
@@ -1220,15 +1557,22 @@ def _parse(command: str) -> Script | TooComplex:
     if walker.reasons:
         reasons.extend(r for r in walker.reasons if r not in reasons)
     commands = tuple(walker.commands)
-    if len(commands) > MAX_COMMANDS:
-        reasons.append(f"more than {MAX_COMMANDS} commands ({len(commands)})")
+    if len(commands) - walker.file_commands > MAX_COMMANDS:
+        reasons.append(f"more than {MAX_COMMANDS} commands ({len(commands) - walker.file_commands})")
     if findings:
         findings = _dedupe(findings)
     if reasons:
         reason = reasons[0] if len(reasons) == 1 else f"{reasons[0]} (and {len(reasons) - 1} more)"
         reason = _printable(reason)
-        return TooComplex(reason, partial=commands, findings=tuple(findings), source=command)
+        return TooComplex(reason, partial=commands, findings=tuple(findings), source=command, code=_code(walker))
+    if len(walker.units) > 1:
+        return _new_script({"commands": commands, "findings": tuple(findings), "source": command, "code": _code(walker)})
     return _new_script({"commands": commands, "findings": tuple(findings), "source": command})
+
+
+def _code(walker: _Walker) -> tuple[tuple[str, tuple[SimpleCommand, ...]], ...]:
+    """Every text parsed again as code, with the commands extracted from it."""
+    return tuple((unit.source, tuple(unit.commands)) for unit in walker.units[1:])
 
 
 _RUN_UNITS: Callable[[list[_Unit]], list[Finding]] | None = None

@@ -79,6 +79,8 @@ class Script:
     commands: tuple[SimpleCommand, ...]
     findings: tuple[Finding, ...] = ()
     source: str = ""
+    #: Texts parsed again as code, as :attr:`TooComplex.code`.
+    code: tuple[tuple[str, tuple[SimpleCommand, ...]], ...] = ()
 
     complex: bool = field(default=False, init=False)
 
@@ -91,6 +93,10 @@ class TooComplex:
     partial: tuple[SimpleCommand, ...] = ()
     findings: tuple[Finding, ...] = ()
     source: str = ""
+    #: Texts parsed again as code (``bash -c`` strings, here-documents and literals fed
+    #: to a shell, scripts written then run), each with the commands extracted from it:
+    #: what only the raw text shows (a fork bomb's function) is looked for in them too.
+    code: tuple[tuple[str, tuple[SimpleCommand, ...]], ...] = ()
 
     complex: bool = field(default=True, init=False)
 

@@ -28,6 +28,8 @@ __all__ = [
     "Peeled",
     "peel",
     "shell_string",
+    "shell_input",
+    "wrapper_options",
     "WRAPPER_NAMES",
     "EXEC_RUNNERS",
     "find_exec_commands",
@@ -387,7 +389,17 @@ def shell_string(argv: tuple[str, ...]) -> str | None:
                 break
             i += 1
         return "\n".join(strings) if strings else None
-    has_c = False
+    i, letters = _shell_options(argv)
+    if "c" in letters:
+        return argv[i] if i < n else None
+    return None
+
+
+def _shell_options(argv: tuple[str, ...]) -> tuple[int, str]:
+    """Scan a (non-fish) shell's options: the index of its first operand, and every
+    letter of its ``-x`` options."""
+    n = len(argv)
+    seen: list[str] = []
     i = 1
     while i < n:
         arg = argv[i]
@@ -400,13 +412,27 @@ def shell_string(argv: tuple[str, ...]) -> str | None:
             i += 2 if arg in _SHELL_LONG_WITH_ARG else 1
             continue
         letters = arg[1:]
-        if arg[0] == "-" and "c" in letters:
-            has_c = True
+        if arg[0] == "-":
+            seen.append(letters)
         # every o/O in a cluster (-o pipefail, -eo pipefail) consumes the next argument
         i += 1 + letters.count("o") + letters.count("O")
-    if has_c:
-        return argv[i] if i < n else None
-    return None
+    return i, "".join(seen)
+
+
+def shell_input(argv: tuple[str, ...]) -> tuple[str, str]:
+    """Where a shell run without a command string reads its commands: ``("stdin", "")``
+    (no operand, ``-s``, ``-i``), ``("file", OPERAND)`` (``bash script.sh args``), or
+    ``("none", "")`` for ``-n``, which only checks the syntax."""
+    name = argv[0].rsplit("/", 1)[-1] if argv else ""
+    if name == "fish":
+        operands = [a for a in argv[1:] if not a.startswith("-")]
+        return ("file", operands[0]) if operands else ("stdin", "")
+    i, letters = _shell_options(argv)
+    if "n" in letters:
+        return ("none", "")
+    if "s" in letters or "i" in letters or i >= len(argv):
+        return ("stdin", "")
+    return ("file", argv[i])
 
 
 #: find's actions that run a command, ended by ``;`` or ``+``.
@@ -617,6 +643,17 @@ def _special(name: str, argv: tuple[str, ...], out: Peeled) -> tuple[str, ...] |
         out.shell_origin = "parallel"
         return None
     return None
+
+
+def wrapper_options(argv: tuple[str, ...]) -> tuple[list[tuple[str, str | None]], int]:
+    """The options of the table wrapper ``argv[0]`` as ``(option, value)`` pairs, and the
+    index where the command it runs starts (``xargs -0 -I{} rm {}`` → 3)."""
+    name = argv[0].rsplit("/", 1)[-1] if argv else ""
+    spec = WRAPPERS.get(name)
+    if spec is None:
+        return [], len(argv)
+    opts = _read_options(argv, 1, spec, name, None)
+    return opts.values, min(len(argv), opts.index + spec.positionals)
 
 
 #: How many wrappers deep :func:`peel` goes before giving up.
