@@ -7,7 +7,9 @@ is ``hookSpecificOutput.permissionDecision`` (allow / ask / deny) with
 tool result. An ``allow`` from a hook **skips Claude Code's own permission checks**, so
 bastion answers ``allow`` only when its own decision is allow, and ``ask`` or ``deny``
 otherwise. ``PermissionRequest`` (the dialog is about to show) gets allow or deny when
-bastion is sure and no opinion when it would ask.
+bastion is sure and no opinion when it would ask. Claude Code's own harmless tools
+(``TodoWrite``, ``WaitForMcpServers`` …) are its rows of the tool catalog, each with why
+it is harmless (``model.internal_tools("claude-code")``).
 """
 
 from __future__ import annotations

@@ -8,6 +8,11 @@ reaches the model ("Command blocked by PreToolUse hook: …"). ``allow`` and ``a
 treated as a failed hook **and the command runs** — and so is ``"continue": false`` —
 so bastion never sends them: an allow is silence (exit 0, no output) and an ask becomes a deny, or with
 ``integrations.codex.ask = "block"`` a blocking exit 2 with the reason on stderr.
+
+A shell call's payload holds no ``workdir``: Codex sends the directory the command runs
+in as the payload's ``cwd``. Codex's own harmless tools (``update_plan``,
+``request_user_input`` …) are its rows of the tool catalog, each with why it is
+harmless (``model.internal_tools("codex")``).
 """
 
 from __future__ import annotations

@@ -6,7 +6,9 @@ of ``settings.json``; the payload has ``tool_name`` (``run_shell_command``…),
 "deny", "reason"}`` blocks the tool and the model reads "Tool execution blocked:
 <reason>"; a hook that gives no decision — or ``"ask"``, which the tool path ignores —
 lets the tool run. So bastion always answers explicitly: ``allow`` or ``deny``, with an
-ask turned into a deny that says why.
+ask turned into a deny that says why. Gemini's own harmless tools (``enter_plan_mode``,
+``ask_user`` …) are its rows of the tool catalog, each with why it is harmless
+(``model.internal_tools("gemini")``).
 """
 
 from __future__ import annotations
