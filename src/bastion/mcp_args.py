@@ -76,9 +76,6 @@ OTHER_LANGUAGES = frozenset({
     "perl", "php", "lua", "sql", "sqlite", "postgres", "mysql", "query", "jupyter", "notebook", "r", "julia",
     "applescript", "osascript", "powershell", "pwsh", "java", "go", "rust", "swift", "kotlin",
 })
-#: How deep nested arguments are searched for paths.
-MAX_DEPTH = 8
-
 _WORD = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
 _FILE_NAME = re.compile(r"^[\w.-]+\.[A-Za-z0-9]{1,8}$")
 
@@ -109,18 +106,19 @@ def _looks_like_path(value: str) -> bool:
     return "/" in value or value.startswith((".", "~")) or bool(_FILE_NAME.match(value))
 
 
-def _walk(value: Any, depth: int = 0) -> Iterator[tuple[str, Any]]:
-    """``(argument name, value)`` for every named value, nested ones included."""
-    if depth > MAX_DEPTH:
-        return
-    if isinstance(value, dict):
-        for key, item in value.items():
-            if isinstance(key, str):
-                yield key, item
-            yield from _walk(item, depth + 1)
-    elif isinstance(value, list):
-        for item in value:
-            yield from _walk(item, depth + 1)
+def _walk(value: Any) -> Iterator[tuple[str, Any]]:
+    """``(argument name, value)`` for every named value, nested ones included (however
+    deep: the input's size is bounded by ``validate``)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            for key, inner in item.items():
+                if isinstance(key, str):
+                    yield key, inner
+                stack.append(inner)
+        elif isinstance(item, list):
+            stack.extend(reversed(item))
 
 
 def _strings(value: Any) -> list[str]:
