@@ -210,3 +210,16 @@ def test_through_the_real_mcp_proxy(project: Path, bastion_env: dict[str, str], 
     assert not echoed.is_error and _texts(echoed) == "echo: hi"
     assert hooked.is_error and "pre-commit" in _texts(hooked)
     assert not marker.exists()
+
+
+@pytest.mark.parametrize("tool", ["ReadMcpResourceTool", "read_mcp_resource"])
+def test_a_clients_resource_read_of_a_local_file_is_a_read(project: Path, bastion_env: dict[str, str],
+                                                           tool: str) -> None:
+    """The clients' own ``ReadMcpResourceTool``/``read_mcp_resource`` are read-only, but a
+    ``file://`` resource is a local file: a credential store still asks."""
+    guard = make_guard(project, bastion_env, None, mode=Mode.BYPASS)
+    key = Path(bastion_env["HOME"]) / ".ssh" / "id_rsa"
+    secret = guard.check(mcp(project, tool, {"server": "files", "uri": f"file://{key}"}))
+    assert secret.verdict is Verdict.ASK and secret.immune, secret.reason
+    for uri in ("postgres://db/table", f"file://{project}/src/app.py"):
+        assert guard.check(mcp(project, tool, {"server": "files", "uri": uri})).verdict is Verdict.ALLOW

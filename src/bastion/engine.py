@@ -125,7 +125,7 @@ class Context:
                 Kind.SEARCH: "read",
                 Kind.FILE_WRITE: "write",
                 Kind.FILE_EDIT: "write",
-            }.get(call.kind)
+            }.get(call.kind, "read" if call.spec.uri_keys else None)  # an MCP resource read
             if op is None:
                 return uses
             raw_paths = call.paths or ([call.cwd] if call.kind is Kind.SEARCH else [])

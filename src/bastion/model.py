@@ -122,6 +122,9 @@ class ToolSpec:
     #: The input field naming the shell program that runs the command (Codex
     #: ``exec_command``'s ``shell``): anything but a known shell is refused.
     program_key: str = ""
+    #: Input fields holding a resource URI (an MCP resource read): a ``file://`` one is a
+    #: local file the call reads, checked like a ``Read``'s path.
+    uri_keys: tuple[str, ...] = ()
     #: The clients whose tool this is (``claude-code``, ``codex``, ``gemini``).
     clients: tuple[str, ...] = ()
     #: For a client's own harmless tool (planning, its todo list, waiting, asking the
@@ -167,8 +170,9 @@ TOOL_CATALOG: dict[str, ToolSpec] = {
         _spec("SlashCommand", Kind.OTHER, Tier.LOW_RISK, clients=_CLAUDE),
         _spec("Skill", Kind.OTHER, Tier.LOW_RISK, clients=_CLAUDE),
         _spec("ListMcpResourcesTool", Kind.OTHER, Tier.READ_ONLY, clients=_CLAUDE),
-        _spec("ReadMcpResourceTool", Kind.OTHER, Tier.READ_ONLY, clients=_CLAUDE),
-        _spec("ReadMcpResourceDirTool", Kind.OTHER, Tier.READ_ONLY, "ReadMcpResourceTool", clients=_CLAUDE),
+        _spec("ReadMcpResourceTool", Kind.OTHER, Tier.READ_ONLY, uri_keys=("uri",), clients=_CLAUDE),
+        _spec("ReadMcpResourceDirTool", Kind.OTHER, Tier.READ_ONLY, "ReadMcpResourceTool", uri_keys=("uri",),
+              clients=_CLAUDE),
         _own("TodoWrite", "claude-code", "keeps the session's todo list"),
         _own("TodoRead", "claude-code", "reads the session's todo list"),
         _own("TaskCreate", "claude-code", "adds an item to the session's task list (a todo, not a process)"),
@@ -208,7 +212,8 @@ TOOL_CATALOG: dict[str, ToolSpec] = {
         _spec("web_search", Kind.OTHER, Tier.READ_ONLY, "WebSearch", clients=_CODEX),
         _spec("list_mcp_resources", Kind.OTHER, Tier.READ_ONLY, "ListMcpResourcesTool", clients=("codex", "gemini")),
         _spec("list_mcp_resource_templates", Kind.OTHER, Tier.READ_ONLY, "ListMcpResourcesTool", clients=_CODEX),
-        _spec("read_mcp_resource", Kind.OTHER, Tier.READ_ONLY, "ReadMcpResourceTool", clients=("codex", "gemini")),
+        _spec("read_mcp_resource", Kind.OTHER, Tier.READ_ONLY, "ReadMcpResourceTool", uri_keys=("uri",),
+              clients=("codex", "gemini")),
         _own("update_plan", "codex", "updates the plan checklist shown to the user"),
         _own("request_user_input", "codex", "asks the user a question"),
         _own("get_goal", "codex", "reads the thread's goal (setting one makes Codex keep working: not harmless)"),
@@ -363,6 +368,14 @@ class ToolCall:
                 found.append(value)
             elif isinstance(value, list):
                 found.extend(v for v in value if isinstance(v, str) and v)
+        for key in self.spec.uri_keys:
+            value = self.input.get(key)
+            if isinstance(value, str):
+                from .mcp_args import file_uri_path
+
+                local = file_uri_path(value)
+                if local:
+                    found.append(local)
         return found
 
     @property
