@@ -13,6 +13,9 @@ once trimmed, wherever it stands, so it sees at least the files Codex would chan
 * ``*** Delete File: P`` deletes P;
 * ``*** Move to: Q`` right after ``*** Update File: P`` writes Q and takes P away
   (a delete of P).
+
+The lines a patch adds are what it plants in each file (``patch_additions``): a patch to
+a file that runs later is judged by them, as a ``Write`` of that file is.
 """
 
 from __future__ import annotations
@@ -59,6 +62,24 @@ def patch_changes(patch: str) -> list[tuple[str, str]]:
                     updated = len(changes) - 1
                 break
     return list(dict.fromkeys(changes))
+
+
+def patch_additions(patch: str) -> dict[str, str]:
+    """The lines a patch adds (``+…``), by the file they end up in (an added file, an
+    updated one, or where it is moved to): what it plants there."""
+    added: dict[str, list[str]] = {}
+    target: str | None = None
+    for line in patch.split("\n"):
+        text = line.strip()
+        if text.startswith("*** "):
+            target = None
+            for header in ("*** Add File: ", "*** Update File: ", MOVE_TO):
+                if text.startswith(header) and text[len(header):]:
+                    target = text[len(header):]
+            continue
+        if target is not None and line.startswith("+"):
+            added.setdefault(target, []).append(line[1:].rstrip("\r"))
+    return {path: "\n".join(lines) for path, lines in added.items()}
 
 
 def patch_files(patch: str) -> list[str]:

@@ -39,6 +39,11 @@ def planted_text(call: ToolCall) -> str:
     edits = call.input.get("edits")
     if isinstance(edits, list):
         parts.extend(e["new_string"] for e in edits if isinstance(e, dict) and isinstance(e.get("new_string"), str))
+    patch = call.patch
+    if patch:  # Codex apply_patch: the lines it adds
+        from .patch import patch_additions
+
+        parts.extend(patch_additions(patch).values())
     return "\n".join(parts)[:MAX_CONTENT]
 
 

@@ -6,7 +6,8 @@ and some setups install the same helper as a program. Either way the command wri
 the files its patch names, so they become the command's file accesses (written, deleted,
 or moved away and written), resolved where the command runs, and meet every file check
 a ``Write`` or ``Edit`` meets: protected paths, the workspace boundary, ``Edit(...)``
-rules, ``acceptEdits``. The command itself asks like an edit (``CAT039``).
+rules, ``acceptEdits``. The command itself asks like an edit (``CAT039``); the lines it
+adds to a file that runs later are analysed as the commands they become.
 
 A patch bastion cannot read here — piped in, read from a file, in a here-string or a
 variable — changes files nobody knows: the command is treated as unknown and asks.
@@ -14,11 +15,12 @@ variable — changes files nobody knows: the command is treated as unknown and a
 
 from __future__ import annotations
 
-from ...files.patch import PATCH_COMMANDS, patch_changes
+from ...files.patch import PATCH_COMMANDS, patch_additions, patch_changes
 from ..facts import Ctx, Facts, L
 from ..inline import heredoc_bodies
 from ..lazyre import LazyPattern
 from ..paths import PathAccess, resolve
+from ..targets import persistence_level
 
 __all__ = ["PATCH_COMMANDS", "check_patch", "patch_texts"]
 
@@ -61,6 +63,20 @@ def check_patch(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
     for op, path in dict.fromkeys(change for text in texts for change in patch_changes(text)):
         f.paths.append(PathAccess(op, path, resolve(path, f.base, ctx.home), f.name))
         changed.append(path)
+    for text in texts:
+        _planted(f, patch_additions(text), ctx)
     if changed:
         more = f" and {len(changed) - 3} more" if len(changed) > 3 else ""
         f.hit("CAT039", f"{f.name} ({', '.join(changed[:3])}{more})")
+
+
+def _planted(f: Facts, additions: dict[str, str], ctx: Ctx) -> None:
+    """What a patch adds to a file that runs later (a shell start-up file, a git hook, a
+    crontab, a unit) is analysed as the commands it becomes, as for ``echo … >> ~/.bashrc``:
+    a download-and-run or a reverse shell planted there is denied."""
+    for path, text in additions.items():
+        resolved = resolve(path, f.base, ctx.home)
+        if text.strip() and persistence_level(resolved, ctx.home):
+            from ...files.runs_later import as_commands
+
+            f.nested.append(as_commands(text, resolved))
