@@ -55,9 +55,11 @@ removal target; emptying it (``rm -rf /tmp/*``) asks (CAT011, destructive).
 
 Data is not execution: arguments of ``echo``/``printf``, grep patterns, commit
 messages and here-documents written to files are never analysed as commands; text is
-analysed as code only where something runs it (``bash -c``, ``eval``, ``| sh``,
-``xargs``/``parallel`` inputs, interpreter ``system()`` strings, ``ssh host CMD``, and
-text appended to a startup file or crontab).
+analysed as code only where something runs it (``bash -c``, ``eval``, ``| sh``, a
+script written and then run, ``xargs``/``parallel`` inputs, interpreter ``system()``
+strings, with their escapes read both ways, ``ssh host CMD``, and text appended to a
+startup file or crontab). The parser hands over every text it ran as code
+(``Script.code``): fork bombs, which only the raw text shows, are looked for there too.
 """
 
 from __future__ import annotations
@@ -211,23 +213,23 @@ def _nested(text: str, where: str, ctx: Ctx, depth: int, hits: list[_Hit]) -> No
 
 _BRACE_COMMAND = LazyPattern(r"(?:^|[;&|(]\s*)\{([^{}\s,]+(?:,[^{}\s,]*)+)\}")
 _VAR = LazyPattern(r"\$\{?([A-Za-z_][A-Za-z_0-9]*)\}?")
-_ECHO_SUBST = LazyPattern(r"^(?:\$\(|`)\s*(echo|printf)\s+(?:-[neE]+\s+)?(['\"]?)(.*?)\2\s*(?:\)|`)$", re.S)
+_ECHO_SUBST = LazyPattern(r"^(?:\$\(|`)\s*(echo|printf)\s+(-[neE]+\s+)?(['\"]?)(.*?)\3\s*(?:\)|`)$", re.S)
 
 
 def _literal_output(text: str) -> str | None:
-    """What ``$(echo X)`` / ``$(printf 'X')`` / `` `echo X` `` prints, when literal."""
+    """What ``$(echo X)`` / ``$(printf 'X')`` / `` `echo X` `` prints, when literal (a
+    substitution drops the trailing newlines). An ``echo`` text with a backslash is read
+    with its escapes expanded, as sh's ``echo`` prints it."""
     match = _ECHO_SUBST.match(text)
     if match is None:
         return None
-    body = match.group(3)
+    name, flags, body = match.group(1), (match.group(2) or "").split(), match.group(4)
     if "$" in body or "`" in body:
         return None
-    if match.group(1) == "printf" or "\\" in body:
-        try:
-            body = body.encode("latin-1", "backslashreplace").decode("unicode_escape")
-        except (UnicodeDecodeError, UnicodeEncodeError):
-            return None
-    return body
+    if name == "echo" and "\\" in body:
+        flags = ["-e"]
+    printed = literal_output((name, *flags, body), exact=True)
+    return printed.rstrip("\n") if printed is not None else None
 
 
 def _resolve_names(commands: Sequence[SimpleCommand]) -> list[SimpleCommand]:

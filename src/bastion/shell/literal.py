@@ -112,7 +112,7 @@ def string_escapes(text: str) -> str:
     return _escapes(text, "format")[0]
 
 
-def _echo(args: tuple[str, ...]) -> str | None:
+def _echo(args: tuple[str, ...], exact: bool) -> str | None:
     escapes = False
     newline = True
     index = 0
@@ -131,6 +131,10 @@ def _echo(args: tuple[str, ...]) -> str | None:
         text, stopped = _escapes(text, "echo")
         if stopped:
             return text
+    elif "\\" in text and not exact:
+        # sh (dash) and some /bin/echo expand escapes without -e: both readings
+        expanded, _stopped = _escapes(text, "echo")
+        return text + "\n" + expanded + "\n"
     return text + "\n" if newline else text
 
 
@@ -236,14 +240,19 @@ def _literal_part(text: str) -> str:
     return _escapes(text, "format")[0]
 
 
-def output(argv: tuple[str, ...], stdin: str | None = None) -> str | None:
-    """What ``argv`` writes to stdout, given the literal text on its stdin (or None)."""
+def output(argv: tuple[str, ...], stdin: str | None = None, exact: bool = False) -> str | None:
+    """What ``argv`` writes to stdout, given the literal text on its stdin (or None).
+
+    Which ``echo`` runs depends on the shell: bash's prints backslashes as written
+    unless given ``-e``, sh's (dash) expands them. Unless ``exact`` (bash's output
+    only), an ``echo`` text holding a backslash gives both readings, one after the other:
+    a shell reading it sees every command either one could hold."""
     if not argv:
         return None
     name = argv[0].rsplit("/", 1)[-1]
     args = argv[1:]
     if name == "echo":
-        return _echo(args)
+        return _echo(args, exact)
     if name == "printf":
         return _printf(args)
     if stdin is None:

@@ -32,12 +32,25 @@ stripped; a dangerous bare or exported assignment (``PATH=/x; ls``) is also atta
 the commands after it in the same shell.
 
 Wrappers are peeled (:mod:`bastion.shell.unwrap`); shell strings (``bash -c``, ``eval``,
-``su -c`` …), here-documents, here-strings and ``echo TEXT`` fed to a shell, and
-``find -exec`` commands are parsed again, at most :data:`MAX_DEPTH` levels deep. Their
-commands replace the shell that runs them (``origin`` says how: ``bash -c``, ``eval``,
-``heredoc``, ``find -exec`` …; ``depth`` counts every level of nesting, substitutions
-included). ``$(cat <<'EOF' … EOF)`` with a quoted delimiter is the one substitution read
-as the literal text it produces (the commit-message idiom).
+``su -c`` …) and ``find -exec`` commands are parsed again, at most :data:`MAX_DEPTH`
+levels deep. Their commands replace the shell that runs them (``origin`` says how:
+``bash -c``, ``eval``, ``heredoc``, ``find -exec`` …; ``depth`` counts every level of
+nesting, substitutions included). ``$(cat <<'EOF' … EOF)`` with a quoted delimiter is
+the one substitution read as the literal text it produces (the commit-message idiom).
+
+Text that reaches a shell as code is code wherever it comes from. A command whose
+output follows from its words (:mod:`bastion.shell.literal`: ``echo``, ``printf``,
+``cat``/``tee`` of a here-document, also under wrappers that keep the output, such as
+``nice`` or ``exec``) hands that output to the next pipeline stage: a shell reading
+stdin there runs it (``printf '%s\n' 'rm -rf ~' | sh``), ``xargs`` turns it into
+arguments (``xargs rm -rf <<< ~`` runs ``rm -rf ~``). Redirected, the output fills a
+file; a file this command line filled and then runs (``bash f``, ``. f``, ``./f``, a
+``<(echo …)`` process substitution) is parsed as that text, beside the runner (the
+file may hold more). A here-document or here-string reaches the command bash gives it
+to even where tree-sitter hangs it elsewhere (``ls && bash <<EOF``, ``! echo x > f``),
+``a | b && c`` keeps ``a | b`` one pipeline, a here-document runs on until a line that
+is exactly its delimiter, ``time { …; }`` is read as the group it times, and a keyword
+read as a command name (``command ! rm …``) is judged by the words after it.
 
 tree-sitter-bash and bash disagree in corners (an escaped blank or a lone ``-`` before
 ``<<`` vanish from the tree, ``ec\\<newline>ho`` becomes two words, ``$'…\\'`` closes
@@ -121,6 +134,7 @@ _WORDLIKE = _WORDISH | {"command_name", "$"}
 #: Characters that make a plain word need real decoding (escapes, braces, odd blanks).
 _WORD_SPECIAL = re.compile(r"[\\{ \t\n]")
 _SUBSTITUTIONS = {"command_substitution": "substitution", "process_substitution": "process-substitution"}
+_SUBSTITUTED = frozenset(_SUBSTITUTIONS.values())
 _CONSTRUCT_NAMES = {
     "for_statement": "for loop",
     "c_style_for_statement": "for loop",
@@ -137,6 +151,8 @@ _CD = frozenset({"cd", "pushd", "popd"})
 _CD_WRAPPERS = frozenset({"builtin", "command"})
 _EXITS = frozenset({"exit", "return"})
 _TEST_TOKENS = frozenset({"!", "=", "==", "!="})
+#: Words in the reasons the caps give (depth, size, work): never dropped.
+_LIMIT_MARKS = ("nested more than", "too large", "too long")
 #: Redirections of stdout (fd 1) to a file or another descriptor.
 _STDOUT_OPS = frozenset({">", ">>", ">|", "&>", "&>>", ">&"})
 #: Interpreters a ``#!`` line may name for a script that is still shell code.
@@ -900,8 +916,9 @@ class _Walker:
         end_node = None
         op = "<<"
         pending_op: str | None = None
-        cut = self.heredoc_cut = _runaway_heredoc(unit, node)
-        for child in node.children:
+        children = node.children
+        cut = self.heredoc_cut = _runaway_heredoc(unit, children)
+        for child in children:
             ckind = child.type
             if cut is not None and child.start_byte > cut:
                 continue  # tree-sitter read body lines as redirections or commands
@@ -1045,12 +1062,14 @@ class _Walker:
         head = argv[0].rsplit("/", 1)[-1]
         cwd = ctx.cwd
         if head not in _EMITTED and not (self.files and "/" in argv[0]):
-            # nothing to peel, parse again, track, run or print: record it as it is
+            # nothing to peel, parse again, track or run: record it as it is
             merged = [*ctx.assignments, *ctx.carried, *assigns] if (ctx.assignments or ctx.carried) else assigns
             self.record(unit, tuple(argv), merged + persistent if persistent else merged, redirects, ctx.wrappers,
                         cwd, ctx.origin, text, ctx)
+            if head in PRODUCERS:
+                self.produce(tuple(argv), self.input_of(stdin, ctx, redirects, cwd), redirects, cwd, ctx)
             return
-        fed = stdin if stdin is not None else ctx.stdin
+        fed = self.input_of(stdin, ctx, redirects, cwd)
         if head in WRAPPER_NAMES:
             peeled = peel(tuple(argv))
             if fed is not None and "xargs" in peeled.wrappers and self.xargs(unit, argv, assigns, redirects, ctx,
@@ -1118,7 +1137,7 @@ class _Walker:
                 return
         self.record(unit, effective, merged, redirects, wrappers, cwd, origin, text, ctx)
         if name in PRODUCERS and (peeled is None or OUTPUT_WRAPPERS.issuperset(peeled.wrappers)):
-            self.produce(effective, fed, redirects, cwd)
+            self.produce(effective, fed, redirects, cwd, ctx)
         if name in _CD and (peeled is None or set(peeled.wrappers) <= _CD_WRAPPERS):
             _track_cd(ctx, effective)
         if name not in _EXEC_RUNNERS:
@@ -1186,10 +1205,12 @@ class _Walker:
         self.file_commands += len(self.commands) - before
         if len(self.reasons) > mark and not self.stopped:
             # the file's commands are judged (hard blocks, asks), but a file bastion cannot
-            # follow is no reason to trust the command less than running an unknown file
-            for reason in self.reasons[mark:]:
+            # follow is no reason to trust the command less than running an unknown file;
+            # a cap it ran into is (what lies beyond was not seen)
+            dropped = [r for r in self.reasons[mark:] if not any(m in r for m in _LIMIT_MARKS)]
+            for reason in dropped:
                 self.seen_reasons.discard(reason)
-            del self.reasons[mark:]
+                self.reasons.remove(reason)
 
     def file_text(self, path: str, cwd: str | None) -> str | None:
         """The literal content this command line wrote to ``path``, if any."""
@@ -1212,14 +1233,31 @@ class _Walker:
         else:
             self.files.pop(key, None)
 
-    def produce(self, argv: tuple[str, ...], fed: str | None, redirects: list[Redirect], cwd: str | None) -> None:
+    def input_of(self, stdin: str | None, ctx: _Ctx, redirects: list[Redirect], cwd: str | None) -> str | None:
+        """The literal text on a command's stdin: its here-document or here-string, the
+        previous pipeline stage's output, or a file this command line wrote (``sh < f``)."""
+        fed = stdin if stdin is not None else ctx.stdin
+        if self.files and redirects:
+            for redirect in redirects:
+                if redirect.op == "<" and redirect.fd in (None, 0):
+                    fed = self.file_text(redirect.target, cwd)
+        return fed
+
+    def produce(self, argv: tuple[str, ...], fed: str | None, redirects: list[Redirect], cwd: str | None,
+                ctx: _Ctx) -> None:
         """What a producer (``echo``, ``printf``, ``cat``, ``tee``) prints goes to the next
         pipeline stage (:attr:`literal_out`) or, redirected, into a file (:attr:`files`)."""
-        if argv[0].rsplit("/", 1)[-1] == "tee" and fed is not None:
+        tee = argv[0].endswith("tee")
+        if not (ctx.pipe[0] >= 0 or tee or ctx.origin in _SUBSTITUTED or any(r.op in _STDOUT_OPS for r in redirects)):
+            return  # printed to the terminal: nothing runs it
+        if tee and fed is not None:
             paths, append = tee_files(argv)
             for path in paths:
                 self.write_file(cwd, path, fed, append)
         out = literal_output(argv, fed)
+        if out is None and self.files and argv[0].rsplit("/", 1)[-1] == "cat" and len(argv) > 1:
+            parts = [self.file_text(a, cwd) if a != "-" else fed for a in argv[1:]]
+            out = "".join(parts) if all(p is not None for p in parts) else None  # type: ignore[misc]
         if out is None:
             return
         target: Redirect | None = None
@@ -1325,10 +1363,11 @@ def _label(kind: str) -> str:
 #: command tree-sitter misread: the words after it are judged as the command.
 _KEYWORDS = frozenset({"!", "{", "}", "if", "then", "else", "elif", "fi", "do", "done", "while", "until", "esac"})
 #: Command names :meth:`_Walker.emit` does more for than record them: wrappers to peel,
-#: shells and ``source`` whose input is code, ``cd`` to track, ``-exec`` runners; the
-#: producers of :mod:`bastion.shell.literal`, whose output can feed a shell in the next
-#: pipeline stage or fill a script (their stage gets a context of its own).
-_EMITTED = WRAPPER_NAMES | SHELLS | _CD | _EXEC_RUNNERS | PRODUCERS | _KEYWORDS | {"source", "."}
+#: shells and ``source`` whose input is code, ``cd`` to track, ``-exec`` runners, keywords
+#: read as names; and ``echo`` (its stage gets a context of its own). The other producers
+#: of :mod:`bastion.shell.literal` are recorded as they are, then :meth:`_Walker.produce`
+#: passes on what they print.
+_EMITTED = WRAPPER_NAMES | SHELLS | _CD | _EXEC_RUNNERS | _KEYWORDS | {"source", ".", "echo"}
 #: How a text parsed again is named in reasons (``syntax error in here-document``).
 _NESTED_LABELS = {"heredoc": "here-document", "script": "script file", "source": "sourced file"}
 
@@ -1408,15 +1447,17 @@ def _heredoc_parts(node: Any) -> tuple[Any, Any]:
     return start, end
 
 
-def _runaway_heredoc(unit: _Unit, node: Any) -> int | None:
+def _runaway_heredoc(unit: _Unit, children: list[Any]) -> int | None:
     """tree-sitter ends a here-document at a line that starts with the delimiter; bash
     only at a line that is exactly the delimiter (``EOF >/dev/null &`` is a body line).
     Returns where tree-sitter's end line starts when bash reads on, else None."""
-    _start, end = _heredoc_parts(node)
-    if end is None or unit.root is None:
-        return None
-    rest = unit.slice(end.end_byte, min(unit.root.end_byte, end.end_byte + 4096))
-    return end.start_byte if rest.split("\n", 1)[0] else None
+    end = children[-1] if children else None
+    if end is None or end.type != "heredoc_end":
+        end = next((c for c in children if c.type == "heredoc_end"), None)
+        if end is None:
+            return None
+    after = unit.slice(end.end_byte, end.end_byte + 1)
+    return end.start_byte if after and after != "\n" else None
 
 
 def _bash_heredoc_body(text: str, node: Any, unit: _Unit, op: str) -> str:
