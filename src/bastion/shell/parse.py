@@ -151,6 +151,10 @@ _CD = frozenset({"cd", "pushd", "popd"})
 _CD_WRAPPERS = frozenset({"builtin", "command"})
 _EXITS = frozenset({"exit", "return"})
 _TEST_TOKENS = frozenset({"!", "=", "==", "!="})
+#: What a shell reads as a script path to read its stdin.
+_STDIN_FILES = frozenset({"/dev/stdin", "/dev/fd/0", "/proc/self/fd/0", "-"})
+#: Commands that queue their stdin (or ``-f FILE``) for a shell to run later.
+_SCHEDULERS = frozenset({"at", "batch"})
 #: Words in the reasons the caps give (depth, size, work): never dropped.
 _LIMIT_MARKS = ("nested more than", "too large", "too long")
 #: Redirections of stdout (fd 1) to a file or another descriptor.
@@ -1113,6 +1117,8 @@ class _Walker:
                             text, level)
                 return
             how, operand = shell_input(effective)
+            if how == "file" and operand in _STDIN_FILES:
+                how = "stdin"
             if how == "stdin" and fed is not None:
                 self.nested(unit, fed, "heredoc", effective, merged, redirects, wrappers + (name,), cwd, ctx,
                             text, level)
@@ -1122,18 +1128,24 @@ class _Walker:
                 self.run_file(unit, content, "script", effective, merged, redirects, wrappers, cwd, origin, ctx,
                               text, level)
                 return
-        elif self.files and effective:
-            # a file written earlier in this command line: sourced, or run by its path
-            content = None
-            if name in ("source", ".") and len(effective) > 1:
-                content = self.file_text(effective[1], cwd)
-            elif "/" in effective[0]:
-                content = self.file_text(effective[0], cwd)
-                if content is not None and not _shell_script(content):
-                    content = None
+        elif name in ("source", ".") and len(effective) > 1:
+            # a file written earlier in this command line, or stdin, read by this shell
+            content = fed if effective[1] in _STDIN_FILES else self.file_text(effective[1], cwd)
             if content is not None:
-                self.run_file(unit, content, "source" if name in ("source", ".") else "script", effective, merged,
-                              redirects, wrappers, cwd, origin, ctx, text, level)
+                self.run_file(unit, content, "source", effective, merged, redirects, wrappers, cwd, origin, ctx,
+                              text, level)
+                return
+        elif name in _SCHEDULERS:
+            content = self.scheduled(effective, fed, cwd)
+            if content is not None:
+                self.run_file(unit, content, "script", effective, merged, redirects, wrappers, cwd, origin, ctx,
+                              text, level)
+                return
+        elif self.files and "/" in effective[0]:
+            content = self.file_text(effective[0], cwd)  # a script written here, run by its path
+            if content is not None and _shell_script(content):
+                self.run_file(unit, content, "script", effective, merged, redirects, wrappers, cwd, origin, ctx,
+                              text, level)
                 return
         self.record(unit, effective, merged, redirects, wrappers, cwd, origin, text, ctx)
         if name in PRODUCERS and (peeled is None or OUTPUT_WRAPPERS.issuperset(peeled.wrappers)):
@@ -1211,6 +1223,18 @@ class _Walker:
             for reason in dropped:
                 self.seen_reasons.discard(reason)
                 self.reasons.remove(reason)
+
+    def scheduled(self, argv: tuple[str, ...], fed: str | None, cwd: str | None) -> str | None:
+        """The commands ``at``/``batch`` queue for a shell: stdin, or ``-f FILE``; None when
+        it only lists, removes or shows jobs (``-l``, ``-r``, ``-d``, ``-c``)."""
+        args = argv[1:]
+        for index, arg in enumerate(args):
+            if arg in ("-l", "-r", "-d", "-c"):
+                return None
+            if arg.startswith("-f"):
+                path = arg[2:] or (args[index + 1] if index + 1 < len(args) else "")
+                return self.file_text(path, cwd)
+        return fed
 
     def file_text(self, path: str, cwd: str | None) -> str | None:
         """The literal content this command line wrote to ``path``, if any."""
@@ -1367,7 +1391,7 @@ _KEYWORDS = frozenset({"!", "{", "}", "if", "then", "else", "elif", "fi", "do", 
 #: read as names; and ``echo`` (its stage gets a context of its own). The other producers
 #: of :mod:`bastion.shell.literal` are recorded as they are, then :meth:`_Walker.produce`
 #: passes on what they print.
-_EMITTED = WRAPPER_NAMES | SHELLS | _CD | _EXEC_RUNNERS | _KEYWORDS | {"source", ".", "echo"}
+_EMITTED = WRAPPER_NAMES | SHELLS | _CD | _EXEC_RUNNERS | _KEYWORDS | _SCHEDULERS | {"source", ".", "echo"}
 #: How a text parsed again is named in reasons (``syntax error in here-document``).
 _NESTED_LABELS = {"heredoc": "here-document", "script": "script file", "source": "sourced file"}
 
