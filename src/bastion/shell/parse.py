@@ -153,6 +153,8 @@ _EXITS = frozenset({"exit", "return"})
 _TEST_TOKENS = frozenset({"!", "=", "==", "!="})
 #: What a shell reads as a script path to read its stdin.
 _STDIN_FILES = frozenset({"/dev/stdin", "/dev/fd/0", "/proc/self/fd/0", "-"})
+#: make runs the recipes of a makefile in a shell.
+_MAKES = frozenset({"make", "gmake"})
 #: Commands that queue their stdin (or ``-f FILE``) for a shell to run later.
 _SCHEDULERS = frozenset({"at", "batch"})
 #: Words in the reasons the caps give (depth, size, work): never dropped.
@@ -1141,6 +1143,12 @@ class _Walker:
                 self.run_file(unit, content, "script", effective, merged, redirects, wrappers, cwd, origin, ctx,
                               text, level)
                 return
+        elif name in _MAKES and self.files:
+            content = self.makefile_recipes(effective, cwd)
+            if content is not None:
+                self.run_file(unit, content, "script", effective, merged, redirects, wrappers, cwd, origin, ctx,
+                              text, level)
+                return
         elif self.files and "/" in effective[0]:
             content = self.file_text(effective[0], cwd)  # a script written here, run by its path
             if content is not None and _shell_script(content):
@@ -1235,6 +1243,28 @@ class _Walker:
                 path = arg[2:] or (args[index + 1] if index + 1 < len(args) else "")
                 return self.file_text(path, cwd)
         return fed
+
+    def makefile_recipes(self, argv: tuple[str, ...], cwd: str | None) -> str | None:
+        """The recipe lines of a makefile this command line wrote, which ``make`` runs in
+        a shell: every tab-indented line, without make's ``@``/``-``/``+`` prefixes and
+        with ``$$`` as ``$`` (more lines than one target runs: fail closed)."""
+        args = argv[1:]
+        names: list[str] = []
+        for index, arg in enumerate(args):
+            if arg in ("-f", "--file", "--makefile") and index + 1 < len(args):
+                names.append(args[index + 1])
+            elif arg.startswith(("--file=", "--makefile=")):
+                names.append(arg.partition("=")[2])
+            elif arg.startswith("-f") and len(arg) > 2:
+                names.append(arg[2:])
+            elif arg in ("-C", "--directory") or arg.startswith(("-C", "--directory=")):
+                return None  # another directory: its makefile is not known here
+        texts = [self.file_text(n, cwd) for n in names or ("GNUmakefile", "makefile", "Makefile")]
+        content = next((t for t in texts if t is not None), None)
+        if content is None:
+            return None
+        recipes = [line[1:].lstrip("@+-").replace("$$", "$") for line in content.split("\n") if line.startswith("\t")]
+        return "\n".join(recipes) + "\n" if recipes else None
 
     def file_text(self, path: str, cwd: str | None) -> str | None:
         """The literal content this command line wrote to ``path``, if any."""
@@ -1391,7 +1421,7 @@ _KEYWORDS = frozenset({"!", "{", "}", "if", "then", "else", "elif", "fi", "do", 
 #: read as names; and ``echo`` (its stage gets a context of its own). The other producers
 #: of :mod:`bastion.shell.literal` are recorded as they are, then :meth:`_Walker.produce`
 #: passes on what they print.
-_EMITTED = WRAPPER_NAMES | SHELLS | _CD | _EXEC_RUNNERS | _KEYWORDS | _SCHEDULERS | {"source", ".", "echo"}
+_EMITTED = WRAPPER_NAMES | SHELLS | _CD | _EXEC_RUNNERS | _KEYWORDS | _SCHEDULERS | _MAKES | {"source", ".", "echo"}
 #: How a text parsed again is named in reasons (``syntax error in here-document``).
 _NESTED_LABELS = {"heredoc": "here-document", "script": "script file", "source": "sourced file"}
 
