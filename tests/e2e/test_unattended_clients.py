@@ -90,7 +90,6 @@ def test_claude_code_bypass_denies_protected_writes(workspace: Workspace, flags:
     assert "bypassPermissions" in hook_reason and hook_reason[:40] in hook_result, (hook_reason, hook_result)
 
 
-@pytest.mark.xfail(strict=False, reason="a piped literal `rm -rf ~` into sh is not yet a hard block (shell work in progress)")
 def test_claude_code_bypass_denies_piped_home_removal(workspace: Workspace) -> None:
     """Danger one level down counts: ``printf 'rm -rf ~' | sh`` is ``rm -rf ~``. Its own
     session, since if it ran it would empty the isolated HOME (and the audit log with it)."""
@@ -185,9 +184,13 @@ def _assert_patches_blocked(run: CodexRun, git_hook: Path, bashrc: Path) -> None
     assert not git_hook.exists(), run.explain()
     assert not bashrc.exists(), run.explain()
     assert not (run.workspace.project / "PWNED").exists()
-    # bastion's reason reached the model, and it is about the file the patch writes
-    assert "bastion" in hook_result and "pre-commit" in hook_result.split("Command:")[0], run.explain()
-    assert "bastion" in bashrc_result and ".bashrc" in bashrc_result.split("Command:")[0], run.explain()
+    # bastion's reason reached the model, and it is about what the patch writes (the file,
+    # or the command planted in it), not about the shape of the call
+    hook_reason, bashrc_reason = (result.split("Command:")[0] for result in (hook_result, bashrc_result))
+    assert "bastion" in hook_reason and "pre-commit" in hook_reason, run.explain()
+    assert "bastion" in bashrc_reason and (".bashrc" in bashrc_reason or "curl | sh" in bashrc_reason), run.explain()
+    # an ordinary edit inside the project goes through (acceptEdits)
+    assert (run.workspace.project / "notes.txt").read_text() == "hello\n", run.explain()
     assert ".git" in listing and "README.md" in listing, run.explain()
 
 
@@ -196,16 +199,14 @@ def test_codex_apply_patch_tool(workspace: Workspace) -> None:
     patch): protected files are refused, an ordinary in-project file is written."""
     run, git_hook, bashrc = _codex_patch_session(workspace, apply_patch_tool)
     _assert_patches_blocked(run, git_hook, bashrc)
-    assert (workspace.project / "notes.txt").read_text() == "hello\n", run.explain()
     decisions = [(r["tool"], r["decision"]) for r in workspace.audit()]
     assert decisions[:3] == [("apply_patch", "deny"), ("apply_patch", "deny"), ("apply_patch", "allow")], decisions
 
 
-@pytest.mark.xfail(strict=False, reason="bastion does not yet read the patch of `apply_patch <<'EOF' … EOF` in a shell "
-                                        "command (denied as an unknown command, not for the file it writes); in progress")
 def test_codex_apply_patch_in_shell(workspace: Workspace) -> None:
     """The same patches as a shell command (``exec_command`` with an ``apply_patch``
-    heredoc, which Codex intercepts and applies itself): refused for the file they write."""
+    heredoc, which Codex intercepts and applies itself): judged by what they write,
+    not refused as an unknown command."""
     run, git_hook, bashrc = _codex_patch_session(workspace, apply_patch_shell)
     _assert_patches_blocked(run, git_hook, bashrc)
 
