@@ -98,6 +98,7 @@ def test_claude_code_bypass_denies_piped_home_removal(workspace: Workspace) -> N
     run = run_claude_bypass(workspace, [_bash(PIPED_REMOVAL), _bash("ls")], BYPASS_FLAGS["permission-mode"])
     assert canary.exists(), run.explain()
     assert run.returncode == 0, run.explain()
+    assert len(run.results) == 2, run.explain()
     removal, listing = run.results
     assert "bastion" in removal, run.explain()
     assert "README.md" in listing, run.explain()
