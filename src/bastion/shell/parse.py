@@ -43,10 +43,11 @@ output follows from its words (:mod:`bastion.shell.literal`: ``echo``, ``printf`
 ``cat``/``tee`` of a here-document, also under wrappers that keep the output, such as
 ``nice`` or ``exec``) hands that output to the next pipeline stage: a shell reading
 stdin there runs it (``printf '%s\n' 'rm -rf ~' | sh``), ``xargs`` turns it into
-arguments (``xargs rm -rf <<< ~`` runs ``rm -rf ~``). Redirected, the output fills a
-file; a file this command line filled and then runs (``bash f``, ``. f``, ``./f``, a
-``<(echo …)`` process substitution) is parsed as that text, beside the runner (the
-file may hold more). A here-document or here-string reaches the command bash gives it
+arguments (``xargs rm -rf <<< ~`` runs ``rm -rf ~``), ``at``/``batch`` queue it.
+Redirected, the output fills a file; a file this command line filled and then runs
+(``bash f``, ``sh < f``, ``. f``, ``./f``, ``make`` of a written makefile, a ``<(echo
+…)`` process substitution) is parsed as that text, beside the runner (the file may hold
+more; what bastion cannot follow in it only asks, as an unknown script would). A here-document or here-string reaches the command bash gives it
 to even where tree-sitter hangs it elsewhere (``ls && bash <<EOF``, ``! echo x > f``),
 ``a | b && c`` keeps ``a | b`` one pipeline, a here-document runs on until a line that
 is exactly its delimiter, ``time { …; }`` is read as the group it times, and a keyword
