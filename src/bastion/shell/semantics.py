@@ -374,7 +374,9 @@ def _common(f: Facts, ctx: Ctx) -> None:
             host = target.split("/")[3] if target.count("/") >= 3 else ""
             if host:
                 f.hosts.append(host)
-    if "/dev/" in joined:
+    # A /dev/tcp/ word opens a connection only for a program that opens the paths it is
+    # given; as data (a grep pattern, echoed text, a commit message) it is only text.
+    if "/dev/" in joined and f.name not in C.DATA_ONLY:
         for word in cmd.argv[1:]:
             if word.startswith(("/dev/tcp/", "/dev/udp/")):
                 f.hit("HB006", f"{f.label} ({word})")
