@@ -296,7 +296,7 @@ _NPM_LIKE = _subs(
 TOOLS: dict[str, Tool] = {
     "npm": Tool(_NPM_LIKE, value_opts=frozenset({"--prefix", "-w", "--workspace", "--registry"}), installs=frozenset({"install", "i", "add", "in", "ins", "inst", "insta", "instal", "isntall", "isnt", "isnta", "isntal"})),
     "pnpm": Tool(_NPM_LIKE, value_opts=frozenset({"--filter", "-F", "-C", "--dir", "--prefix"}), installs=frozenset({"install", "i", "add"})),
-    "yarn": Tool({**_NPM_LIKE, **_subs("workspace,workspaces foreach:l;dlx:CAT026;npm publish,npm tag add,npm tag remove:CAT017;npm login,npm logout:CAT009")}, default="l", value_opts=frozenset({"--cwd"}), installs=frozenset({"add", "global"})),
+    "yarn": Tool({**_NPM_LIKE, **_subs("workspace,workspaces foreach:l;dlx:CAT026;npm publish:CAT017;npm login,npm logout:CAT009")}, default="l", value_opts=frozenset({"--cwd"}), installs=frozenset({"add", "global"})),
     "bun": Tool({**_NPM_LIKE, **_subs("x:CAT026;pm ls,pm hash:r;pm untrusted:r;pm trust:CAT026")}, value_opts=frozenset({"--cwd"}), installs=frozenset({"add", "install", "i"})),
     "pip": Tool(
         _subs(
