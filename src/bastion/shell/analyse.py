@@ -164,7 +164,8 @@ def _run(commands: Sequence[SimpleCommand], raw: str, complex_: bool, ctx: Ctx, 
         _raw_patterns(raw, commands, ctx, hits)
     for text, own in code:  # texts the parser ran as code (``echo ':(){ …' | sh``, a script run)
         _fork_bombs(text, own, hits)
-        _raw_patterns(text, own, ctx, hits)
+        if "$(" in text or _CRADLE_WORD.search(text):
+            _raw_patterns(text, own, ctx, hits)
     if depth < MAX_NESTED_DEPTH:
         for f in facts:
             for text in f.nested:
@@ -545,6 +546,8 @@ def _raw_pattern_table() -> tuple[tuple[str, re.Pattern[str]], ...]:
 
 
 _READ_SUBST = LazyPattern(r"\$\(\s*<\s*([^)\s]+)\s*\)")
+#: A word every PowerShell cradle of :func:`_raw_pattern_table` holds (a quick test).
+_CRADLE_WORD = LazyPattern(r"iex|invoke-|downloadstring|iwr", re.I)
 
 
 def _raw_patterns(raw: str, commands: Sequence[SimpleCommand], ctx: Ctx, hits: list[_Hit]) -> None:

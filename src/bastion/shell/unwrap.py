@@ -399,7 +399,7 @@ def _shell_options(argv: tuple[str, ...]) -> tuple[int, str]:
     """Scan a (non-fish) shell's options: the index of its first operand, and every
     letter of its ``-x`` options."""
     n = len(argv)
-    seen: list[str] = []
+    seen = ""
     i = 1
     while i < n:
         arg = argv[i]
@@ -413,10 +413,10 @@ def _shell_options(argv: tuple[str, ...]) -> tuple[int, str]:
             continue
         letters = arg[1:]
         if arg[0] == "-":
-            seen.append(letters)
+            seen += letters
         # every o/O in a cluster (-o pipefail, -eo pipefail) consumes the next argument
         i += 1 + letters.count("o") + letters.count("O")
-    return i, "".join(seen)
+    return i, seen
 
 
 def shell_input(argv: tuple[str, ...]) -> tuple[str, str]:
