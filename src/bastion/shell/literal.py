@@ -220,6 +220,9 @@ def _printf_pass(fmt: str, rest: list[str], out: list[str]) -> int:
                 number = _number(arg or "")
                 if number is None:
                     raise ValueError(arg)
+                if conv in "ouxX":  # unsigned: C wraps negatives and ignores the sign flags
+                    number %= 1 << 64
+                    flags = flags.replace(" ", "").replace("+", "")
                 value = number
                 conv = "d" if conv in "iu" else conv
         else:
