@@ -35,6 +35,7 @@ from .checks.admin import (
     check_sql_keyword,
     is_http_delete,
 )
+from .effects import SHELL_SERVERS
 from .checks.code import (
     check_credential_tool,
     check_interactive,
@@ -42,6 +43,7 @@ from .checks.code import (
     check_package_runner,
     check_pager,
     check_shell,
+    check_shell_server,
     check_tex,
     check_wrapper,
 )
@@ -158,6 +160,7 @@ def _build_dispatch() -> dict[str, Checker]:
         "rsync": check_rsync,
         "setcap": check_setcap,
         "install": check_install,
+        **dict.fromkeys(SHELL_SERVERS, check_shell_server),
         **dict.fromkeys(PATCH_COMMANDS, check_patch),
         "jq": check_jq,
         "gojq": check_jq,

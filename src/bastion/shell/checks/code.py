@@ -24,12 +24,14 @@ from ..facts import (
     exec_file,
     host_of,
 )
+from ..effects import SHELL_SERVERS, device_writes, fold_home, fork_loop, setid_chmods, shell_commands
 from ..inline import code_intents, heredoc_bodies
 from ..lazyre import LazyPattern
 from ..options import parse_args
 from ..paths import resolve
 from ..script import SimpleCommand
-from ..targets import critical_reason, is_temp, persistence_level, secret_level
+from ..targets import critical_reason, is_block_device, is_temp, persistence_level, secret_level
+from .root import grant_root
 from .network import check_network
 
 
@@ -167,7 +169,9 @@ def _python_module(f: Facts, module: str, operands: list[str], ctx: Ctx) -> None
 
 def _inline_code(f: Facts, code: str, ctx: Ctx) -> None:
     f.hit("CAT006", f"{f.label} (inline code)")
+    code = fold_home(code)
     intent = code_intents(code)
+    _effects(f, code, intent.commands, ctx)
     if intent.reverse_shell:
         f.hit("HB006", f.label)
     if intent.bind_shell:
@@ -215,6 +219,36 @@ def _inline_code(f: Facts, code: str, ctx: Ctx) -> None:
     f.nested.extend(intent.commands)
     if intent.shell_exec and (SHELL_WORD.search(code) or any(p in SHELL_PATHS for p in intent.paths)):
         f.spawns_shell = True
+
+
+def _effects(f: Facts, code: str, commands: list[str], ctx: Ctx) -> None:
+    """What the code does through its process, file and permission calls
+    (``effects.py``): shell strings it runs are analysed as shell (``commands`` ends up
+    in ``f.nested``), fork loops, block-device writes, setuid on a shell."""
+    for command in shell_commands(code):
+        if command not in commands:
+            commands.append(command)
+    if fork_loop(code):
+        f.hit("HB004", f"{f.label} (fork in an endless loop)")
+    for raw in device_writes(code):
+        if is_block_device(raw):
+            f.hit("HB003", f"{f.label} (writes {raw})")
+    for mode, raw in setid_chmods(code):
+        if not grant_root(f, [raw], ctx, f"mode {mode}"):
+            f.hit("CAT005", f"{f.label} (setuid/setgid {raw})")
+
+
+def check_shell_server(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
+    """``telnetd -l /bin/sh`` (also as ``busybox telnetd``): a listener whose login
+    program is a shell serves that shell to anyone who connects (bind shell)."""
+    f.hit("CAT029", f.label)
+    f.roles.add("listen")
+    options = SHELL_SERVERS.get(f.name, ())
+    for k, arg in enumerate(args):
+        value = args[k + 1] if arg in options and k + 1 < len(args) else next((arg[len(o):] for o in options if arg.startswith(o) and len(arg) > len(o)), "")
+        if value and (value in SHELL_PATHS or C.canonical_name(value.rsplit("/", 1)[-1]) in C.SHELLS):
+            f.hit("HB007", f"{f.label} (serves {value})")
+            return
 
 
 _WRITE_CALL = LazyPattern(r"file_put_contents|fputs|fwrite|download\s*\(|createWriteStream|FileWriter|OpenFile|writeFileSync|copyfile|urlretrieve|\.write\s*\(|open\s*\([^)]*[\"'][wa]\+?[\"']|File\.write|writeFile|>>?\s*[\"']|print\s+\w+\s|IO\.write|spit\b")
