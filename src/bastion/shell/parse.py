@@ -1274,8 +1274,8 @@ class _Walker:
     def write_file(self, cwd: str | None, path: str, text: str | None, append: bool) -> None:
         """Remember what a write put in ``path``; text not known (None) forgets a file a
         ``>`` truncates, and keeps what ``>>`` appends to."""
-        if not path or path.startswith("/dev/"):
-            return
+        if not path or (path.startswith("/dev/") and not path.startswith(("/dev/shm/", "/dev/mqueue/"))):
+            return  # a device (``/dev/null``, ``/dev/stderr``), not a file that can be run
         key = _file_key(cwd, path)
         if text is None:
             if not append:
