@@ -439,6 +439,7 @@ BENIGN: list[str] = [
     "printf '%q\\n' 'rm -rf ~' | sh",
     "printf '%s\\n' 'rm -rf ~' | sed 's/^/# /' > commented.sh && bash commented.sh",
     "printf 'all:\\n\\t@echo built\\n' > Makefile && make",
+    "sh <<'EOF' 2>&1 | tee build.log\nmake -j4\nEOF",
     "printf 'all:\\n\\trm -rf ~\\n' > notes/Makefile.txt && make",
 ]
 
@@ -479,6 +480,9 @@ def _argvs(command: str) -> list[tuple[str, ...]]:
         ("echo 'rm -rf /srv' | bash /dev/stdin", ("rm", "-rf", "/srv")),
         ("echo 'rm -rf /srv' | at now", ("rm", "-rf", "/srv")),
         ("printf 'all:\\n\\t@rm -rf /srv\\n' > Makefile && make", ("rm", "-rf", "/srv")),
+        ("sh <<'EOF' 2>&1 | tee log\nrm -rf /srv\nEOF", ("rm", "-rf", "/srv")),
+        ("cat <<'EOF' 2>/dev/null | sh | cat\nrm -rf /srv\nEOF", ("rm", "-rf", "/srv")),
+        ("echo 'rm -rf /srv' | { sh | cat; }", ("rm", "-rf", "/srv")),
     ],
 )
 def test_code_one_step_away_is_parsed_as_commands(command: str, inner: tuple[str, ...]) -> None:

@@ -585,11 +585,12 @@ class _Walker:
         return stages, tail
 
     def stages(self, unit: _Unit, stages: list[Any], ctx: _Ctx, level: int) -> None:
-        """Walk pipeline stages in order; a literal a stage prints is the next one's stdin."""
+        """Walk pipeline stages in order; a literal a stage prints is the next one's stdin
+        (the first reads what the pipeline as a whole reads: ``echo X | { sh | cat; }``)."""
         number = self.pipes
         self.pipes += 1
         stage = 0
-        stdin: str | None = None
+        stdin: str | None = ctx.stdin
         for child in stages:
             kind = child.type
             sub = ctx.copy()
@@ -617,7 +618,7 @@ class _Walker:
             return
         number = self.pipes
         self.pipes += 1
-        stdin: str | None = None
+        stdin: str | None = ctx.stdin
         commands = self.commands
         shared: _Ctx | None = None
         for stage, (text, words) in enumerate(stages):
@@ -803,7 +804,15 @@ class _Walker:
                 sub = ctx.copy()
                 sub.pipe = (pipe_number, 1)
                 sub.stdin = out
-                self.statement(unit, tnode, sub, level + 1)
+                if isinstance(tnode, list):  # words of a stage tree-sitter left loose
+                    words: list[str] = []
+                    for word in tnode:
+                        values = decode_word(word, text_of, issues)
+                        unit.words.append(Word(text_of(word), " ".join(values), len(words), len(values)))
+                        words.extend(values)
+                    self.emit(unit, words, [], [], sub, " ".join(text_of(w) for w in tnode), level + 1)
+                else:
+                    self.statement(unit, tnode, sub, level + 1)
             else:
                 self.statement(unit, tnode, ctx, level + 1)
 
@@ -881,9 +890,20 @@ class _Walker:
         targets: list[str] = []
         result: tuple[str, bool] | None = None
         if kind == "file_redirect":
+            piped: list[Any] | None = None
             for child in node.children:
                 ckind = child.type
-                if ckind == "file_descriptor":
+                if piped is not None:
+                    if ckind in _WORDISH:
+                        piped.append(child)
+                    else:
+                        issues.append((f"{ckind.replace('_', ' ')} in a redirection", child))
+                    continue
+                if ckind == "ERROR" and targets and text_of(child).strip() in ("|", "|&"):
+                    # ``sh <<EOF 2>&1 | tee log``: tree-sitter folds the next stage into the
+                    # redirection on a here-document line; its words are that stage
+                    piped = []
+                elif ckind == "file_descriptor":
                     fd = _int(text_of(child))
                 elif not child.is_named:
                     op = op or ckind
@@ -899,6 +919,8 @@ class _Walker:
                 else:
                     issues.append((f"{ckind.replace('_', ' ')} in a redirection", child))
             out.append(Redirect(op, targets[0] if targets else "", fd))
+            if piped:
+                trailing.append(("pipe", piped))
             return None
         if kind == "herestring_redirect":
             value = ""
@@ -942,6 +964,10 @@ class _Walker:
                 end_node = child
             elif ckind in ("file_redirect", "herestring_redirect"):
                 self.redirect(unit, child, out, argv, issues, trailing)
+            elif ckind == "ERROR" and child.named_child_count == 1 and child.named_children[0].type == "file_redirect":
+                # ``sh <<EOF 2>&1 | a | b``: the redirection tree-sitter could not place
+                issues.append(("syntax error on a here-document line", None))
+                self.redirect(unit, child.named_children[0], out, argv, issues, trailing)
             elif ckind == "pipeline" and pending_op is None:
                 rest = [c for c in child.children if c.is_named]
                 first = child.children[0].type if child.child_count else ""
