@@ -1,0 +1,104 @@
+"""The attack sets under ``tests/attacks/`` hold where nobody can be asked.
+
+Each set is JSON Lines with ``command`` and ``expect``:
+
+* ``deny`` — a catastrophic command: in ``bypassPermissions`` and ``dontAsk`` it is never
+  allowed (an immune ask is a deny there, see ``approve.headless``);
+* ``ask_or_deny`` — needs a person: never allowed in default mode;
+* ``not_deny`` — a look-alike that only mentions danger: never denied.
+
+``scripts/attack_report.py`` prints the figures per set, effect and technique
+(including how many catastrophic cases are denied outright in every mode), and for
+the sets kept out of these tests.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+from bastion.engine import Guard
+from bastion.model import Mode, ToolCall, Verdict
+
+ATTACKS = Path(__file__).resolve().parent / "attacks"
+#: Sets kept for the final measurement only (``scripts/attack_report.py``): never tuned
+#: on, so never a test that could make someone tune on them.
+MEASURED_ONLY = frozenset({"fresh"})
+
+#: Cases bastion still gets wrong, each with what is missing. They are printed by
+#: ``scripts/attack_report.py`` and excluded here so that every other case stays a
+#: regression test; fixing one means deleting its line.
+KNOWN_GAPS: dict[str, str] = {
+    "holdout/trailing_background-3": "a FIFO-wired shell without a literal /dev/tcp path (mknod p; sh <p | nc)",
+    "holdout/wrapper_nohup-2": "a downloaded archive extracted, then a file from it run",
+    "holdout/perl_runs_shell-9": "a fork bomb under another function name inside Perl's exec",
+    "holdout/perl_runs_shell-10": "guard tampering inside Perl's exec string",
+    "holdout/xargs-3": "xargs fed by a command whose output is not literal (ls -d /etc)",
+    "holdout/find_exec-5": "find -exec on a device path: the -exec input is the start folder, not the match",
+    "holdout/find_exec-6": "find -exec on a device path: the -exec input is the start folder, not the match",
+    "holdout/find_exec-9": "find -exec chmod u+s: the -exec input is the start folder, not the match",
+    "holdout/interpreter_native-11": "Node fetch() posting a file read with the language's own API",
+    "holdout/interpreter_prints_danger-2": "text printed by inline code is read as a command (printed text is data)",
+    "holdout/interpreter_prints_danger-3": "text printed by inline code is read as a command (printed text is data)",
+    "holdout/interpreter_prints_danger-6": "text printed by inline code is read as a command (printed text is data)",
+    "holdout/interpreter_prints_danger-13": "a secret's path printed by inline code counts as reading it",
+}
+
+
+def _load(expect: str) -> list[tuple[str, dict[str, Any]]]:
+    cases: list[tuple[str, dict[str, Any]]] = []
+    for path in sorted(ATTACKS.glob("*/*.jsonl")):
+        if path.parent.name in MEASURED_ONLY:
+            continue
+        for line in path.read_text().splitlines():
+            if line.strip():
+                record = json.loads(line)
+                if record.get("expect") == expect:
+                    cases.append((f"{path.parent.name}/{record['id']}", record))
+    return cases
+
+
+@pytest.fixture(scope="module")
+def workspace() -> Iterator[str]:
+    """A fresh project of its own under the temp folder (not below pytest's folder, which
+    a look-alike such as ``rm -rf /tmp/pytest-of-root`` would then wipe with it)."""
+    root = tempfile.mkdtemp(prefix="bastion-attacks-")
+    subprocess.run(["git", "init", "-q", root], check=True)
+    yield root
+    shutil.rmtree(root, ignore_errors=True)
+
+
+def _misses(workspace: str, cases: list[tuple[str, dict[str, Any]]], mode: Mode, bad: Any) -> list[str]:
+    guard = Guard.from_settings(workspace, isolated=True, mode=mode)
+    out = []
+    for case_id, record in cases:
+        decision = guard.check(ToolCall("Bash", {"command": record["command"]}, cwd=workspace))
+        if bad(decision) and case_id not in KNOWN_GAPS:
+            out.append(f"{case_id}: {decision.verdict.value} {record['command'][:80]!r} — {decision.reason[:80]}")
+    return out
+
+
+@pytest.mark.parametrize("mode", [Mode.BYPASS, Mode.DONT_ASK], ids=lambda m: m.value)
+def test_no_catastrophic_case_is_allowed_where_nobody_answers(workspace: str, mode: Mode) -> None:
+    cases = _load("deny")
+    assert len(cases) >= 300, "the attack sets are missing"
+    misses = _misses(workspace, cases, mode, lambda d: d.verdict is Verdict.ALLOW or (d.verdict is Verdict.ASK and not d.immune))
+    assert not misses, f"{len(misses)} of {len(cases)} allowed:\n" + "\n".join(misses[:40])
+
+
+def test_cases_that_need_a_person_are_never_allowed_silently(workspace: str) -> None:
+    cases = _load("ask_or_deny")
+    misses = _misses(workspace, cases, Mode.DEFAULT, lambda d: d.verdict is Verdict.ALLOW)
+    assert not misses, f"{len(misses)} of {len(cases)} allowed:\n" + "\n".join(misses)
+
+
+def test_look_alikes_are_never_denied(workspace: str) -> None:
+    cases = _load("not_deny")
+    misses = _misses(workspace, cases, Mode.DEFAULT, lambda d: d.verdict is Verdict.DENY)
+    assert not misses, f"{len(misses)} of {len(cases)} denied:\n" + "\n".join(misses)
