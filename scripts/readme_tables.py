@@ -48,6 +48,9 @@ def main() -> int:
     accuracy = _run([python, "-m", "bastion", "eval", *files])
     text = _replace(text, "accuracy", accuracy)
 
+    attacks = _run([python, str(ROOT / "scripts" / "attack_report.py")]).replace("#### ", "##### ")
+    text = _replace(text, "attacks", attacks.strip())
+
     if not args.skip_bench:
         speed = _run([python, str(ROOT / "benchmarks" / "bench.py")]).replace("## ", "#### ")
         text = _replace(text, "speed", speed)
