@@ -71,8 +71,10 @@ def measure(path: Path, workspace: str) -> list[str]:
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("dirs", nargs="*", default=[str(p) for p in sorted((ROOT / "tests" / "attacks").iterdir()) if p.is_dir()])
+    parser.add_argument("dirs", nargs="*", help="folders of .jsonl sets (default: every folder in tests/attacks)")
     args = parser.parse_args(argv)
+    if not args.dirs:
+        args.dirs = [str(p) for p in sorted((ROOT / "tests" / "attacks").iterdir()) if p.is_dir()]
     with tempfile.TemporaryDirectory() as tmp:
         workspace = str(Path(tmp) / "project")
         subprocess.run(["git", "init", "-q", workspace], check=True)
