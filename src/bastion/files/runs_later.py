@@ -111,6 +111,11 @@ class RunsLater:
 
                 hit = finding("HB011", f"{call.canonical_tool} {path}")
                 return _deny(f"blocked: {hit.message}", [hit])
+        from .layers import ProtectedPaths
+
+        protected = ProtectedPaths().check(call, ctx)
+        if protected is not None and protected.immune:
+            return None  # a protected file or folder: that layer asks, with its own reason
         return LayerResult(
             Verdict.ASK,
             f"writing {_shown(path, ctx.home)} needs approval in every mode: it runs later on its own "
