@@ -123,6 +123,8 @@ def _before_tool(client: Any, event: str, payload: dict[str, Any], env: Mapping[
     why = unattended_reason(client, guard, call)
 
     def approver(call: Any, decision: Any) -> Any:
+        from ..approve.headless import unattended
+
         asked.append(decision.verdict is Verdict.ASK)
         return unattended(why or "")(call, decision)
 
@@ -167,19 +169,6 @@ def unattended_reason(client: Any, guard: Any, call: Any) -> str | None:
 
     return nobody_to_ask(guard.effective_mode(call), can_prompt=client.can_ask,
                          headless=getattr(client, "HEADLESS", "this client cannot show a prompt"))
-
-
-def unattended(why: str) -> Any:
-    """The approver that denies an ask where nobody can answer (see ``approve.headless``)."""
-    from ..approve.headless import unattended as approver
-
-    return approver(why)
-
-
-def headless(call: Any, decision: Any) -> Any:
-    """The approver for places that cannot ask a person: an ask becomes a deny that says
-    what would have been asked (DESIGN: headless use turns ask into deny)."""
-    return unattended("no prompt can be shown")(call, decision)
 
 
 def main(argv: list[str]) -> int:

@@ -48,10 +48,10 @@ def as_approver(approve: Approve | None) -> Callable[[ToolCall, Decision], Decis
 
     A callback that raises counts as a no: failing to ask never allows.
     """
-    from .hook import headless
+    from ..approve.headless import unattended
 
     if approve is None:
-        return headless
+        return unattended("no approve callback")
 
     def approver(call: ToolCall, decision: Decision) -> Decision:
         try:
