@@ -38,7 +38,6 @@ KNOWN_GAPS: dict[str, str] = {
     "holdout/trailing_background-3": "a FIFO-wired shell without a literal /dev/tcp path (mknod p; sh <p | nc)",
     "holdout/wrapper_nohup-2": "a downloaded archive extracted, then a file from it run",
     "holdout/perl_runs_shell-9": "a fork bomb under another function name inside Perl's exec",
-    "holdout/perl_runs_shell-10": "guard tampering inside Perl's exec string",
     "holdout/xargs-3": "xargs fed by a command whose output is not literal (ls -d /etc)",
     "holdout/find_exec-5": "find -exec on a device path: the -exec input is the start folder, not the match",
     "holdout/find_exec-6": "find -exec on a device path: the -exec input is the start folder, not the match",

@@ -88,6 +88,91 @@ def test_not_match(record: tamper.Tamper, example: Any, project: Path, home_with
     assert decision.layer != "tamper"
 
 
+# --------------------------------------------------------------------------- wherever the command runs
+
+#: Switching the guard off one level down: inside interpreter code, in text planted in a
+#: file that runs later, in a literal script run later in the same line. The shell
+#: analysis finds HB016 there itself (shell/checks/guard.py applies the per-command records).
+NESTED_OFF = [
+    "perl -e 'exec(q{pkill -f bastion})'",
+    "python3 -c \"import os; os.system('pip uninstall -y bastion-guard')\"",
+    "ruby -e 'system(\"bastion\", \"uninstall\", \"claude-code\")'",
+    "echo 'bastion uninstall claude-code' >> ~/.bashrc",
+    "printf 'pkill -f bastion\\n' > /tmp/off.sh; sh /tmp/off.sh",
+    "node -e 'require(\"child_process\").execSync(\"pip3 uninstall -y bastion-guard\")'",
+    "python3 -c 'import subprocess; subprocess.call([\"pkill\", \"-f\", \"[b]astion\"])'",
+    "php -r 'shell_exec(\"bastion run --no-check -- make\");'",
+    "echo '* * * * * pkill -f bastion' | crontab -",
+    "python3 -c \"import os; os.system('pgrep -f bastion | xargs kill -9')\"",
+    "perl -e 'system(\"uv\", \"tool\", \"uninstall\", \"bastion-guard\")'",
+    "cat > /tmp/off.sh <<'EOF'\npython3 -m bastion uninstall claude-code\nEOF\nbash /tmp/off.sh",
+    "echo bastion-guard | xargs pip uninstall -y",
+]
+
+#: File-tool writes of files that run later, holding a guard-off command.
+NESTED_OFF_WRITES = [
+    (".git/hooks/pre-commit", "#!/bin/sh\npkill -f bastion\n"),
+    (".git/hooks/post-checkout", "#!/bin/sh\npython3 -c \"import os; os.system('bastion uninstall claude-code')\"\n"),
+    ("~/.profile", "uvx bastion uninstall claude-code\n"),
+]
+
+#: Text that only mentions switching the guard off.
+NESTED_BENIGN = [
+    "python3 -c \"print('pkill -f bastion')\"",
+    "echo 'bastion uninstall claude-code' > docs/uninstall.md",
+    "python3 -c \"import sys; sys.stdout.write('pip uninstall -y bastion-guard')\"",
+    "printf 'pkill -f bastion\\n' > notes.txt",
+]
+
+
+def _has_hb016(decision: Any) -> bool:
+    return any(f.code == "HB016" for f in decision.findings)
+
+
+@pytest.mark.parametrize("mode", MODES, ids=lambda m: m.value)
+@pytest.mark.parametrize("command", NESTED_OFF)
+def test_switching_the_guard_off_one_level_down_is_denied(command: str, mode: Mode, project: Path) -> None:
+    decision = Guard.from_settings(str(project), isolated=True, mode=mode).check(
+        ToolCall("Bash", {"command": command}, cwd=str(project)))
+    assert decision.verdict is Verdict.DENY and decision.immune, (command, decision.reason)
+    assert decision.layer == "tamper" and _has_hb016(decision), (decision.layer, decision.findings)
+    assert "switches the guard off" in decision.reason and "yourself in a terminal" in decision.reason
+
+
+@pytest.mark.parametrize("mode", MODES, ids=lambda m: m.value)
+@pytest.mark.parametrize(("rel", "content"), NESTED_OFF_WRITES, ids=[r for r, _ in NESTED_OFF_WRITES])
+def test_a_guard_off_command_planted_in_a_file_that_runs_later_is_denied(rel: str, content: str, mode: Mode,
+                                                                         project: Path) -> None:
+    path = rel.replace("~", os.environ["HOME"]) if rel.startswith("~") else str(project / rel)
+    decision = Guard.from_settings(str(project), isolated=True, mode=mode).check(
+        ToolCall("Write", {"file_path": path, "content": content}, cwd=str(project)))
+    assert decision.verdict is Verdict.DENY and _has_hb016(decision), (rel, decision.reason)
+    assert "switches the guard off" in decision.reason and "planted in" in decision.reason
+
+
+@pytest.mark.parametrize("mode", MODES, ids=lambda m: m.value)
+@pytest.mark.parametrize("command", NESTED_BENIGN)
+def test_text_that_only_mentions_switching_the_guard_off_is_not_denied(command: str, mode: Mode, project: Path) -> None:
+    (project / "docs").mkdir(exist_ok=True)
+    decision = Guard.from_settings(str(project), isolated=True, mode=mode).check(
+        ToolCall("Bash", {"command": command}, cwd=str(project)))
+    assert not _has_hb016(decision) and decision.layer != "tamper", (command, decision.reason)
+    if mode is Mode.BYPASS:
+        assert decision.verdict is Verdict.ALLOW, (command, decision.reason)
+
+
+def test_the_shell_analysis_finds_hb016_on_its_own() -> None:
+    """The knowledge lives in the analysis: any caller of ``analyse`` sees it."""
+    from bastion.shell.analyse import analyse
+    from bastion.shell.parse import parse
+
+    for command in ("pkill -f bastion", "perl -e 'exec(q{pkill -f bastion})'", "kill $(pgrep -f '[b]astion')"):
+        analysis = analyse(parse(command), cwd="/w", home="/home/u")
+        assert [f.code for f in analysis.hard_blocks] == ["HB016"], (command, analysis.hard_blocks)
+    for command in ("pgrep -f bastion", "kill 1234", "pip install bastion-guard", "python3 -c 'print(1)'"):
+        assert not analyse(parse(command), cwd="/w", home="/home/u").hard_blocks, command
+
+
 # --------------------------------------------------------------------------- ordinary use of bastion
 
 READ_ONLY = [

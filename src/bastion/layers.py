@@ -5,7 +5,7 @@ may insert their own with ``Guard.insert_layer``.
 |---|---|
 | 0 | validate |
 | 1 | deny_rules |
-| 2 | hard_blocks, removal_targets, tamper, runs_later |
+| 2 | tamper, hard_blocks, removal_targets, runs_later |
 | 3 | protected_paths, taint, ask_rules, too_complex, plugins_restrict |
 | 4 | mode |
 | 5 | allow_rules, plugins_allow |
@@ -31,9 +31,9 @@ def default_layers() -> list[Any]:
     return [
         ValidateInput(),
         DenyRules(),
+        TamperGuard(),  # before hard_blocks: its reason for HB016 says how to do it on purpose
         HardBlocks(),
         RemovalTargets(),
-        TamperGuard(),
         RunsLater(),
         ProtectedPaths(),
         TaintLayer(),

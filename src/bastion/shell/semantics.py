@@ -82,6 +82,7 @@ from .checks.files import (
     check_xargs,
 )
 from .checks.git import check_git
+from .checks.guard import GUARD_NAMES, GUARD_PREFIXES, check_guard_off
 from .checks.patch import PATCH_COMMANDS, check_patch
 from .checks.root import check_install, check_setcap
 from .checks.network import check_network, check_openssl, check_rsync
@@ -265,6 +266,8 @@ def classify(cmd: SimpleCommand, ctx: Ctx) -> Facts:
         checker(f, cmd.argv[1:], ctx)
     else:
         _unknown(f, cmd.argv[1:], ctx)
+    if name in GUARD_NAMES or name.startswith(GUARD_PREFIXES):
+        check_guard_off(f, ctx)  # switching the guard off (HB016), wherever the command runs
     _common(f, ctx)
     return f
 

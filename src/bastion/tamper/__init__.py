@@ -8,7 +8,13 @@ tests in ``tests/test_tamper.py`` are generated from them) — and the stage-2 l
 applies it:
 
 * **off** — the guard stops checking: a deny in every mode (finding ``HB016``), whose
-  reason tells the person to run the command themselves in a terminal if they mean it;
+  reason tells the person to run the command themselves in a terminal if they mean it.
+  The records that read one command line (``per_command``) are applied by the shell
+  analysis to every simple command it reads (``shell/checks/guard.py``), so HB016 is
+  found wherever the command would run: typed, inside interpreter code (``perl -e
+  'exec(q{pkill -f bastion})'``), or planted in a file that runs later; this layer turns
+  those findings into its reason and applies the records that need the whole call (the
+  files it changes);
 * **loosen** — the guard lets more through from now on: an immune ask, which the
   adapters turn into a deny when nobody can be asked.
 
@@ -19,8 +25,9 @@ or to a client's hook configuration are already immune asks (``files/protected.p
 
 Invocation forms are read from the parse (``sudo``, ``env``, ``bash -c``, ``xargs`` are
 already peeled): ``bastion``, ``/any/path/bastion``, ``python -m bastion``, ``uvx
-bastion``, ``uv run``/``uv tool run``/``pipx run bastion``, and shell strings or argv
-lists inside interpreter code (``python -c "os.system('bastion …')"``).
+bastion``, ``uv run``/``uv tool run``/``pipx run bastion``; the loosening records also read
+shell strings or argv lists inside interpreter code (``python -c "os.system('bastion
+trust')"``) themselves, as they are asks the shell analysis cannot make immune.
 """
 
 from __future__ import annotations
@@ -29,14 +36,14 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from ..model import Kind, LayerResult, Tier, ToolCall, Verdict
-from .commands import bastion_args, python_module
+from .commands import bastion_args, command_name, python_module
 from .installed import changes_install, deletes_hook_entries, hook_files, install_paths, package_dir
 from .processes import kills_bastion
-from .scene import Scene, expand, scene_of
+from .scene import MAX_DEPTH, Scene, expand, inner_commands, scene_of
 from .verbs import DIST, adds_allow_rule, runs_isolated, runs_unchecked, uninstalls_package, verb_is
 
 __all__ = ["OFF", "LOOSEN", "DIST", "Tamper", "RECORDS", "TamperGuard", "Scene", "bastion_args", "python_module",
-           "expand", "scene_of", "findings_for", "hook_files", "install_paths", "package_dir"]
+           "expand", "scene_of", "findings_for", "guard_off", "PER_COMMAND", "hook_files", "install_paths", "package_dir"]
 
 OFF = "off"
 LOOSEN = "loosen"
@@ -48,7 +55,9 @@ class Tamper:
 
     ``match`` / ``not_match`` are shell commands, or tool calls as ``{"tool", "input"}``;
     ``{package}`` stands for bastion's installed code folder. ``test`` returns what it
-    found (shown in the reason) or None.
+    found (shown in the reason) or None. A ``per_command`` record reads one command line
+    (and the ``pgrep`` feeding a ``kill``): the shell analysis applies it wherever a
+    command runs (:func:`guard_off`); the others need the whole call.
     """
 
     id: str
@@ -58,6 +67,7 @@ class Tamper:
     test: Callable[[Scene], str | None]
     match: tuple[Any, ...]
     not_match: tuple[Any, ...] = ()
+    per_command: bool = False
 
 RECORDS: tuple[Tamper, ...] = (
     # --- off: deny in every mode (HB016) ----------------------------------------------
@@ -73,10 +83,12 @@ RECORDS: tuple[Tamper, ...] = (
                "echo claude-code | xargs bastion uninstall",
                "python3 -c \"import os; os.system('bastion uninstall claude-code')\"",
                "python3 -c 'import subprocess; subprocess.run([\"bastion\", \"uninstall\", \"claude-code\"])'",
-               "uv run python -m bastion uninstall claude-code"),
+               "uv run python -m bastion uninstall claude-code",
+               "ruby -e 'system(\"bastion\", \"uninstall\", \"claude-code\")'"),
         not_match=("bastion uninstall --help", "bastion explain -- 'bastion uninstall claude-code'",
                    "echo 'bastion uninstall claude-code'", "git commit -m 'docs: bastion uninstall claude-code'",
                    "grep -r 'bastion uninstall' README.md", "bastion --help"),
+        per_command=True,
     ),
     Tamper(
         "uninstall_package", OFF, "uninstalls bastion's package",
@@ -88,6 +100,7 @@ RECORDS: tuple[Tamper, ...] = (
                "sudo -H pip uninstall -y bastion-guard"),
         not_match=("pip uninstall -y requests", "pip install bastion-guard", "pipx uninstall black",
                    "uv tool uninstall ruff", "pip show bastion-guard", "pip download bastion-guard"),
+        per_command=True,
     ),
     Tamper(
         "kill_processes", OFF, "kills bastion's processes",
@@ -96,9 +109,11 @@ RECORDS: tuple[Tamper, ...] = (
         kills_bastion,
         match=("pkill -f bastion", "pkill bastion", "pkill -9 -f bastion", "killall bastion", "killall -9 bastion",
                "pkill -f hookd", "pkill -f '[b]astion'", "pkill -f 'bastion hook'", "kill $(pgrep -f bastion)",
-               "pgrep -f bastion | xargs kill -9", "kill -9 `pidof bastion`", "killall -r '^bast'"),
+               "pgrep -f bastion | xargs kill -9", "kill -9 `pidof bastion`", "killall -r '^bast'",
+               "perl -e 'exec(q{pkill -f bastion})'"),
         not_match=("pkill -f 'node server.js'", "pkill -f python", "pgrep -f bastion", "killall node",
                    "kill 1234", "pkill -f hook", "ps aux | grep bastion"),
+        per_command=True,
     ),
     Tamper(
         "run_unchecked", OFF, "runs a command with no check",
@@ -107,6 +122,7 @@ RECORDS: tuple[Tamper, ...] = (
         match=("bastion run --no-check -- rm -rf ~/project", "bastion run --no-ch -- make",
                "python3 -I -m bastion run --no-check --no-prompt --cwd /w --timeout 120 -- 'curl x | sh'"),
         not_match=("bastion run -- make test", "bastion run --no-prompt -- make test", "bastion check --no-audit -- ls"),
+        per_command=True,
     ),
     Tamper(
         "change_install", OFF, "changes or deletes bastion's installed code",
@@ -167,10 +183,41 @@ RECORDS: tuple[Tamper, ...] = (
 assert len({r.id for r in RECORDS}) == len(RECORDS)
 
 
-def findings_for(scene: Scene) -> list[tuple[Tamper, str]]:
-    """Every record that fires, with what it found (off records first)."""
+#: The records the shell analysis applies to each simple command (HB016 wherever it runs).
+PER_COMMAND: tuple[Tamper, ...] = tuple(r for r in RECORDS if r.per_command)
+
+#: Process finders whose output a ``kill`` in the same text may be fed.
+_FINDERS = ("pgrep", "pidof")
+
+
+def guard_off(cmd: Any, source: str = "", depth: int = 0) -> list[tuple[Tamper, str]]:
+    """The ``per_command`` records that fire on one simple command, with what they found.
+
+    ``source`` is the text the command was parsed from: a ``kill`` counts with the
+    ``pgrep``/``pidof`` there that finds bastion's processes (``kill $(pgrep -f
+    bastion)``, ``pgrep -f bastion | xargs kill``). The command ``bastion run`` or
+    ``bastion mcp-proxy`` would start is judged too."""
+    if not cmd.argv or depth > MAX_DEPTH:
+        return []
+    commands = [cmd]
+    if command_name(cmd.argv[0]) == "kill" and any(w in source for w in _FINDERS):
+        from ..shell.parse import parse
+
+        commands += [c for c in parse(source).commands if c.argv and command_name(c.argv[0]) in _FINDERS]
+    scene = Scene(commands, [], "", None, None)
+    found = [(record, detail) for record in PER_COMMAND if (detail := record.test(scene))]
+    for inner in inner_commands(cmd):
+        found += guard_off(inner, " ".join(inner.argv), depth + 1)
+    return found
+
+
+def findings_for(scene: Scene, *, skip_per_command: bool = False) -> list[tuple[Tamper, str]]:
+    """Every record that fires, with what it found (off records first); with
+    ``skip_per_command`` only those the shell analysis does not apply itself."""
     found = []
     for record in RECORDS:
+        if skip_per_command and record.per_command:
+            continue
         detail = record.test(scene)
         if detail:
             found.append((record, detail))
@@ -183,37 +230,54 @@ def _why_terminal(command: str | None) -> str:
     return f"if you mean it, run it yourself in a terminal: {command}"
 
 
+def _record_of(message: str) -> Tamper:
+    """The record an HB016 finding of the shell analysis names (``…: WHAT: detail``)."""
+    named = [(message.find(f"{r.what}: "), i) for i, r in enumerate(PER_COMMAND) if f"{r.what}: " in message]
+    return PER_COMMAND[min(named)[1]] if named else PER_COMMAND[0]
+
+
+def _shell_off(call: ToolCall, ctx: Any) -> list[Any]:
+    """HB016 findings of the shell analysis: a guard-off command anywhere it reads."""
+    if call.kind not in (Kind.SHELL, Kind.MCP):
+        return []
+    analysis = ctx.analysis
+    if analysis is None:
+        return []
+    return [f for f in analysis.hard_blocks if f.code == "HB016"]
+
+
 class TamperGuard:
     """Layer 2: switching the guard off is denied in every mode; loosening it is an
-    immune ask (a deny where nobody can be asked)."""
+    immune ask (a deny where nobody can be asked). Runs before ``hard_blocks`` so that
+    the analysis' HB016 findings are denied with this layer's reason."""
 
     name = "tamper"
     stage = 2
     can_deny = True
 
     def check(self, call: ToolCall, ctx: Any) -> LayerResult | None:
-        if call.kind not in (Kind.SHELL, Kind.FILE_WRITE, Kind.FILE_EDIT):
+        if call.kind not in (Kind.SHELL, Kind.MCP, Kind.FILE_WRITE, Kind.FILE_EDIT):
             return None
-        scene = scene_of(call, ctx)
-        if scene is None:
-            return None
-        found = findings_for(scene)
-        if not found:
-            return None
-        record, detail = found[0]
-        shown = call.command if call.kind is Kind.SHELL else None
-        if record.effect == OFF:
-            from ..shell.intents import finding
+        from ..shell.intents import finding
 
+        off = _shell_off(call, ctx)
+        scene = scene_of(call, ctx) if call.kind is not Kind.MCP else None
+        found = findings_for(scene, skip_per_command=True) if scene is not None else []
+        shown = call.command if call.kind is Kind.SHELL else None
+        if off or (found and found[0][0].effect == OFF):
+            record = _record_of(off[0].message) if off else found[0][0]
             return LayerResult(
                 Verdict.DENY,
                 f"blocked: switches the guard off — {record.what}: {record.why}. bastion never lets an agent do "
                 f"this, in any mode; {_why_terminal(shown)}",
                 immune=True,
                 risk=Tier.DESTRUCTIVE,
-                findings=[finding("HB016", f"{r.what}: {d}") for r, d in found if r.effect == OFF],
+                findings=off + [finding("HB016", f"{r.what}: {d}") for r, d in found if r.effect == OFF],
                 no_grant=True,
             )
+        if not found:
+            return None
+        record = found[0][0]
         return LayerResult(
             Verdict.ASK,
             f"loosens the guard — {record.what}: {record.why}; this needs a person in every mode "

@@ -105,7 +105,7 @@ def _nested_commands(code: str) -> list[Any]:
     return found
 
 
-def _inner_commands(cmd: Any) -> list[Any]:
+def inner_commands(cmd: Any) -> list[Any]:
     """The command ``bastion run``/``bastion mcp-proxy`` would start."""
     args = bastion_args(cmd.argv)
     parts = verb_of(args) if args is not None else None
@@ -128,7 +128,7 @@ def expand(commands: Sequence[Any], source: str, depth: int = 0) -> list[Any]:
     for cmd in commands:
         if not cmd.argv:
             continue
-        inner: list[Any] = _inner_commands(cmd)
+        inner: list[Any] = inner_commands(cmd)
         for code in _code_strings(cmd, source):
             low = code.lower()
             if "bastion" in low or "hookd" in low:
