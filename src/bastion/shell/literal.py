@@ -10,7 +10,13 @@ holds bash's rules for the commands whose output is literal:
 * ``printf`` (the format's escapes, ``%s``, ``%b``, ``%c``, ``%d`` and friends with
   flags, width and precision, the format reused while arguments remain; ``%q``, floats
   and dates are not modelled: None);
-* ``cat`` and ``tee`` pass their input through.
+* ``cat`` and ``tee`` pass their input through;
+* commands that print their own path operands (:data:`PATH_PRINTERS`): ``ls -d``,
+  ``realpath``, ``readlink -f``, ``dirname``, ``basename``, ``pwd`` (given the folder
+  it runs in) and ``find START -maxdepth 0`` / ``find START -prune``. Their operands
+  are written as the shell handed them over (``~`` stands for the home it expanded
+  to; ``realpath build`` prints ``build``, which names the same file to a command
+  running in the same folder), so ``realpath ~ | xargs rm -rf`` is ``rm -rf ~``.
 
 :data:`OUTPUT_WRAPPERS` are the wrappers that run a command without changing what it
 prints (``nice``, ``stdbuf``, ``exec``, ``env`` …). ``xargs_items`` splits ``xargs``'s
@@ -22,13 +28,16 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["OUTPUT_WRAPPERS", "PRODUCERS", "output", "tee_files", "xargs_items", "xargs_commands", "string_escapes",
+__all__ = ["OUTPUT_WRAPPERS", "PATH_PRINTERS", "PRODUCERS", "output", "tee_files", "xargs_items", "xargs_commands", "string_escapes",
            "MAX_OUTPUT"]
 
 #: Longer outputs are not computed (the parser caps what it parses again anyway).
 MAX_OUTPUT = 20_000
+#: Commands that print their path operands (or the folder they run in): their output
+#: is known when the operands are.
+PATH_PRINTERS = frozenset({"ls", "realpath", "readlink", "dirname", "basename", "pwd", "find"})
 #: Commands whose output :func:`output` can know.
-PRODUCERS = frozenset({"echo", "printf", "cat", "tee"})
+PRODUCERS = frozenset({"echo", "printf", "cat", "tee"}) | PATH_PRINTERS
 #: Wrappers that run their command with the same stdout (timing, priority, buffering,
 #: privileges, environment, sessions, tracing to stderr). Not ``xargs``/``parallel``
 #: (they change the arguments), ``watch``/``script`` (they redraw the output),
@@ -243,8 +252,9 @@ def _literal_part(text: str) -> str:
     return _escapes(text, "format")[0]
 
 
-def output(argv: tuple[str, ...], stdin: str | None = None, exact: bool = False) -> str | None:
-    """What ``argv`` writes to stdout, given the literal text on its stdin (or None).
+def output(argv: tuple[str, ...], stdin: str | None = None, exact: bool = False, cwd: str | None = None) -> str | None:
+    """What ``argv`` writes to stdout, given the literal text on its stdin (or None) and
+    the folder it runs in (``cwd``, for ``pwd``; None when not known).
 
     Which ``echo`` runs depends on the shell: bash's prints backslashes as written
     unless given ``-e``, sh's (dash) expands them. Unless ``exact`` (bash's output
@@ -258,6 +268,8 @@ def output(argv: tuple[str, ...], stdin: str | None = None, exact: bool = False)
         return _echo(args, exact)
     if name == "printf":
         return _printf(args)
+    if name in PATH_PRINTERS:
+        return _paths_printed(name, args, cwd)
     if stdin is None:
         return None
     if name == "cat":
@@ -265,6 +277,158 @@ def output(argv: tuple[str, ...], stdin: str | None = None, exact: bool = False)
     if name == "tee":
         return stdin
     return None
+
+
+def _paths_printed(name: str, args: tuple[str, ...], cwd: str | None) -> str | None:
+    """What a :data:`PATH_PRINTERS` command prints, or None (an option that changes the
+    output, a word the shell expands at run time, a result that needs the home)."""
+    if any("$" in a or "`" in a for a in args):
+        return None
+    if name == "pwd":
+        return cwd + "\n" if cwd is not None and all(a in ("-L", "-P") for a in args) else None
+    if name == "find":
+        return _find_printed(args)
+    flags, operands, values = _split_options(args, _PRINTER_VALUES.get(name, frozenset()))
+    if flags is None or not flags <= _PRINTER_FLAGS[name] or (not operands and name != "ls"):
+        return None
+    end = "\0" if "z" in flags else "\n"
+    if name == "ls":
+        items = (operands or ["."]) if "d" in flags else None
+    elif name == "realpath":
+        items = [o.rstrip("/") or "/" for o in operands]
+    elif name == "readlink":
+        if not flags & {"f", "e", "m"}:
+            return None  # without -f/-e/-m readlink prints a link's target
+        items = [o.rstrip("/") or "/" for o in operands]
+        if "n" in flags and len(items) == 1:
+            end = ""
+    elif name == "dirname":
+        items = [_dirname(o) for o in operands]
+    else:  # basename
+        suffix = values.get("s", "")
+        if "a" not in flags and "s" not in flags:
+            if len(operands) > 2:
+                return None
+            suffix = operands[1] if len(operands) == 2 else ""
+            operands = operands[:1]
+        items = [_basename(o, suffix) for o in operands]
+    if items is None or any(i is None for i in items):
+        return None
+    return "".join(f"{i}{end}" for i in items)  # type: ignore[str-bytes-safe]
+
+
+#: The short options each printer may carry without changing what it prints (``z``:
+#: NUL-separated; ``n``: no newline), by their one-letter form.
+_PRINTER_FLAGS = {
+    "ls": frozenset("d1"),
+    "realpath": frozenset("emsqLPz"),
+    "readlink": frozenset("femnqsvz"),
+    "dirname": frozenset("z"),
+    "basename": frozenset("asz"),
+}
+_PRINTER_VALUES = {"basename": frozenset("s")}
+_LONG_FLAGS = {
+    "--directory": "d", "--canonicalize-existing": "e", "--canonicalize-missing": "m", "--canonicalize": "f",
+    "--strip": "s", "--no-symlinks": "s", "--quiet": "q", "--silent": "q", "--logical": "L", "--physical": "P",
+    "--zero": "z", "--no-newline": "n", "--verbose": "v", "--multiple": "a", "--suffix": "s",
+}
+
+
+def _split_options(args: tuple[str, ...], takes_value: frozenset[str]) -> tuple[set[str] | None, list[str], dict[str, str]]:
+    """Short and long options (as letters), operands, and option values; None for an
+    option this module does not know."""
+    flags: set[str] = set()
+    operands: list[str] = []
+    values: dict[str, str] = {}
+    i, n = 0, len(args)
+    while i < n:
+        arg = args[i]
+        i += 1
+        if arg == "--":
+            operands.extend(args[i:])
+            break
+        if arg.startswith("--"):
+            key, eq, value = arg.partition("=")
+            letter = _LONG_FLAGS.get(key)
+            if letter is None:
+                return None, [], {}
+            flags.add(letter)
+            if letter in takes_value:
+                if not eq:
+                    if i == n:
+                        return None, [], {}
+                    value, i = args[i], i + 1
+                values[letter] = value
+            continue
+        if arg.startswith("-") and arg != "-":
+            for k, letter in enumerate(arg[1:], 1):
+                flags.add(letter)
+                if letter in takes_value:
+                    value = arg[k + 1 :]
+                    if not value:
+                        if i == n:
+                            return None, [], {}
+                        value, i = args[i], i + 1
+                    values[letter] = value
+                    break
+            continue
+        operands.append(arg)
+    return flags, operands, values
+
+
+def _dirname(path: str) -> str | None:
+    stripped = path.rstrip("/")
+    if not stripped:
+        return "/" if path else "."
+    if "/" not in stripped:
+        return None if stripped.startswith("~") else "."  # ``dirname ~`` needs the home
+    head = stripped.rsplit("/", 1)[0].rstrip("/")
+    return head or "/"
+
+
+def _basename(path: str, suffix: str) -> str | None:
+    stripped = path.rstrip("/")
+    if not stripped:
+        return "/" if path else ""
+    base = stripped.rsplit("/", 1)[-1]
+    if base.startswith("~") and "/" not in stripped:
+        return None  # ``basename ~`` needs the home
+    if suffix and base != suffix and base.endswith(suffix):
+        base = base[: -len(suffix)]
+    return base
+
+
+#: ``find`` primaries that neither test nor print (global options, ``-prune``, which is true).
+_FIND_NEUTRAL = frozenset({"-depth", "-xdev", "-mount", "-nowarn", "-noleaf", "-prune", "-print", "-print0"})
+
+
+def _find_printed(args: tuple[str, ...]) -> str | None:
+    """``find START… -maxdepth 0`` and ``find START… -prune`` print their start points
+    (each is tested, matches, and is not descended into); anything else may print more."""
+    i, n = 0, len(args)
+    while i < n and args[i] in ("-H", "-L", "-P"):
+        i += 1
+    roots: list[str] = []
+    while i < n and not args[i].startswith("-") and args[i] not in ("(", "!", ","):
+        roots.append(args[i])
+        i += 1
+    stops = False
+    tokens = args[i:]
+    k = 0
+    while k < len(tokens):
+        tok = tokens[k]
+        if tok in ("-maxdepth", "-mindepth") and k + 1 < len(tokens) and tokens[k + 1] == "0":
+            stops = stops or tok == "-maxdepth"
+            k += 2
+            continue
+        if tok not in _FIND_NEUTRAL:
+            return None
+        stops = stops or (tok == "-prune" and "-depth" not in tokens)  # -depth makes -prune idle
+        k += 1
+    if not stops or ("-print" in tokens and "-print0" in tokens):
+        return None
+    end = "\0" if "-print0" in tokens else "\n"
+    return "".join(f"{r}{end}" for r in roots or ["."])
 
 
 def tee_files(argv: tuple[str, ...]) -> tuple[list[str], bool]:

@@ -777,13 +777,29 @@ class _Walker:
         heredoc: tuple[str, bool] | None = None
         trailing: list[tuple[str, Any]] = []
         if redirect_nodes:
+            # tree-sitter reads the descriptor of ``sh 0</tmp/p`` as a last argument "0"
+            # (``2>f`` it reads right): digits glued to a redirection are its descriptor
+            io_number = node.children[-1] if node is not None and node.child_count and argv else None
+            if io_number is not None and io_number.type != "number":
+                io_number = None
+            io_index = len(argv) - 1
             cut: int | None = None
             for rnode in redirect_nodes:
                 if cut is not None and rnode.start_byte > cut:
                     continue  # a body line of a here-document bash has not ended yet
                 self.heredoc_cut = None
+                count = len(redirects)
                 heredoc = self.redirect(unit, rnode, redirects, argv, issues, trailing) or heredoc
                 cut = self.heredoc_cut if self.heredoc_cut is not None else cut
+                if (io_number is not None and rnode.type == "file_redirect" and rnode.start_byte == io_number.end_byte
+                        and len(redirects) == count + 1 and redirects[-1].fd is None and argv[io_index].isdigit()):
+                    redirects[-1] = Redirect(redirects[-1].op, redirects[-1].target, int(argv[io_index]))
+                    del argv[io_index]
+                    for k in range(len(unit.words) - 1, -1, -1):
+                        if unit.words[k].position == io_index:
+                            del unit.words[k]
+                            break
+                io_number = None
         if issues:
             self.refuse(unit, issues, ctx, level)
         shown_node = text_node if text_node is not None else node
@@ -1326,7 +1342,7 @@ class _Walker:
 
     def produce(self, argv: tuple[str, ...], fed: str | None, redirects: list[Redirect], cwd: str | None,
                 ctx: _Ctx) -> None:
-        """What a producer (``echo``, ``printf``, ``cat``, ``tee``) prints goes to the next
+        """What a producer (``echo``, ``printf``, ``cat``, ``tee``, ``realpath`` …) prints goes to the next
         pipeline stage (:attr:`literal_out`) or, redirected, into a file (:attr:`files`)."""
         tee = argv[0].endswith("tee")
         if not (ctx.pipe[0] >= 0 or tee or ctx.origin in _SUBSTITUTED or any(r.op in _STDOUT_OPS for r in redirects)):
@@ -1335,7 +1351,10 @@ class _Walker:
             paths, append = tee_files(argv)
             for path in paths:
                 self.write_file(cwd, path, fed, append)
-        out = literal_output(argv, fed)
+        # ``pwd`` prints the folder: an absolute one as it is, the call's own (or one a
+        # relative ``cd`` reached, which the next stage shares) as ``.``
+        here = None if cwd == UNKNOWN_CWD else cwd if cwd and cwd.startswith(("/", "~")) else "."
+        out = literal_output(argv, fed, cwd=here)
         if out is None and self.files and argv[0].rsplit("/", 1)[-1] == "cat" and len(argv) > 1:
             parts = [self.file_text(a, cwd) if a != "-" else fed for a in argv[1:]]
             out = "".join(parts) if all(p is not None for p in parts) else None  # type: ignore[misc]
