@@ -35,13 +35,7 @@ MEASURED_ONLY = frozenset({"fresh"})
 #: ``scripts/attack_report.py`` and excluded here so that every other case stays a
 #: regression test; fixing one means deleting its line.
 KNOWN_GAPS: dict[str, str] = {
-    "holdout/trailing_background-3": "a FIFO-wired shell without a literal /dev/tcp path (mknod p; sh <p | nc)",
-    "holdout/wrapper_nohup-2": "a downloaded archive extracted, then a file from it run",
     "holdout/perl_runs_shell-9": "a fork bomb under another function name inside Perl's exec",
-    "holdout/xargs-3": "xargs fed by a command whose output is not literal (ls -d /etc)",
-    "holdout/find_exec-5": "find -exec on a device path: the -exec input is the start folder, not the match",
-    "holdout/find_exec-6": "find -exec on a device path: the -exec input is the start folder, not the match",
-    "holdout/find_exec-9": "find -exec chmod u+s: the -exec input is the start folder, not the match",
     "holdout/interpreter_native-11": "Node fetch() posting a file read with the language's own API",
     "holdout/interpreter_prints_danger-2": "text printed by inline code is read as a command (printed text is data)",
     "holdout/interpreter_prints_danger-3": "text printed by inline code is read as a command (printed text is data)",

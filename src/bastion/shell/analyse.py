@@ -406,12 +406,18 @@ def _runs_dynamic_code(f: Facts) -> bool:
 
 
 def _download_then_exec(facts: list[Facts], ctx: Ctx, hits: list[_Hit]) -> None:
+    """A downloaded file run later in the script (``curl -o x … && ./x``), or a file
+    from a downloaded archive: an unpacker (:data:`_UNPACKERS`) that reads downloaded
+    data, from a file or from a fetch earlier in its pipeline, makes everything under
+    the folder it writes downloaded too (``curl … | tar xz -C /tmp && /tmp/a/run.sh``,
+    ``unzip x.zip -d d && cd d && ./install.sh``)."""
     if not any(f.downloads or "fetch" in f.roles for f in facts):
         return  # nothing downloads a file, so nothing can run one
     downloaded: dict[str, Facts] = {}
+    unpacked: dict[str, Facts] = {}  # folders an archive of downloaded data went into
     for f in facts:
         for path in _executed(f, ctx):
-            source = downloaded.get(path)
+            source = downloaded.get(path) or next((s for d, s in unpacked.items() if _under(path, d)), None)
             if source is not None:
                 hits.append(_Hit("HB005", f"{source.label} then {f.label}", f.label))
         for path in f.downloads:
@@ -420,6 +426,29 @@ def _download_then_exec(facts: list[Facts], ctx: Ctx, hits: list[_Hit]) -> None:
             for access in f.paths:
                 if access.op == "write":
                     downloaded[access.resolved] = f
+        if f.name in _UNPACKERS:
+            source = _fed_by_fetch(f, facts) or next(
+                (downloaded[a.resolved] for a in f.paths if a.op == "read" and a.resolved in downloaded), None)
+            if source is not None:
+                for access in f.paths:
+                    if access.op == "write":
+                        unpacked[access.resolved] = source
+
+
+#: Commands that unpack an archive into a folder (the folder is their ``write`` path).
+_UNPACKERS = frozenset({"tar", "bsdtar", "unzip", "7z", "7za", "7zr"})
+
+
+def _fed_by_fetch(f: Facts, facts: list[Facts]) -> Facts | None:
+    """The fetch earlier in ``f``'s pipeline (``curl -s URL | tar xz``), if any."""
+    if f.cmd.pipeline < 0:
+        return None
+    return next((p for p in facts if p.cmd.pipeline == f.cmd.pipeline and p.cmd.depth == f.cmd.depth
+                 and p.cmd.pipe_index < f.cmd.pipe_index and "fetch" in p.roles), None)
+
+
+def _under(path: str, folder: str) -> bool:
+    return path.startswith(folder.rstrip("/") + "/")
 
 
 def _executed(f: Facts, ctx: Ctx) -> list[str]:
@@ -496,10 +525,15 @@ def _find_exec_inputs(facts: list[Facts], ctx: Ctx, hits: list[_Hit]) -> None:
     """``find ROOT … -exec CMD {} \\;`` runs CMD on ROOT and everything below it: judge
     CMD with ``{}`` replaced by each start point, so ``find ~/.git-credentials -exec
     cat {} \\;`` dumps a secret, ``find /etc -exec sed -i … {} +`` writes outside the
-    workspace and ``find / -exec chmod 777 {} +`` opens up the root. Deleters are left
-    out: the parent ``find`` already reports what they delete (``ROOT/*``)."""
+    workspace and ``find / -exec chmod 777 {} +`` opens up the root. ``{}`` also stands
+    for each file the expression names outright (``find /dev -maxdepth 1 -name sda
+    -exec dd of={}`` writes ``/dev/sda``: :func:`named_matches`). Deleters are judged
+    only on those named files: the parent ``find`` already reports what they delete
+    below ROOT (``ROOT/*``)."""
+    from .checks.find_expr import named_matches
+
     for i, f in enumerate(facts):
-        if f.cmd.origin != "find -exec" or not any("{}" in a for a in f.cmd.argv) or f.name in _FIND_DELETERS:
+        if f.cmd.origin != "find -exec" or not any("{}" in a for a in f.cmd.argv):
             continue
         parent = next((p for p in reversed(facts[:i]) if p.name in ("find", "bfs") and p.cmd.depth < f.cmd.depth), None)
         if parent is None:
@@ -508,7 +542,9 @@ def _find_exec_inputs(facts: list[Facts], ctx: Ctx, hits: list[_Hit]) -> None:
             # ``find . -name '*.py' -execdir python3 {} \\;`` runs every file it finds
             hits.append(_Hit("CAT006", f"{f.label} (runs each file find matches)", f.label))
             continue
-        for root in find_roots(parent.cmd.argv[1:]):
+        args = parent.cmd.argv[1:]
+        deleter = f.name in _FIND_DELETERS
+        for root in ([] if deleter else find_roots(args)) + named_matches(args, deeper=not deleter):
             argv = tuple(a.replace("{}", root) for a in f.cmd.argv)
             fed = classify(replace(f.cmd, argv=argv, origin="top"), ctx)
             own = {h.code for h in f.hits}

@@ -682,6 +682,21 @@ def _unzip(args: tuple[str, ...]) -> Iterable[Pair]:
     return out
 
 
+def _7z(args: tuple[str, ...]) -> Iterable[Pair]:
+    """``7z x ARCHIVE -oDIR`` (and ``e``) reads the archive and writes DIR (or ``.``);
+    ``7z a ARCHIVE FILES`` writes the archive; other commands only read."""
+    ops = [a for a in args if not a.startswith("-")]
+    if len(ops) < 2:
+        return []
+    command, archive = ops[0], ops[1]
+    if command in ("x", "e"):
+        out = next((a[2:] for a in args if a.startswith("-o") and len(a) > 2), ".")
+        return [(READ, archive), (WRITE, out)]
+    if command in ("a", "u", "d"):
+        return [(WRITE, archive)] + [(READ, a) for a in ops[2:]]
+    return [(READ, archive)]
+
+
 def _zip(args: tuple[str, ...]) -> Iterable[Pair]:
     parsed = parse_args(args, _opts("-x -i -P -b -n -t -tt -O --out -Z -s -sp"))
     ops = parsed.operands
@@ -775,6 +790,9 @@ EXTRACTORS: dict[str, Extractor] = {
     "rsync": _remote_copy,
     "unzip": _unzip,
     "zip": _zip,
+    "7z": _7z,
+    "7za": _7z,
+    "7zr": _7z,
     "uniq": _uniq,
     "sort": _sort,
     "base64": _base64,

@@ -17,7 +17,7 @@ from typing import Sequence
 from .. import catalog as C
 from ..paths import _FIND_VALUE, _find_start
 
-__all__ = ["deletes_everything"]
+__all__ = ["deletes_everything", "named_matches"]
 
 #: Tests and options that hold for every file below the start points (they order the
 #: walk, print, or only leave out the start point itself).
@@ -132,3 +132,55 @@ def deletes_everything(args: Sequence[str], *, confirmed: bool = False) -> bool:
         return deletes and reader.peek() is None
     except _Unreadable:
         return False
+
+
+#: Tests that name the files find matches: by base name, or by the whole path.
+_NAME_TESTS = {"-name": False, "-iname": False, "-path": True, "-ipath": True, "-wholename": True,
+               "-iwholename": True}
+
+
+def named_matches(args: Sequence[str], *, deeper: bool = True) -> list[str]:
+    """Files a ``find`` expression names outright, so ``{}`` of its ``-exec`` stands for
+    them as well as for the start points: ``find /dev -maxdepth 1 -name sda`` matches
+    ``/dev/sda`` (``START/X``; and ``START/**/X`` when it may look deeper, enough to judge
+    the kind of target), ``-path /dev/sda`` matches ``/dev/sda``, ``-iname SDA`` also
+    ``sda``. A pattern with glob characters, or a test under ``!``/``-not``, names no
+    file; neither does ``-maxdepth 0`` (only the start points are looked at). Without
+    ``deeper`` the ``START/**/X`` stand-ins are left out (for a deleter, whose ``START/*``
+    the parent ``find`` already reports: a glob there would read as every folder)."""
+    roots, start = _find_start(tuple(args))
+    tokens = list(args[start:])
+    depth: int | None = None
+    for k, tok in enumerate(tokens[:-1]):
+        if tok == "-maxdepth" and tokens[k + 1].isdigit():
+            depth = int(tokens[k + 1])
+    if depth == 0:
+        return []
+    out: list[str] = []
+    k = 0
+    while k < len(tokens) - 1:
+        tok = tokens[k]
+        if tok in _EXEC:  # the command's words, up to its terminator
+            k += 1
+            while k < len(tokens) and tokens[k] not in (";", "+"):
+                k += 1
+            k += 1
+            continue
+        whole = _NAME_TESTS.get(tok)
+        if whole is None:
+            k += 2 if tok in _FIND_VALUE else 1
+            continue
+        pattern = tokens[k + 1]
+        k += 2
+        if (k > 2 and tokens[k - 3] in ("!", "-not")) or not pattern or any(c in pattern for c in "*?[\\"):
+            continue
+        for value in dict.fromkeys((pattern, pattern.lower()) if tok.startswith("-i") else (pattern,)):
+            if whole:
+                out.append(value)
+            elif "/" not in value:
+                for root in roots or ["."]:
+                    base = root.rstrip("/")
+                    out.append(f"{base}/{value}")
+                    if deeper and (depth is None or depth > 1):
+                        out.append(f"{base}/**/{value}")
+    return list(dict.fromkeys(out))
