@@ -213,3 +213,28 @@ def test_path_printers_print_their_operands(argv: tuple[str, ...], printed: str 
 )
 def test_path_printers_with_unknown_output(argv: tuple[str, ...]) -> None:
     assert output(argv) is None
+
+
+def test_pwd_prints_the_folder_it_is_given() -> None:
+    assert output(("pwd",), cwd="/srv") == "/srv\n"
+    assert output(("pwd", "-P"), cwd=".") == ".\n"
+    assert output(("pwd", "-x"), cwd="/srv") is None
+
+
+@pytest.mark.parametrize(
+    "args, named",
+    [
+        (("/dev", "-maxdepth", "1", "-name", "sda"), ["/dev/sda"]),
+        (("/dev", "-name", "sda"), ["/dev/sda", "/dev/**/sda"]),
+        (("/", "-maxdepth", "1", "-path", "/dev/sda"), ["/dev/sda"]),
+        (("/dev", "-maxdepth", "1", "-iname", "SDA"), ["/dev/SDA", "/dev/sda"]),
+        (("/dev", "-maxdepth", "0", "-name", "sda"), []),
+        ((".", "-name", "*.sh"), []),
+        (("/dev", "!", "-name", "sda"), []),
+        (("/dev", "-exec", "x", "-name", "y", ";", "-name", "z"), ["/dev/z", "/dev/**/z"]),
+    ],
+)
+def test_find_names_the_files_it_matches(args: tuple[str, ...], named: list[str]) -> None:
+    from bastion.shell.checks.find_expr import named_matches
+
+    assert named_matches(args) == named
