@@ -35,12 +35,6 @@ MEASURED_ONLY = frozenset({"fresh"})
 #: ``scripts/attack_report.py`` and excluded here so that every other case stays a
 #: regression test; fixing one means deleting its line.
 KNOWN_GAPS: dict[str, str] = {
-    "holdout/perl_runs_shell-9": "a fork bomb under another function name inside Perl's exec",
-    "holdout/interpreter_native-11": "Node fetch() posting a file read with the language's own API",
-    "holdout/interpreter_prints_danger-2": "text printed by inline code is read as a command (printed text is data)",
-    "holdout/interpreter_prints_danger-3": "text printed by inline code is read as a command (printed text is data)",
-    "holdout/interpreter_prints_danger-6": "text printed by inline code is read as a command (printed text is data)",
-    "holdout/interpreter_prints_danger-13": "a secret's path printed by inline code counts as reading it",
 }
 
 

@@ -13,7 +13,13 @@ follows those calls:
   (``os.homedir()``, ``Dir.home``, ``$ENV{HOME}``, ``Path.home()``) is folded to ``~``
   before ``inline.code_intents`` reads it, so HB001 applies;
 * opening a block device for writing is HB003; chmod with a setuid bit on a shell or
-  interpreter is HB017.
+  interpreter is HB017;
+* which calls make a string literal a file or code rather than data (``FILE_CALLS``,
+  ``WRITE_CALLS``, ``CODE_CALLS``, ``PATH_METHODS``; ``INDIRECT_CALLS`` end the
+  narrowing): ``inline_data.live_code`` empties the rest, so printed text stays data;
+* path pieces are joined (``Dir.home + '/.netrc'``, ``os.path.join(…)``) so a secret
+  read through the language's file API is seen, and sent through its network API is
+  HB008.
 
 Each kind of knowledge is one table of records (pattern, why, examples) that the tests
 read; the code below only walks the tables. Patterns are compiled on first use.
@@ -26,7 +32,7 @@ import shlex
 from dataclasses import dataclass
 from functools import cache
 
-__all__ = ["Rule", "HOME_SPELLINGS", "PROCESS_CALLS", "FORK_LOOPS", "fold_home", "shell_commands", "fork_loop", "device_writes", "setid_chmods", "SHELL_SERVERS"]
+__all__ = ["Rule", "HOME_SPELLINGS", "PROCESS_CALLS", "FILE_CALLS", "WRITE_CALLS", "CODE_CALLS", "INDIRECT_CALLS", "PATH_METHODS", "FORK_LOOPS", "fold_home", "shell_commands", "fork_loop", "device_writes", "setid_chmods", "SHELL_SERVERS"]
 
 
 @dataclass(frozen=True)
@@ -55,7 +61,11 @@ HOME_SPELLINGS: tuple[Rule, ...] = (
 #: Calls that start a process; their literal arguments are a shell string (one
 #: argument) or an argv (several; ``[shell, '-c', X]`` gives X).
 PROCESS_CALLS: tuple[Rule, ...] = (
-    Rule(r"\bos\.(?:system|popen|exec\w*|spawn\w*|posix_spawnp?)\b", "python: os process calls", ("os.system('x')", "os.execvp('sh', ['sh','-c','x'])")),
+    Rule(
+        r"\bos\.(?:system|popen|exec\w*|spawn\w*|posix_spawnp?)\b|\.(?:system|popen|exec[lv]p?e?|spawn[lv]p?e?|posix_spawnp?)\b",
+        "python: os process calls, also through __import__('os') or an alias",
+        ("os.system('x')", "os.execvp('sh', ['sh','-c','x'])", "__import__('os').system('x')"),
+    ),
     Rule(
         r"\bsubprocess\.\w+\b|\bpty\.spawn\b|\.(?:check_call|check_output|Popen|getoutput|getstatusoutput)\b|\b(?:\w+)\.(?:run|call)(?=\s*\(\s*\[)",
         "python: subprocess, also imported under another name (list or shell=True string)",
@@ -65,6 +75,89 @@ PROCESS_CALLS: tuple[Rule, ...] = (
     Rule(r"\b(?:Process\.)?spawn\b|\bIO\.popen\b|\bOpen3\.\w+|\bKernel\.(?:system|exec|spawn)\b", "ruby: spawn, IO.popen, Open3", ("Process.spawn(\"x\")",)),
     Rule(r"\b(?:execSync|execFileSync|execFile|spawnSync)\b|\.(?:exec|spawn)\b", "node: child_process", ("require('child_process').spawn('sh', ['-c', 'x'])",)),
     Rule(r"\b(?:shell_exec|passthru|popen|proc_open|pcntl_exec)\b", "php: shell calls", ("passthru(\"x\")",)),
+)
+
+#: Calls that open, read, write, copy, move or delete a file: a literal path they
+#: receive is a file the code touches (a secret read, a startup file written). A path
+#: that is only printed, compared or returned is data (``inline_data.live_code``).
+FILE_CALLS: tuple[Rule, ...] = (
+    Rule(
+        r"(?<![\w.$])(?:open|execfile)\b|\b(?:io|os|codecs|tarfile|gzip|bz2|lzma|zipfile|linecache|shelve|dbm|sqlite3)\.(?:open|fdopen|getlines|ZipFile|connect)\b|"
+        r"\bshutil\.\w+|\bos\.(?:remove|unlink|rmdir|removedirs|rename|renames|replace|chmod|chown|link|symlink|truncate)\b|\b(?:json|yaml|pickle|toml|tomllib|plistlib|configparser|np|numpy|pandas|pd)\.(?:load|safe_load|full_load|read_\w+|loadtxt|fromfile)\b|\burlretrieve\b",
+        "python: open(), io/os/codecs/archive openers, shutil, os file calls, loaders",
+        ("open('x')", "shutil.copy('a','b')", "os.remove('x')", "codecs.open('x')"),
+        ("print('x')", "os.path.exists('x')"),
+    ),
+    Rule(
+        r"\b(?:pathlib\.)?(?:Pure|Posix)?Path\b(?=[^;\n]*\.(?:read_text|read_bytes|write_text|write_bytes|open|unlink|rmdir|rename|replace|chmod|touch|symlink_to|hardlink_to|link_to)\s*\()",
+        "python: a pathlib path that is then read, written or removed",
+        ("Path('~/.netrc').expanduser().read_text()",),
+        ("print(Path('x'))",),
+    ),
+    Rule(
+        r"\b(?:readFileSync|readFile|createReadStream|writeFileSync|writeFile|appendFileSync|appendFile|createWriteStream|copyFileSync|copyFile|cpSync|openSync|renameSync|unlinkSync|rmSync|rmdirSync|symlinkSync|linkSync|truncateSync|chmodSync|chownSync|readTextFile(?:Sync)?|readFile(?:Sync)?|writeTextFile(?:Sync)?|remove(?:Sync)?)\b|\bfs(?:\.promises)?\.(?:open|rm|rmdir|rename|unlink|cp|chmod|readdir)\b|\bBun\.(?:file|write)\b",
+        "node/deno/bun: fs calls",
+        ("require('fs').readFileSync('x')", "fs.promises.rm('x')", "Deno.readTextFile('x')"),
+        ("console.log('x')",),
+    ),
+    Rule(
+        r"\b(?:File|IO|Pathname|FileUtils|Dir|YAML|JSON|CSV|Zlib::GzipReader|Marshal)(?:\.|::)(?:read|readlines|binread|foreach|open|new|write|binwrite|copy_stream|load|load_file|safe_load_file|parse_file|readlink|delete|unlink|rename|symlink|link|chmod|chown|truncate|copy|copy_file|cp|cp_r|mv|rm|rm_r|rm_rf|rm_f|remove|remove_dir|remove_entry|remove_entry_secure|install|ln|ln_s|ln_sf|touch|mkdir_p|rmdir|entries|children)\b",
+        "ruby: File, IO, Pathname, FileUtils and file loaders",
+        ("File.read('x')", "IO.readlines('x')", "FileUtils.rm_rf('x')"),
+        ("File.exist?('x')", "puts 'x'"),
+    ),
+    Rule(
+        r"(?<![\w.$>])(?<!::)(?:CORE::)?(?:sysopen|unlink|rename|symlink|link|chmod|chown|truncate|copy|move|cp|mv|rmtree|remove_tree|make_path|mkpath|read_file|write_file|slurp|spurt|path)\b|@ARGV\b[^;=\n]*=|\bFile::(?:Copy|Path|Slurp)::\w+|\bPath::Tiny\b",
+        "perl: sysopen, unlink, rename, chmod, File::Copy/Path/Slurp, a file list given to <> (@ARGV)",
+        ("unlink 'x'", "local(@ARGV, $/) = 'x'", "remove_tree('x')"),
+        ("print 'x'",),
+    ),
+    Rule(
+        r"(?<![\w>$])(?<!::)(?:file_get_contents|file_put_contents|fopen|file|readfile|fpassthru|copy|rename|unlink|rmdir|chmod|chown|symlink|link|touch|highlight_file|show_source|parse_ini_file|simplexml_load_file|gzopen|SplFileObject|SplFileInfo|include|include_once|require|require_once)\b",
+        "php: file functions (and include/require, which read and run a file)",
+        ("file_get_contents('x')", "fopen('x', 'r')"),
+        ("echo 'x';", "file_exists('x')"),
+    ),
+)
+
+#: Calls that write text into an open file: what they write may run later (a line
+#: added to ``~/.bashrc``), so it is read like a command, not like printed data.
+WRITE_CALLS = Rule(
+    r"(?<!stdout)(?<!stderr)(?<!console)\.(?:write|writelines|puts|print|syswrite|fwrite)\b|\b(?:fwrite|fputs|syswrite)\b|\bprintf?\s+(?:\$\w+|\{\s*\$\w+\s*\}|(?!STDOUT\b|STDERR\b)[A-Z]\w*)(?=\s+[\"'$q])",
+    "file.write('…'), fwrite($f, '…'), perl print $fh '…': text put into a file",
+    ("open('x','a').write('y')", "fwrite($f, 'y')", "print $fh \"y\"", "print F 'y'"),
+    ("sys.stdout.write('y')", "print 'y'", "print STDERR 'y'"),
+)
+
+#: Calls whose string argument is code of the same language or names code (a module):
+#: ``eval("…")``, ``exec("…")``, ``require('net')``, ``__import__('os')``.
+CODE_CALLS: tuple[Rule, ...] = (
+    Rule(
+        r"(?<![\w.$>])(?<!::)(?:eval|exec|compile|assert|create_function|require|require_relative|load|__import__|import_module|instance_eval|class_eval|module_eval|evalcx)\b|\bnew\s+Function\b|\bvm\.\w+|\bimportlib\.\w+|\bimport\s*(?=\()|\bBinding\b|\bbinding\.eval\b",
+        "eval/exec/compile and module loaders: their string is code, not data",
+        ("eval('x')", "require('net')", "__import__('os')", "new Function('x')"),
+        ("evaluate(x)", "json.load(f)", "re.compile('x')"),
+    ),
+)
+
+#: Calls the scan cannot follow to a callee (a function picked by name at run time, a
+#: process module under another name): code that uses one keeps every literal live.
+INDIRECT_CALLS = Rule(
+    r"\b(?:getattr|__getattribute__|globals|locals|vars|call_user_func(?:_array)?|array_map|array_walk|forward_static_call|send|public_send|__send__|method|const_get|instance_method|Reflect\.apply|Function)\s*\(|"
+    r"\$\w+\s*\(|\]\s*\(|->\s*\(|&\s*\$\w+|&\{|"
+    r"\bimport\s+(?:subprocess|os|pty|posix|commands|shutil)\s+as\b|\bfrom\s+(?:subprocess|os|pty|posix|commands|shutil|pathlib)\s+import\b",
+    "getattr(os, 'system')(…), call_user_func('system', …), $f(…), x['exec'](…), from subprocess import run",
+    ("getattr(os, 'system')('x')", "call_user_func('system', 'x')", "$f('x')", "cp['execSync']('x')", "from subprocess import run"),
+    ("print('x')", "os.system('x')"),
+)
+
+#: Methods that, called on a path literal, read, write or remove the file
+#: (``(Path.home() / '.netrc').read_text()`` folds to ``("~/.netrc").read_text()``).
+PATH_METHODS = Rule(
+    r"^\s*\)*\s*(?:\.\s*\w+\s*\([^()]*\)\s*)*\.\s*(?:read_text|read_bytes|write_text|write_bytes|open|unlink|rmdir|chmod|touch|read|readlines|each_line)\s*\(",
+    "a path literal read, written or removed through a method",
+    (").expanduser().read_text()", ".read_text()"),
+    (".replace('~', 'HOME')", ".split('/')"),
 )
 
 #: Unbounded loops; with a fork call inside the same code they are a fork bomb.
@@ -113,10 +206,46 @@ def _one(pattern: str) -> re.Pattern[str]:
 
 
 def fold_home(code: str) -> str:
-    """``code`` with each home-directory expression replaced by the literal ``"~"``."""
-    if not any(k in code for k in ("home", "HOME", "expanduser")):
-        return code
-    return _compiled(HOME_SPELLINGS).sub('"~"', code)
+    """``code`` with each home-directory expression replaced by the literal ``"~"``, and
+    literal paths built from pieces joined into one (``"~" + '/.netrc'``,
+    ``os.path.join("~", ".ssh", "id_rsa")``, ``Path.home() / ".aws"``), so that a
+    secret or a home folder reached through the language's own API is seen."""
+    if any(k in code for k in ("home", "HOME", "expanduser")):
+        home = _compiled(HOME_SPELLINGS).pattern
+        # inside a string: "#{Dir.home}/x", `${os.homedir()}/x`, f"{Path.home()}/x"
+        code = _one(rf"(?:#\{{|\$\{{|\{{)\s*(?:{home})\s*\}}").sub("~", code)
+        code = _compiled(HOME_SPELLINGS).sub('"~"', code)
+        code = code.replace('""~""', '"~"').replace('""~"/', '"~/')  # perl "$ENV{HOME}/x"
+    if ("+" in code or "join" in code or "/" in code or "." in code) and code.count("'") + code.count('"') >= 4:
+        code = _join_literals(code)
+    return code
+
+
+_LIT = r"([\"'])([^\"'`\\\n]*)\{q}"
+
+
+def _join_literals(code: str) -> str:
+    """``'a' + 'b'`` / ``"a" . "b"`` → ``"ab"``; ``"a" / "b"`` and ``join("a", "b")`` →
+    ``"a/b"`` (only plain literals without escapes)."""
+    concat = _one(_LIT.format(q=1) + r"\s*([+./])\s*" + _LIT.format(q=4))
+    join = _one(r"(?:\brequire\s*\(\s*[\"']path[\"']\s*\)\.join|\b(?:os\.path\.join|path\.join|posixpath\.join|File\.join|catfile|join_paths|joinpath))\s*\(\s*((?:[\"'][^\"'\\\n]*[\"']\s*,\s*)+[\"'][^\"'\\\n]*[\"'])\s*\)")
+    for _ in range(8):
+        before = code
+
+        def glue(m: re.Match[str]) -> str:
+            a, op, b = m.group(2), m.group(3), m.group(5)
+            if op == "/" and not (a.startswith("~") or a.startswith("/")):
+                return m.group(0)  # division, not a path
+            if op == "." and m.group(1) == "'" and not a:
+                return m.group(0)
+            text = a.rstrip("/") + "/" + b.lstrip("/") if op == "/" else a + b
+            return '"' + text + '"'
+
+        code = concat.sub(glue, code)
+        code = join.sub(lambda m: '"' + "/".join(x.strip("/") if k else x.rstrip("/") for k, x in enumerate(_one(r"[\"']([^\"']*)[\"']").findall(m.group(1)))) + '"', code)
+        if code == before:
+            break
+    return code
 
 
 # --------------------------------------------------------------------------- literals
@@ -140,6 +269,7 @@ def _literal(code: str, i: int, bracket: bool = False) -> tuple[str, int] | None
     else:
         return None
     out: list[str] = []
+    depth = 0  # perl q{…} and ruby %q(…) nest their brackets: q{f() { f | f & }; f}
     j = i + 1
     while j < n:
         c = code[j]
@@ -148,8 +278,10 @@ def _literal(code: str, i: int, bracket: bool = False) -> tuple[str, int] | None
             out.append(_ESCAPES.get(nxt, nxt))
             j += 2
             continue
-        if c == close:
+        if c == close and depth == 0:
             return "".join(out), j + 1
+        if close != open_:
+            depth += (c == open_) - (c == close)
         out.append(c)
         j += 1
     return None

@@ -284,7 +284,7 @@ def _code_patterns() -> dict[str, re.Pattern[str]]:
             r"URL\s*\(\s*[\"']https?:",
             re.I,
         ),
-        "evaluate": c(r"\bexec\s*\(|\beval\s*\(|\bIEX\b|Invoke-Expression|\bcompile\s*\(|\bload\s*\(|\binstance_eval\b|\bnew\s+Function\s*\(|\|\s*(?:ba)?sh\b|\bsystem\s*\(", re.I),
+        "evaluate": c(r"\bexec\s*\(|(?<![\w.])eval\s*\(|\bIEX\b|Invoke-Expression|(?<![\w.])compile\s*\(|(?<![\w.])load\s*\(|\binstance_eval\b|\bnew\s+Function\s*\(|\|\s*(?:ba)?sh\b|\bsystem\s*\(", re.I),
         "env_dump": c(r"dict\s*\(\s*os\.environ\s*\)|os\.environ\s*\)|str\s*\(\s*os\.environ|json\.dumps\s*\(\s*os\.environ|process\.env\s*\)|JSON\.stringify\s*\(\s*process\.env|%ENV\b|ENV\.to_h|\$_ENV|getenv\s*\(\s*\)|environ\.items|os\.environ\.copy"),
         "library": c(r"\bctypes\b|\bdlopen\b|Fiddle|DynaLoader|\bffi\b|System\.load|LoadLibrary|\bcdll\b", re.I),
         "shell_call": c(
@@ -301,14 +301,20 @@ def _code_patterns() -> dict[str, re.Pattern[str]]:
             r"\s*\(?\s*(?:os\.path\.expanduser\s*\(\s*)?[\"']([^\"']+)[\"']"
         ),
         "delete": c(r"(?:os\.remove|os\.unlink|os\.rmdir|\bunlink|fs\.unlinkSync|File\.delete|FileUtils\.rm|Files\.delete|pathlib\.Path\([^)]*\)\.unlink)\s*\(?\s*[\"']([^\"']+)[\"']"),
-        "net": c(r"https?://|socket|urlopen|requests\.|http\.client|fetch\s*\(|XMLHttpRequest|Net::HTTP|LWP::|HTTP::Tiny|WebClient|Invoke-WebRequest|net\.connect|smtplib|ftplib|paramiko", re.I),
+        "net": c(r"https?://|socket|urlopen|requests\.|http\.client|fetch\s*\(|XMLHttpRequest|Net::HTTP|LWP::|HTTP::Tiny|WebClient|Invoke-WebRequest|net\.connect|smtplib|ftplib|paramiko|curl_exec|curl_init|stream_context_create|fsockopen|httpx\.|aiohttp|axios|\bgot\s*\(|Faraday|HTTParty|RestClient|open-uri|URI\.open", re.I),
     }
 
 
-def code_intents(code: str) -> CodeIntent:
-    """Read an interpreter one-liner for the intents the analyser cares about."""
+def code_intents(code: str, live: str | None = None) -> CodeIntent:
+    """Read an interpreter one-liner for the intents the analyser cares about.
+
+    ``live`` is the code with its data literals emptied (``inline_data.live_code``):
+    the broad scans (sockets, shells, fetch-and-run, paths) read it, so a printed
+    ``'curl x | sh'`` is not a download run; the call-bound ones (strings handed to
+    ``system()``, deletes) read ``code``."""
     p = _code_patterns()
     out = CodeIntent()
+    code, full = (code if live is None else live), code
     socket = bool(p["socket"].search(code))
     shell = bool(p["shell"].search(code))
     if socket and shell:
@@ -323,19 +329,19 @@ def code_intents(code: str) -> CodeIntent:
     out.network = socket or bool(p["net"].search(code))
     out.env_dump = bool(p["env_dump"].search(code))
     out.library_load = bool(p["library"].search(code))
-    for match in p["shell_call"].finditer(code):
+    for match in p["shell_call"].finditer(full):
         out.commands.append(match.group(2))
         out.shell_exec = True
-    for pattern in ("backtick", "qx"):
-        for match in p[pattern].finditer(code):
+    for pattern, text in (("backtick", code), ("qx", full)):
+        for match in p[pattern].finditer(text):
             out.commands.append(match.group(1))
             out.shell_exec = True
     if shell and not out.shell_exec:
         out.shell_exec = True
     for match in p["path"].finditer(code):
         out.paths.append(match.group(1) or match.group(2))
-    out.recursive_deletes = [m.group(1) for m in p["rdelete"].finditer(code)]
-    out.deletes = [m.group(1) for m in p["delete"].finditer(code)]
+    out.recursive_deletes = [m.group(1) for m in p["rdelete"].finditer(full)]
+    out.deletes = [m.group(1) for m in p["delete"].finditer(full)]
     return out
 
 
@@ -370,10 +376,13 @@ def sql_risks(statement: str) -> set[str]:
 
 @cache
 def _fork_bomb_pattern() -> re.Pattern[str]:
-    # name(){ name | name & }; name   — also with `function name { … }`
+    # A function of any name whose body runs itself twice at once (``n | n`` or
+    # ``n & n``), called later: ``:(){ :|:& };:``, ``bomb(){ bomb|bomb& }; bomb``,
+    # ``function f { f & f; }; f``. Names match whole words only.
+    start, end = r"(?<![^\s;&|(){}])", r"(?![^\s;&|(){}])"
+    called = r"\}[\s\S]*?(?:[;&|\n({]|\b(?:then|do|else|exec|nohup|command)\s)\s*(?P=n)" + end
     return re.compile(
-        r"(?:function\s+)?(?P<n>[^\s(){}|&;]+)\s*(?:\(\s*\))?\s*\{[^}]*?(?P=n)\s*\|\s*(?P=n)[^}]*?&[^}]*\}\s*[;&\n]?\s*(?P=n)"
-        r"|(?:function\s+)?(?P<m>[^\s(){}|&;]+)\s*(?:\(\s*\))?\s*\{[^}]*?(?P=m)\s*&\s*(?P=m)\s*&?[^}]*\}\s*[;&\n]?\s*(?P=m)"
+        rf"(?:function\s+)?{start}(?P<n>[^\s(){{}}|&;]+)\s*(?:\(\s*\))?\s*\{{[^}}]*?{start}(?P=n){end}\s*[|&]\s*(?P=n){end}[^}}]*{called}"
     )
 
 

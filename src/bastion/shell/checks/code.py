@@ -26,6 +26,7 @@ from ..facts import (
 )
 from ..effects import SHELL_SERVERS, device_writes, fold_home, fork_loop, setid_chmods, shell_commands
 from ..inline import code_intents, heredoc_bodies
+from ..inline_data import LANGUAGES, live_code
 from ..lazyre import LazyPattern
 from ..options import parse_args
 from ..paths import resolve
@@ -170,7 +171,8 @@ def _python_module(f: Facts, module: str, operands: list[str], ctx: Ctx) -> None
 def _inline_code(f: Facts, code: str, ctx: Ctx) -> None:
     f.hit("CAT006", f"{f.label} (inline code)")
     code = fold_home(code)
-    intent = code_intents(code)
+    live = live_code(code, LANGUAGES.get(f.name, ""))  # printed text is data
+    intent = code_intents(code, live)
     _effects(f, code, intent.commands, ctx)
     if intent.reverse_shell:
         f.hit("HB006", f.label)
@@ -217,7 +219,7 @@ def _inline_code(f: Facts, code: str, ctx: Ctx) -> None:
         elif plevel:
             f.hit("CAT008", f"{f.label} ({path})")
     f.nested.extend(intent.commands)
-    if intent.shell_exec and (SHELL_WORD.search(code) or any(p in SHELL_PATHS for p in intent.paths)):
+    if intent.shell_exec and (SHELL_WORD.search(live) or any(p in SHELL_PATHS for p in intent.paths)):
         f.spawns_shell = True
 
 

@@ -1,0 +1,286 @@
+"""Which string literals in inline code are commands or paths, and which are data.
+
+``node -e "console.log('curl x | sh')"`` prints a string; ``os.system('curl x | sh')``
+runs it. A literal counts as a command or a path only where a call that acts on it
+receives it: a process call (``effects.PROCESS_CALLS``), a file call
+(``effects.FILE_CALLS``), a write into a file (``effects.WRITE_CALLS``: it may run
+later), a code call (``effects.CODE_CALLS``: eval, exec, require), or a path method
+(``effects.PATH_METHODS``). A literal that is printed, logged,
+compared, quoted or returned is data. :func:`live_code` returns the code with the data
+literals (and comments) emptied, for the broad lexical scans of ``inline.code_intents``.
+
+Values flow through plain assignments (``p = '~/.netrc'; open(p)`` keeps the literal);
+a call fed by something the scan cannot follow (``open(sys.argv[1])``, a loop
+variable), code whose literals cannot be delimited, and languages without a scanner
+keep every literal: when in doubt, the code is read as before.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from .effects import CODE_CALLS, FILE_CALLS, INDIRECT_CALLS, PATH_METHODS, PROCESS_CALLS, WRITE_CALLS
+
+__all__ = ["LANGUAGES", "live_code"]
+
+#: Interpreter name → the string syntax family the scanner knows.
+LANGUAGES: dict[str, str] = {
+    "python": "py", "pypy": "py", "jython": "py",
+    "node": "js", "nodejs": "js", "bun": "js", "deno": "js", "ts-node": "js", "tsx": "js",
+    "perl": "pl",
+    "ruby": "rb", "irb": "rb",
+    "php": "php", "php-cgi": "php",
+}
+
+_KEYWORDS = frozenset(
+    "True False None null undefined true false nil self this NaN Infinity and or not in is new "
+    "typeof await async return if else elif unless lambda function my our local const let var def "
+    "end then do for while of as with from import yield print puts echo __FILE__ __dir__".split()
+)
+#: Attribute chains that carry outside input (``sys.argv[1]``, ``process.env.X``).
+_INPUTS = frozenset({"argv", "ARGV", "env", "ENV", "environ", "stdin", "STDIN", "input", "getenv", "args", "params"})
+
+
+@cache
+def _re(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern)
+
+
+@cache
+def _calls() -> re.Pattern[str]:
+    rules = (*PROCESS_CALLS, *FILE_CALLS, WRITE_CALLS, *CODE_CALLS)
+    return re.compile("|".join(f"(?:{r.pattern})" for r in rules))
+
+
+def _prefix(code: str, i: int, lang: str) -> tuple[int, str, bool] | None:
+    """At ``i``: (index of the opening delimiter, kind, f-string) for a literal, else None.
+    kind is ``str`` or ``run`` (backticks, perl qx, ruby %x: a command)."""
+    c = code[i]
+    if i and (code[i - 1].isalnum() or code[i - 1] in "_$@"):
+        if c not in "\"'`":
+            return None
+        if lang != "py":  # python prefixes are letters: f"…", rb'…'
+            return (i, "str", False) if c != "`" else None
+    if c in "\"'":
+        return i, "str", False
+    if c == "`":
+        return (i, "str", False) if lang == "js" else (i, "run", False)
+    if lang == "py":
+        m = _re(r"[rbuRBUfF]{1,2}(?=[\"'])").match(code, i)
+        return (m.end(), "str", "f" in m.group(0).lower()) if m else None
+    if lang == "pl":
+        m = _re(r"(q[qwx]?)\s*(?=[{(\[<|!/#~^])").match(code, i)
+        return (m.end(), "run" if m.group(1) == "qx" else "str", False) if m else None
+    if lang == "rb":
+        m = _re(r"%([qQwWiIx])(?=[{(\[<|!/])").match(code, i)
+        return (m.end(), "run" if m.group(1) == "x" else "str", False) if m else None
+    return None
+
+
+_PAIRS = {"{": "}", "(": ")", "[": "]", "<": ">"}
+
+
+def _scan(code: str, lang: str) -> list[tuple[int, int, int, int, str]] | None:
+    """(start, end, body start, body end, kind) for each literal and comment; None
+    when one does not close (the scan cannot be trusted)."""
+    out: list[tuple[int, int, int, int, str]] = []
+    i, n = 0, len(code)
+    while i < n:
+        c = code[i]
+        if c == "#" and lang in ("py", "pl", "rb", "php") and (i == 0 or code[i - 1] in " \t\n;"):
+            j = code.find("\n", i)
+            j = n if j < 0 else j
+            out.append((i, j, i, j, "comment"))
+            i = j
+            continue
+        if c == "/" and lang in ("js", "php") and code.startswith("//", i) and (i == 0 or code[i - 1] in " \t\n;{}()"):
+            j = code.find("\n", i)
+            j = n if j < 0 else j
+            out.append((i, j, i, j, "comment"))
+            i = j
+            continue
+        if c == "/" and lang in ("js", "php") and code.startswith("/*", i):
+            j = code.find("*/", i + 2)
+            if j < 0:
+                return None
+            out.append((i, j + 2, i, j + 2, "comment"))
+            i = j + 2
+            continue
+        start = _prefix(code, i, lang)
+        if start is None:
+            i += 1
+            continue
+        k, kind, fstr = start
+        open_ = code[k]
+        triple = lang == "py" and code.startswith(open_ * 3, k)
+        close = _PAIRS.get(open_, open_)
+        j = k + (3 if triple else 1)
+        depth = 0
+        while j < n:
+            ch = code[j]
+            if ch == "\\":
+                j += 2
+                continue
+            if triple:
+                if code.startswith(open_ * 3, j):
+                    break
+            elif ch == close and depth == 0:
+                break
+            elif close != open_:
+                depth += (ch == open_) - (ch == close)
+            j += 1
+        if j >= n:
+            return None
+        end = j + (3 if triple else 1)
+        body = code[k + (3 if triple else 1) : j]
+        if _re(r"(?:\$\{|#\{|@\{|\{\$)[^}]*\(").search(body) or (fstr and _re(r"\{[^}]*\(").search(body)):
+            kind = "run"  # an interpolation that calls something runs code: keep it
+        out.append((i, end, k + (3 if triple else 1), j, kind))
+        i = end
+    return out
+
+
+def _span(bare: str, i: int, lang: str) -> tuple[int, int] | None:
+    """The argument text of a call whose name ends at ``i``: up to the matching ``)``,
+    or (perl, ruby, php without parentheses) to the end of the statement."""
+    n = len(bare)
+    while i < n and bare[i] in " \t":
+        i += 1
+    if i < n and bare[i] == "(":
+        depth = 0
+        for j in range(i, n):
+            ch = bare[j]
+            if ch in "([{":
+                depth += 1
+            elif ch in ")]}":
+                depth -= 1
+                if depth == 0:
+                    return i, j + 1
+        return i, n
+    if lang not in ("pl", "rb", "php"):
+        return None
+    depth = 0
+    for j in range(i, n):
+        ch = bare[j]
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+            if depth < 0 and ch != ")":
+                return i, j
+        elif ch in ";\n" and depth <= 0:
+            return i, j
+    return i, n
+
+
+_NAME = r"[$@%]?[A-Za-z_]\w*"
+
+
+def _assignments(bare: str) -> dict[str, list[tuple[int, int]]]:
+    """name → spans of the expressions assigned to it (``x = …``, ``my $x = …``,
+    ``for x in …``)."""
+    out: dict[str, list[tuple[int, int]]] = {}
+    pattern = _re(
+        rf"(?:^|(?<=[;\n{{(]))\s*(?:(?:my|our|local|const|let|var|for|foreach)\s+)?\(?\s*((?:{_NAME}\s*,\s*)*{_NAME})\s*\)?\s*(?:[+.]?=(?!=)|\bin\b|\bof\b)"
+    )
+    for m in pattern.finditer(bare):
+        start, depth, end = m.end(), 0, len(bare)
+        for j in range(start, len(bare)):
+            ch = bare[j]
+            if ch in "([{":
+                depth += 1
+            elif ch in ")]}":
+                depth -= 1
+                if depth < 0:
+                    end = j
+                    break
+            elif ch in ";\n" and depth <= 0:
+                end = j
+                break
+            elif ch == ":" and depth == 0 and m.group(0).lstrip().startswith("for"):
+                end = j
+                break
+        for name in _re(_NAME).findall(m.group(1)):
+            out.setdefault(name.lstrip("$@%"), []).append((start, end))
+    return out
+
+
+def _names(bare: str, start: int, end: int) -> tuple[set[str], set[str], bool]:
+    """Variables whose values flow into ``bare[start:end]``: (names, plain names that
+    must be assigned in the code, outside input that the scan cannot follow)."""
+    names: set[str] = set()
+    plain: set[str] = set()
+    unknown = False
+    text = bare[start:end]
+    for m in _re(rf"(?<![\w.$@%>:]){_NAME}(?:\s*(?:\.|::|->)\s*\w+)*").finditer(text):
+        token = m.group(0)
+        head = _re(_NAME).match(token).group(0)  # type: ignore[union-attr]
+        after = text[m.end() :].lstrip()
+        before = text[: m.start()].rstrip()
+        if head.lstrip("$@%") in _KEYWORDS or before.endswith(("my", "local", "our")):
+            continue
+        if after.startswith("(") or (after.startswith("=") and not after.startswith("==")) or (after.startswith(":") and not after.startswith("::")) or after.startswith("=>"):
+            continue  # a call (its arguments are in the span), a keyword argument, a key
+        parts = set(_re(r"\w+").findall(token))
+        if parts & _INPUTS:
+            unknown = True
+        names.add(head.lstrip("$@%"))
+        if token == head:
+            plain.add(head.lstrip("$@%"))
+    return names, plain, unknown
+
+
+def live_code(code: str, lang: str) -> str:
+    """``code`` with every literal that no process, file or code call receives emptied
+    (``""``) and comments removed; ``code`` itself when the scan cannot tell."""
+    if lang not in ("py", "js", "pl", "rb", "php") or not any(q in code for q in "\"'`"):
+        return code
+    spans = _scan(code, lang)
+    if spans is None:
+        return code
+    if lang == "pl" and _re(r"=~|!~|(?<![\w$@%])(?:s|m|y|tr|qr)\s*[/{|!#]").search(code):
+        return code  # perl regexes may hold quotes the scanner would misread
+    chars = list(code)
+    for start, end, b0, b1, _kind in spans:
+        for k in range(b0, b1):
+            if chars[k] != "\n":
+                chars[k] = " "
+    bare = "".join(chars)
+    if _re(INDIRECT_CALLS.pattern).search(bare):
+        return code  # a callee picked at run time: any literal may reach it
+    live_ranges: list[tuple[int, int]] = []
+    assigned = _assignments(bare)
+    pending: list[tuple[int, int]] = []
+    for m in _calls().finditer(bare):
+        span = _span(bare, m.end(), lang)
+        if span is None:
+            return code  # ``f = os.system``, ``map(os.system, cmds)``: the call is elsewhere
+        pending.append(span)
+    seen: set[str] = set()
+    while pending:
+        span = pending.pop()
+        live_ranges.append(span)
+        names, plain, unknown = _names(bare, *span)
+        if unknown or plain - assigned.keys():
+            return code  # outside input, a parameter, a loop variable: cannot follow
+        for name in names - seen:
+            seen.add(name)
+            pending.extend(assigned.get(name, ()))  # unassigned chain heads are modules
+    out: list[str] = []
+    last = 0
+    for start, end, b0, b1, kind in spans:
+        live = kind == "run" or any(a <= start and end <= b for a, b in live_ranges)
+        if kind == "comment":
+            live = False
+        elif not live:
+            body = code[b0:b1]
+            live = bool(_re(r"^[a-z][\w+.-]*://").match(body)) or bool(_re(PATH_METHODS.pattern).match(code[end : end + 200]))
+        out.append(code[last:start])
+        if live and kind != "comment":
+            out.append(code[start:end] if not (lang == "js" and code[start] == "`") else '"' + code[b0:b1] + '"')
+        elif kind != "comment":
+            out.append('""')
+        last = end
+    out.append(code[last:])
+    return "".join(out)
