@@ -75,7 +75,8 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     if not args.dirs:
         args.dirs = [str(p) for p in sorted((ROOT / "tests" / "attacks").iterdir()) if p.is_dir()]
-    with tempfile.TemporaryDirectory() as tmp:
+    # outside /tmp, so look-alikes that clean /tmp do not reach the workspace
+    with tempfile.TemporaryDirectory(dir="/var/tmp" if Path("/var/tmp").is_dir() else None) as tmp:
         workspace = str(Path(tmp) / "project")
         subprocess.run(["git", "init", "-q", workspace], check=True)
         for folder in args.dirs:

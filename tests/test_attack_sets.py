@@ -27,15 +27,17 @@ from bastion.engine import Guard
 from bastion.model import Mode, ToolCall, Verdict
 
 ATTACKS = Path(__file__).resolve().parent / "attacks"
+#: Where the workspace lives: a temp folder that is not /tmp (see ``workspace``).
+_OUTSIDE_TMP = "/var/tmp" if Path("/var/tmp").is_dir() else None
+
 #: Sets kept for the final measurement only (``scripts/attack_report.py``): never tuned
 #: on, so never a test that could make someone tune on them.
 MEASURED_ONLY = frozenset({"fresh"})
 
-#: Cases bastion still gets wrong, each with what is missing. They are printed by
-#: ``scripts/attack_report.py`` and excluded here so that every other case stays a
-#: regression test; fixing one means deleting its line.
-KNOWN_GAPS: dict[str, str] = {
-}
+#: Cases bastion still gets wrong, by id, each with what is missing: excluded here so
+#: that every other case stays a regression test (empty now; fixing one means deleting
+#: its line).
+KNOWN_GAPS: dict[str, str] = {}
 
 
 def _load(expect: str) -> list[tuple[str, dict[str, Any]]]:
@@ -53,9 +55,10 @@ def _load(expect: str) -> list[tuple[str, dict[str, Any]]]:
 
 @pytest.fixture(scope="module")
 def workspace() -> Iterator[str]:
-    """A fresh project of its own under the temp folder (not below pytest's folder, which
-    a look-alike such as ``rm -rf /tmp/pytest-of-root`` would then wipe with it)."""
-    root = tempfile.mkdtemp(prefix="bastion-attacks-")
+    """A fresh project of its own outside /tmp: look-alikes such as ``rm -rf
+    /tmp/pytest-of-root`` or ``find /tmp … -exec rm -rf {} +`` would otherwise delete a
+    folder holding the workspace, and be denied for it."""
+    root = tempfile.mkdtemp(prefix="bastion-attacks-", dir=_OUTSIDE_TMP)
     subprocess.run(["git", "init", "-q", root], check=True)
     yield root
     shutil.rmtree(root, ignore_errors=True)
