@@ -246,6 +246,14 @@ def _shell_off(call: ToolCall, ctx: Any) -> list[Any]:
     return [f for f in analysis.hard_blocks if f.code == "HB016"]
 
 
+def _wider_hard_block(call: ToolCall, ctx: Any) -> bool:
+    """The shell command has a catastrophic effect besides touching the guard (a wipe of
+    a folder that holds bastion, say), which the hard blocks deny with its own reason."""
+    if call.kind is not Kind.SHELL or ctx.analysis is None:
+        return False
+    return any(f.code != "HB016" for f in ctx.analysis.hard_blocks)
+
+
 class TamperGuard:
     """Layer 2: switching the guard off is denied in every mode; loosening it is an
     immune ask (a deny where nobody can be asked). Runs before ``hard_blocks`` so that
@@ -264,6 +272,8 @@ class TamperGuard:
         scene = scene_of(call, ctx) if call.kind is not Kind.MCP else None
         found = findings_for(scene, skip_per_command=True) if scene is not None else []
         shown = call.command if call.kind is Kind.SHELL else None
+        if not off and found and found[0][0].effect == OFF and _wider_hard_block(call, ctx):
+            return None  # ``rm -rf /`` also deletes bastion: the wipe is what hard_blocks names
         if off or (found and found[0][0].effect == OFF):
             record = _record_of(off[0].message) if off else found[0][0]
             return LayerResult(
