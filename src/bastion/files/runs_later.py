@@ -19,11 +19,12 @@ import re
 from typing import Any, Iterable
 
 from ..model import Finding, Kind, LayerResult, Tier, ToolCall, Verdict
+from ..shell.lazyre import LazyPattern
 
 #: How much planted text is analysed; the rest of a huge file is not read as code.
 MAX_CONTENT = 64 * 1024
 #: ``ExecStart=…`` and friends in a systemd unit: the command each one runs.
-_UNIT_EXEC = re.compile(r"^\s*Exec[A-Za-z]*\s*=\s*[-@:+!]*(.*)$", re.M)
+_UNIT_EXEC = LazyPattern(r"^\s*Exec[A-Za-z]*\s*=\s*[-@:+!]*(.*)$", re.M)
 #: Variables that load a library into every program started after them.
 _PRELOADS = ("LD_PRELOAD", "LD_AUDIT", "DYLD_INSERT_LIBRARIES")
 _CONTENT_KEYS = ("content", "new_string", "new_source", "contents", "text")

@@ -27,6 +27,7 @@ known; callers then treat the text as unknown (never as empty).
 from __future__ import annotations
 
 import re
+from .lazyre import LazyPattern
 
 __all__ = ["OUTPUT_WRAPPERS", "PATH_PRINTERS", "PRODUCERS", "output", "tee_files", "xargs_items", "xargs_commands", "string_escapes",
            "MAX_OUTPUT"]
@@ -147,7 +148,7 @@ def _echo(args: tuple[str, ...], exact: bool) -> str | None:
     return text + "\n" if newline else text
 
 
-_CONVERSION = re.compile(r"%([-+ #0]*)(\*|\d+)?(?:\.(\*|\d*))?([a-zA-Z%])")
+_CONVERSION = LazyPattern(r"%([-+ #0]*)(\*|\d+)?(?:\.(\*|\d*))?([a-zA-Z%])")
 _NUMERIC = frozenset("diouxXc")
 
 

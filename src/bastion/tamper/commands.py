@@ -4,8 +4,8 @@ run``/``pipx run bastion``)."""
 
 from __future__ import annotations
 
-import re
 from typing import Sequence
+from ..shell.lazyre import LazyPattern
 
 
 def base_name(word: str) -> str:
@@ -35,7 +35,7 @@ def option_value(args: Sequence[str], option: str, shortest: int) -> str | None:
             return args[i + 1] if i + 1 < len(args) else ""
     return None
 
-PYTHON = re.compile(r"^(?:python|pypy)[\d.]*$")
+PYTHON = LazyPattern(r"^(?:python|pypy)[\d.]*$")
 
 #: Names that may launch bastion besides a Python interpreter.
 LAUNCHERS = frozenset({"bastion", "uvx", "uv", "pipx"})

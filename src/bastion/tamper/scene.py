@@ -3,11 +3,11 @@ interpreter code and ``bastion run`` — and the files the call changes."""
 
 from __future__ import annotations
 
-import re
 from typing import Any, Sequence
 
 from ..model import Kind, ToolCall
 from .commands import LAUNCHERS, PYTHON, bastion_args, base_name, command_name, verb_of
+from ..shell.lazyre import LazyPattern
 
 #: Nested code is read at most this deep (code that runs code that runs bastion).
 MAX_DEPTH = 3
@@ -62,11 +62,11 @@ def _may_matter(commands: Sequence[Any], source: str, path_uses: list[Any]) -> b
                 return True
     return any(use.op in CHANGES for use in path_uses)
 
-_ARGV_LIST = re.compile(
+_ARGV_LIST = LazyPattern(
     r"(?:run|call|Popen|check_call|check_output|spawn\w*|exec\w*|execFile\w*)\s*\(\s*\[([^\]]*)\]"
 )
 
-_LITERAL = re.compile(r"""(['"])((?:\\.|(?!\1).)*)\1""")
+_LITERAL = LazyPattern(r"""(['"])((?:\\.|(?!\1).)*)\1""")
 
 
 def _code_strings(cmd: Any, source: str) -> list[str]:
