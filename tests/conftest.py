@@ -58,3 +58,36 @@ def run_bastion(*args: str, stdin: str = "", cwd: Path | None = None, env: dict[
         env=env,
         timeout=60,
     )
+
+
+def throwaway_workspace(base: Path) -> tuple[str, dict[str, str]]:
+    """A git project under ``base`` and an environment whose HOME, config, state and
+    managed-settings paths are throw-away folders beside it (for module-scoped guards)."""
+    root, home = base / "project", base / "home"
+    root.mkdir()
+    home.mkdir()
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    env = {
+        "HOME": str(home),
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "BASTION_CONFIG_DIR": str(base / "config"),
+        "BASTION_STATE_DIR": str(base / "state"),
+        "BASTION_MANAGED_SETTINGS": str(base / "managed" / "managed-settings.json"),
+        "XDG_CONFIG_HOME": str(home / ".config"),
+        "XDG_STATE_HOME": str(home / ".local" / "state"),
+    }
+    return str(root), env
+
+
+def guard_with_settings(project: Path, env: dict[str, str], settings: dict | None = None, **kw: object) -> object:
+    """A guard with built-in defaults plus ``settings`` given as a ``--settings`` file."""
+    import json
+
+    from bastion.engine import Guard
+
+    files = []
+    if settings is not None:
+        path = project.parent / "flag-settings.json"
+        path.write_text(json.dumps(settings))
+        files.append(str(path))
+    return Guard.from_settings(str(project), isolated=True, settings_files=files, env=env, **kw)  # type: ignore[arg-type]

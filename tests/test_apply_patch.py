@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from conftest import guard_with_settings
+
 from bastion.adapters import codex, hook
 from bastion.engine import Guard
 from bastion.files.patch import patch_changes, patch_files
@@ -23,12 +25,7 @@ from bastion.policy.suggest import is_too_broad, rule_for_command
 
 
 def make_guard(project: Path, env: dict[str, str], settings: dict | None = None, **kw) -> Guard:
-    files = []
-    if settings is not None:
-        path = project.parent / "flag-settings.json"
-        path.write_text(json.dumps(settings))
-        files.append(str(path))
-    return Guard.from_settings(str(project), isolated=True, settings_files=files, env=env, **kw)
+    return guard_with_settings(project, env, settings, **kw)  # type: ignore[return-value]
 
 
 def add(path: str, body: str = "x") -> str:

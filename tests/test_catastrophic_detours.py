@@ -20,13 +20,14 @@ Three parts:
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 from pathlib import Path
 from typing import Callable
 
 import pytest
+
+from conftest import throwaway_workspace
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -39,22 +40,7 @@ MODES = (Mode.DEFAULT, Mode.BYPASS, Mode.DONT_ASK)
 @pytest.fixture(scope="module")
 def workspace(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, dict[str, str]]:
     """A throwaway git repository and an environment whose HOME is a throwaway folder."""
-    base = tmp_path_factory.mktemp("detours")
-    root = base / "project"
-    home = base / "home"
-    root.mkdir()
-    home.mkdir()
-    subprocess.run(["git", "init", "-q", str(root)], check=True)
-    env = {
-        "HOME": str(home),
-        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-        "BASTION_CONFIG_DIR": str(base / "config"),
-        "BASTION_STATE_DIR": str(base / "state"),
-        "BASTION_MANAGED_SETTINGS": str(base / "managed" / "managed-settings.json"),
-        "XDG_CONFIG_HOME": str(home / ".config"),
-        "XDG_STATE_HOME": str(home / ".local" / "state"),
-    }
-    return str(root), env
+    return throwaway_workspace(tmp_path_factory.mktemp("detours"))
 
 
 @pytest.fixture(scope="module")

@@ -7,10 +7,11 @@ finding from any layer, with any verdict, ends as an immune deny naming the effe
 from __future__ import annotations
 
 import os
-import subprocess
 from pathlib import Path
 
 import pytest
+
+from conftest import throwaway_workspace
 
 from bastion.catastrophic import EFFECTS, Effect, catastrophic_codes, effect_of
 from bastion.engine import Guard
@@ -23,21 +24,7 @@ MODES = (Mode.DEFAULT, Mode.BYPASS, Mode.DONT_ASK)
 @pytest.fixture(scope="module")
 def workspace(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, dict[str, str]]:
     """A throwaway git repository and an environment whose HOME is a throwaway folder."""
-    base = tmp_path_factory.mktemp("catastrophic")
-    root, home = base / "project", base / "home"
-    root.mkdir()
-    home.mkdir()
-    subprocess.run(["git", "init", "-q", str(root)], check=True)
-    env = {
-        "HOME": str(home),
-        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-        "BASTION_CONFIG_DIR": str(base / "config"),
-        "BASTION_STATE_DIR": str(base / "state"),
-        "BASTION_MANAGED_SETTINGS": str(base / "managed" / "managed-settings.json"),
-        "XDG_CONFIG_HOME": str(home / ".config"),
-        "XDG_STATE_HOME": str(home / ".local" / "state"),
-    }
-    return str(root), env
+    return throwaway_workspace(tmp_path_factory.mktemp("catastrophic"))
 
 
 @pytest.fixture(scope="module")

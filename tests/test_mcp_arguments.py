@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from conftest import guard_with_settings
+
 from bastion.adapters import claude_code, gemini, hook
 from bastion.engine import Guard
 from bastion.mcp_args import operation, path_arguments, shell_command
@@ -24,12 +26,7 @@ EVERY_MODE = [Mode.DEFAULT, Mode.ACCEPT_EDITS, Mode.PLAN, Mode.BYPASS, Mode.DONT
 
 
 def make_guard(project: Path, env: dict[str, str], settings: dict | None = ALLOW, **kw) -> Guard:
-    files = []
-    if settings is not None:
-        path = project.parent / "flag-settings.json"
-        path.write_text(json.dumps(settings))
-        files.append(str(path))
-    return Guard.from_settings(str(project), isolated=True, settings_files=files, env=env, **kw)
+    return guard_with_settings(project, env, settings, **kw)  # type: ignore[return-value]
 
 
 def mcp(project: Path, tool: str, arguments: dict) -> ToolCall:
