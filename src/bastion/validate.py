@@ -8,6 +8,12 @@ Each tool's catalog entry names exactly the fields its client executes (Claude C
 ``run_shell_command`` runs ``command`` in ``dir_path``). A call that carries another
 command or directory field besides those — ``{"cmd": "rm -rf ~", "command": "ls"}`` —
 is refused: bastion would otherwise judge one field while the client runs the other.
+
+Before any of that, :func:`parse_input` turns the raw bytes of a call (a hook payload, a
+``bastion check`` call, one line of ``--batch``) into a JSON object, or refuses them with
+one line that says why. It is the one gate for every entry point — the CLI, the hook in
+its own process and the decision server all hand it the same bytes and the same
+directory — so the same input gets the same answer wherever it is decided.
 """
 
 from __future__ import annotations
@@ -18,6 +24,12 @@ from .model import TOOL_CATALOG, Kind, LayerResult, Source, ToolCall, Verdict
 
 #: Longest input bastion analyses; larger ones are refused rather than half-read.
 MAX_INPUT_CHARS = 1_000_000
+#: Most bytes of one call's raw JSON bastion reads (checked before parsing): room for a
+#: call of MAX_INPUT_CHARS characters in any UTF-8, so that limit still says why.
+MAX_INPUT_BYTES = 4 * MAX_INPUT_CHARS
+#: Deepest nesting of arrays and objects in one call (checked before parsing, so no
+#: parser or walker can run out of stack); real tool calls nest a handful of levels.
+MAX_DEPTH = 100
 
 #: Fields that hold a command or the directory it runs in, in any client's tools (and
 #: a few spellings no client uses but a decoy might): a shell call may carry only the
@@ -124,3 +136,150 @@ class ValidateInput:
         if problem is None:
             return None
         return LayerResult(Verdict.DENY, f"malformed call: {problem}", immune=True, source=Source.BUILTIN)
+
+
+# --------------------------------------------------------------------------- raw input
+
+
+class InputError(ValueError):
+    """Raw input that is not a call bastion can read; the message is one line.
+
+    ``data`` is the JSON object when the problem was found after parsing, so a caller
+    can still echo its ``id`` or read the client's permission mode for its answer."""
+
+    def __init__(self, message: str, data: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.data = data
+
+
+#: The fields around a call's tool input, in the hook clients' spelling and in
+#: ``bastion check``'s, with the JSON type each must have when present (null = absent).
+#: A value of another type is refused: bastion must not judge a call by a guess at what
+#: ``{"cwd": 5}`` or ``{"session_id": {}}`` means.
+ENVELOPE_FIELDS: dict[str, type] = {
+    "hook_event_name": str, "tool_name": str, "tool": str, "tool_input": dict, "input": dict,
+    "cwd": str, "session_id": str, "permission_mode": str, "mode": str, "agent": str,
+}
+_JSON_TYPES = {dict: "an object", list: "an array", str: "a string", int: "a number", float: "a number",
+               bool: "a boolean", type(None): "null"}
+_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
+_patterns: dict[str, Any] = {}
+
+
+def _pattern(name: str, text: str) -> Any:
+    import re
+
+    if name not in _patterns:
+        _patterns[name] = re.compile(text)
+    return _patterns[name]
+
+
+def _show(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _depth(text: str) -> int:
+    """How deep the JSON text nests arrays and objects, brackets inside strings not
+    counted; linear in the text (a string without its closing quote runs to the end)."""
+    if text.count("[") + text.count("{") <= MAX_DEPTH:
+        return 0  # too few openers to nest deeper than the limit
+    from itertools import accumulate
+
+    bare = _pattern("string", r'"(?:[^"\\]|\\.)*+"?').sub("", text)
+    brackets = _pattern("other", r"[^\[\]{}]+").sub("", bare)
+    return max(accumulate(map(_STEP.__getitem__, brackets)), default=0)
+
+
+def _not_a_constant(name: str) -> Any:
+    raise InputError(f"{name} is not a JSON number (non-finite numbers are refused)")
+
+
+def _finite(text: str) -> float:
+    import math
+
+    value = float(text)
+    if not math.isfinite(value):
+        raise InputError(f"the number {_show(text)} is out of range (non-finite numbers are refused)")
+    return value
+
+
+def _loads(text: str) -> Any:
+    import json
+
+    if _depth(text) > MAX_DEPTH:
+        raise InputError(f"the JSON nests deeper than {MAX_DEPTH} levels")
+    try:
+        return json.loads(text, parse_constant=_not_a_constant, parse_float=_finite)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from None
+    except InputError:
+        raise
+    except RecursionError:
+        raise InputError(f"the JSON nests deeper than {MAX_DEPTH} levels") from None
+    except ValueError as exc:  # e.g. an integer with more digits than Python converts
+        raise InputError(f"invalid JSON: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") from None
+
+
+def _text_only(data: dict[str, Any], text: str) -> None:
+    """Refuse lone surrogates (``"\\ud800"``): not text, so nothing can print, log or
+    pass them on. Only a ``\\uD8xx``–``\\uDFxx`` escape makes one; pairs are fine."""
+    if not _pattern("surrogate", r"\\u[dD][89a-fA-F]").search(text):
+        return
+    import json
+
+    try:
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        raise InputError("the JSON holds a lone surrogate escape (\\ud800-\\udfff), which is not text", data) from None
+
+
+def _envelope(data: dict[str, Any], cwd: str | None) -> None:
+    for key, kind in ENVELOPE_FIELDS.items():
+        value = data.get(key)
+        if value is not None and not isinstance(value, kind):
+            raise InputError(f"{key!r} must be {_JSON_TYPES[kind]}, not {_JSON_TYPES.get(type(value), 'that')}", data)
+    where = data.get("cwd")
+    if where is None:
+        if not cwd:
+            raise InputError("the call names no 'cwd' and the caller's own folder is gone", data)
+        where = cwd
+    elif not where.startswith("/"):
+        raise InputError(f"'cwd' must be an absolute path, not {_show(where)}", data)
+    if "\x00" in where:
+        raise InputError("'cwd' contains a NUL byte", data)
+    try:
+        where.encode("utf-8")
+    except UnicodeEncodeError:
+        raise InputError(f"'cwd' is not text: {_show(where)}", data) from None
+    import os
+
+    data["cwd"] = os.path.normpath(where)
+
+
+def parse_input(raw: bytes | None, *, cwd: str | None) -> dict[str, Any]:
+    """The JSON object of one call from its raw bytes, or InputError saying why not.
+
+    ``raw`` is None when there was nothing to read (stdin closed). ``cwd`` is the
+    caller's own directory (absolute; None when it is gone), the call's ``cwd`` when it
+    names none; a ``cwd`` it names must be absolute, since a relative one means whatever
+    the reading process's directory happens to be. Size and nesting are bounded before parsing;
+    the text must be UTF-8 and strict JSON (no ``NaN``, no ``Infinity``, no lone
+    surrogates); the envelope's fields must have their types (:data:`ENVELOPE_FIELDS`).
+    On success ``cwd`` is always present, absolute and normalised."""
+    if raw is None:
+        raise InputError("stdin is closed: there is no call to read")
+    if len(raw) > MAX_INPUT_BYTES:
+        raise InputError(f"the call is larger than {MAX_INPUT_BYTES} bytes")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"the call is not UTF-8 at byte {exc.start}: {exc.reason}") from None
+    if not text.strip():
+        raise InputError("the input is empty: no call given")
+    data = _loads(text)
+    if not isinstance(data, dict):
+        raise InputError(f"expected a JSON object, not {_JSON_TYPES.get(type(data), 'that')}")
+    _text_only(data, text)
+    _envelope(data, cwd)
+    return data

@@ -54,36 +54,34 @@ def client_module(name: str) -> Any:
         raise PayloadError(f"unknown client {name!r} (expected one of: {', '.join(CLIENTS)})") from None
 
 
-def read_payload(text: str) -> dict[str, Any]:
-    if not text.strip():
-        raise PayloadError("no hook payload on stdin")
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise PayloadError(f"hook payload is not JSON (line {exc.lineno} column {exc.colno}: {exc.msg})") from None
-    if not isinstance(data, dict):
-        raise PayloadError("hook payload must be a JSON object")
-    return data
-
-
 def payload_cwd(payload: Mapping[str, Any]) -> str:
     cwd = payload.get("cwd")
     return os.path.abspath(cwd) if isinstance(cwd, str) and cwd else os.getcwd()
 
 
-def run(client: Any, text: str, env: Mapping[str, str] | None = None, cwd: str | None = None) -> Reply:
+def run(client: Any, raw: bytes | str | None, env: Mapping[str, str] | None = None, cwd: str | None = None) -> Reply:
     """Answer one hook call; any failure becomes the client's fail-closed answer.
 
-    ``env`` and ``cwd`` are the hook process's (the decision server passes its caller's);
-    the payload's own ``cwd`` wins over ``cwd``."""
+    ``raw`` is stdin's bytes exactly as read (None: stdin was closed); ``env`` and ``cwd``
+    are the hook process's (the decision server passes its caller's). The bytes go
+    through ``validate.parse_input`` here, in whichever process decides, so the server
+    and the hook itself answer the same bytes the same way; the payload's own ``cwd``
+    wins over ``cwd``."""
+    from ..validate import InputError, parse_input
+
     env = env if env is not None else os.environ
     payload: dict[str, Any] | None = None
     event = ""
+    if isinstance(raw, str):
+        raw = raw.encode("utf-8", "surrogatepass")
     try:
-        payload = read_payload(text)
-        if cwd and not payload.get("cwd"):
-            payload["cwd"] = cwd
-        event = str(payload.get("hook_event_name") or client.PRE_EVENTS[0])
+        try:
+            payload = parse_input(raw, cwd=cwd or _getcwd())
+        except InputError as exc:
+            name = (exc.data or {}).get("hook_event_name")
+            event = name if isinstance(name, str) else ""
+            return fail_closed(client, event, exc.data, f"bastion could not check this call ({exc})", env)
+        event = payload.get("hook_event_name") or client.PRE_EVENTS[0]
         from ..provenance import client_name, trusted_env  # before any settings are read
 
         env, notes = trusted_env(env, payload_cwd(payload), client_name(client))
@@ -101,7 +99,16 @@ def run(client: Any, text: str, env: Mapping[str, str] | None = None, cwd: str |
         detail = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         if not isinstance(exc, PayloadError):
             detail = f"{type(exc).__name__}: {detail}"
-        return client.failure(event, payload, f"bastion could not check this call ({detail})")
+        return fail_closed(client, event, payload, f"bastion could not check this call ({detail})", env)
+
+
+def fail_closed(client: Any, event: str, payload: Mapping[str, Any] | None, message: str,
+                env: Mapping[str, str]) -> Reply:
+    """The one place a hook call bastion could not check (unreadable input, a failure
+    while deciding) gets its answer: the client's own fail-closed reply (ask, or deny /
+    block when nobody can be asked), with ``message`` as its one stderr line. ``payload``
+    is the call's JSON object when it could be read, else None; ``env`` the caller's."""
+    return client.failure(event, payload, message)
 
 
 def _guard(call: Any, env: Mapping[str, str]) -> tuple[Any, list[str]]:
@@ -171,6 +178,28 @@ def unattended_reason(client: Any, guard: Any, call: Any) -> str | None:
                          headless=getattr(client, "HEADLESS", "this client cannot show a prompt"))
 
 
+def _getcwd() -> str | None:
+    try:
+        return os.getcwd()
+    except OSError:  # the folder was removed under us
+        return None
+
+
+def read_stdin(limit: int = -1) -> bytes | None:
+    """stdin's bytes (at most ``limit``), or None when there is no stdin to read (its
+    descriptor closed, ``0<&-``)."""
+    stream = sys.stdin
+    if stream is None:
+        return None
+    try:
+        buffer = getattr(stream, "buffer", None)
+        if buffer is not None:
+            return buffer.read(limit)
+        return stream.read(limit).encode("utf-8", "surrogatepass")  # a text stream put in its place
+    except (OSError, ValueError):
+        return None
+
+
 def main(argv: list[str]) -> int:
     """Entry point of ``bastion hook CLIENT``: reads stdin, prints the client's answer."""
     if len(argv) != 1 or argv[0] in ("-h", "--help"):
@@ -181,12 +210,9 @@ def main(argv: list[str]) -> int:
     except PayloadError as exc:
         print(f"bastion: {exc}", file=sys.stderr)
         return 2
-    try:
-        text = sys.stdin.read()
-    except (OSError, UnicodeDecodeError) as exc:
-        reply = client.failure("", None, f"bastion could not read the hook payload ({exc})")
-    else:
-        reply = run(client, text)
+    from ..validate import MAX_INPUT_BYTES
+
+    reply = run(client, read_stdin(MAX_INPUT_BYTES + 1))  # one byte more than allowed: too large is refused
     if reply.stdout:
         sys.stdout.write(reply.stdout + "\n")
         sys.stdout.flush()

@@ -143,7 +143,7 @@ def main(argv):
             and not _socket_from_project(env, argv[0])):
         try:
             stdin = sys.stdin.buffer.read()
-        except OSError:
+        except (OSError, ValueError, AttributeError):  # stdin closed (0<&-): decided in-process
             stdin = None
         if stdin is not None:
             path = socket_path(env)
@@ -162,7 +162,7 @@ def main(argv):
                 return code
             import io
 
-            sys.stdin = io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8", errors="replace")
+            sys.stdin = io.TextIOWrapper(io.BytesIO(stdin))  # hook.main reads its bytes as they came
     from .hook import main as hook_main
 
     return hook_main(argv)

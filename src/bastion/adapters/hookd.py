@@ -72,8 +72,7 @@ def answer(data: bytes) -> bytes:
         client = hook.client_module(client_name)
     except hook.PayloadError:
         return b"%d 0\n" % hookc.STALE
-    text = stdin.decode("utf-8", "replace")
-    reply = hook.run(client, text, env, cwd=cwd)
+    reply = hook.run(client, stdin, env, cwd=cwd)  # the caller's bytes, read by the same validate.parse_input
     out = (reply.stdout + "\n").encode() if reply.stdout else b""
     err = (reply.stderr + "\n").encode() if reply.stderr else b""
     return b"%d %d\n" % (reply.exit_code, len(out)) + out + err
