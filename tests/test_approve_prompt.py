@@ -1,5 +1,8 @@
 """The terminal prompt, driven through a real pseudo-terminal (pexpect): keys, grace
-period, session grants, /dev/tty, the no-terminal fallback and ``bastion run``."""
+period, session grants, /dev/tty, the no-terminal fallback and ``bastion run``.
+
+Keys are sent once the prompt shows it is live (the selection marker is drawn when the
+grace period is over), never after a fixed wait."""
 
 from __future__ import annotations
 
@@ -7,21 +10,21 @@ import json
 import re
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pexpect
 import pytest
 
 from bastion.approve.terminal import GRACE_SECONDS, TerminalApprover, grace_seconds
+from waiting import PATIENCE
 
-SETTLE = GRACE_SECONDS + 0.15  # wait out the grace period before pressing a key
+LIVE = "❯"  # the selection marker: drawn once keys count
 
 
 def spawn(args: list[str], cwd: Path, env: dict[str, str], **extra_env: str) -> pexpect.spawn:
     return pexpect.spawn(
         sys.executable, ["-m", "bastion", *args], cwd=str(cwd), env={**env, **extra_env},
-        timeout=30, dimensions=(40, 120), encoding="utf-8",
+        timeout=PATIENCE, dimensions=(40, 120), encoding="utf-8",
     )
 
 
@@ -47,19 +50,15 @@ def result(child: pexpect.spawn) -> tuple[dict, int, str]:
     return json.loads(match.group(0)), child.exitstatus, text
 
 
-def shown(child: pexpect.spawn) -> str:
-    """Wait for the prompt; its text (what a person reads)."""
+def shown(child: pexpect.spawn, *, live: bool = True) -> str:
+    """Wait for the prompt and, with ``live``, until keys count (the selection marker is
+    drawn when the grace period is over); the text a person reads."""
     child.expect("Deny")
-    text = (child.before or "") + "Deny" + (child.buffer or "")
-    deadline = time.monotonic() + 0.3
-    while time.monotonic() < deadline:
-        try:
-            text += child.read_nonblocking(65536, timeout=0.05)
-        except pexpect.TIMEOUT:
-            continue
-        except pexpect.EOF:
-            break
-    return plain(text)
+    text = (child.before or "") + "Deny"
+    if live:
+        child.expect(LIVE)
+        text += (child.before or "") + LIVE
+    return plain(text + (child.buffer or ""))
 
 
 @pytest.mark.parametrize(
@@ -77,7 +76,6 @@ def shown(child: pexpect.spawn) -> str:
 def test_each_key(project, bastion_env, keys, verdict, source, status):
     child = check("frobnicate --all", project, bastion_env, "--session", "keys")
     shown(child)
-    time.sleep(SETTLE)
     child.send(keys)
     decision, code, screen = result(child)
     assert (decision["decision"], decision["source"], code) == (verdict, source, status)
@@ -99,7 +97,6 @@ def test_what_the_person_sees(project, bastion_env):
 def test_session_grant_is_stored_and_allows_the_same_command_again(project, bastion_env):
     child = check("frobnicate --all", project, bastion_env, "--session", "s1")
     shown(child)
-    time.sleep(SETTLE)
     child.send("a")
     decision, code, _ = result(child)
     assert code == 0 and decision["reason"].startswith("allowed for this session at the terminal")
@@ -114,9 +111,7 @@ def test_no_session_option_without_a_session_id(project, bastion_env):
     child = check("frobnicate --all", project, bastion_env)
     screen = shown(child)
     assert "Allow for this session" not in screen and "no session to remember it for" in screen
-    time.sleep(SETTLE)
     child.send("a")  # not an option here: ignored
-    time.sleep(0.2)
     child.send("n")
     decision, _, _ = result(child)
     assert decision["source"] == "user_reject"
@@ -126,28 +121,35 @@ def test_destructive_asks_offer_only_allow_once(project, bastion_env):
     child = check("git push --force origin main", project, bastion_env, "--session", "s")
     screen = shown(child)
     assert "Allow for this session" not in screen and "it is destructive" in screen and "HIGH" in screen
-    time.sleep(SETTLE)
     child.send("a")
-    time.sleep(0.2)
     child.send("\r")
     decision, _, _ = result(child)
     assert decision["decision"] == "allow" and decision["reason"].startswith("allowed once")
 
 
 def test_keys_in_the_grace_period_are_ignored(project, bastion_env):
-    child = check("frobnicate --all", project, bastion_env, BASTION_PROMPT_GRACE_MS="1500")
-    shown(child)
+    child = check("frobnicate --all", project, bastion_env, BASTION_PROMPT_GRACE_MS="10000")
+    screen = shown(child, live=False)
+    assert LIVE not in screen  # nothing is selected while keys are ignored
     child.send("y")  # at once: a key meant for the agent, not an approval
     child.send("\r")
-    time.sleep(1.8)
+    child.sendcontrol("c")  # Ctrl-C counts even now: had y or Enter counted, this came too late
+    decision, _, screen = result(child)
+    assert (decision["decision"], decision["source"]) == ("deny", "user_abort")
+    assert LIVE not in screen
+
+
+def test_a_longer_grace_period_ends_too(project, bastion_env):
+    child = check("frobnicate --all", project, bastion_env, BASTION_PROMPT_GRACE_MS="800")
+    shown(child)
     child.send("n")
     decision, _, _ = result(child)
     assert decision["decision"] == "deny" and decision["source"] == "user_reject"
 
 
 def test_ctrl_c_denies_even_in_the_grace_period(project, bastion_env):
-    child = check("frobnicate --all", project, bastion_env, BASTION_PROMPT_GRACE_MS="5000")
-    shown(child)
+    child = check("frobnicate --all", project, bastion_env, BASTION_PROMPT_GRACE_MS="10000")
+    shown(child, live=False)
     child.sendcontrol("c")
     decision, code, _ = result(child)
     assert decision["source"] == "user_abort" and code == 4
@@ -165,11 +167,10 @@ def test_reads_dev_tty_when_stdin_is_a_pipe(project, bastion_env):
     call = json.dumps({"tool": "Edit", "input": {"file_path": "src/app.py", "old_string": "print('hello')",
                                                   "new_string": "print('bye')"}})
     child = pexpect.spawn("bash", ["-c", f"echo {json.dumps(call)} | {sys.executable} -m bastion check --prompt --isolated --no-audit"],
-                          cwd=str(project), env=bastion_env, timeout=30, dimensions=(40, 120), encoding="utf-8")
+                          cwd=str(project), env=bastion_env, timeout=PATIENCE, dimensions=(40, 120), encoding="utf-8")
     screen = shown(child)
     assert "wants to edit a file" in screen and "src/app.py" in screen
     assert "-print('hello')" in screen and "+print('bye')" in screen  # the diff
-    time.sleep(SETTLE)
     child.send("y")
     decision, code, _ = result(child)
     assert code == 0 and decision["source"] == "user_temporary"
@@ -206,7 +207,6 @@ def test_bastion_run_asks_with_the_prompt(project, bastion_env, key, runs):
     child = spawn(["run", "--", "frobnicate --x; touch marker"], project, bastion_env)
     screen = shown(child)
     assert "frobnicate --x; touch marker" in screen
-    time.sleep(SETTLE)
     child.send(key)
     child.expect(pexpect.EOF)
     child.close()
@@ -217,10 +217,9 @@ def test_bastion_run_asks_with_the_prompt(project, bastion_env, key, runs):
 def test_a_long_command_scrolls_and_the_options_stay_on_screen(project, bastion_env):
     command = "cat > notes.txt <<EOF\n" + "\n".join(f"note {i}" for i in range(60)) + "\nEOF\nfrobnicate"
     child = pexpect.spawn(sys.executable, ["-m", "bastion", "check", "--prompt", "--isolated", "--no-audit", "--", command],
-                          cwd=str(project), env=bastion_env, timeout=30, dimensions=(24, 100), encoding="utf-8")
+                          cwd=str(project), env=bastion_env, timeout=PATIENCE, dimensions=(24, 100), encoding="utf-8")
     screen = shown(child)
     assert "note 3" in screen and "note 50" not in screen and "of 63: PgUp / PgDn to scroll" in screen
-    time.sleep(SETTLE)
     child.send("\x1b[6~" * 5)  # PgDn
     child.expect("frobnicate")
     child.expect("Deny")
@@ -233,6 +232,5 @@ def test_hidden_characters_are_shown_not_obeyed(project, bastion_env):
     child = check("echo safe\u202e; frobnicate \x1b[2Jgone", project, bastion_env)
     screen = shown(child)
     assert "<U+202E>" in screen and "<U+001B>[2J" in screen
-    time.sleep(SETTLE)
     child.send("n")
     result(child)

@@ -1,5 +1,8 @@
 """Racing, coordinator and sub-agent approvers: the person, real hook processes and a
-classifier; the prompt is a real one on a pseudo-terminal where a person takes part."""
+classifier; the prompt is a real one on a pseudo-terminal where a person takes part.
+
+Who answers first is arranged with gates (a file a hook waits for, an event a classifier
+waits on), never with delays, so the order holds on a busy machine."""
 
 from __future__ import annotations
 
@@ -8,7 +11,6 @@ import shlex
 import sys
 import textwrap
 import threading
-import time
 from pathlib import Path
 
 import pexpect
@@ -27,17 +29,42 @@ from bastion.engine import Guard
 from bastion.model import Source, ToolCall, Verdict
 from bastion.session import grant
 
-from test_approve_prompt import SETTLE, result, shown, spawn
+from test_approve_prompt import LIVE, result, shown, spawn
+from waiting import PATIENCE, gone, until, wait_for_file_sh
+
+#: A hook's timeout when it should never run out (milliseconds).
+LONG_MS = int(PATIENCE * 1000)
 
 
-def prints(obj: object, delay: float = 0.0, marker: Path | None = None) -> str:
+def prints(obj: object, *, delay: float = 0.0, gate: Path | None = None, pidfile: Path | None = None,
+           marker: Path | None = None) -> str:
+    """A hook command: it reads its input, writes its process id to ``pidfile``, sleeps
+    ``delay`` or waits until ``gate`` exists, touches ``marker`` and prints ``obj``."""
     steps = ["cat > /dev/null"]
+    if pidfile is not None:
+        steps.append(f"echo $$ > {pidfile}")
     if delay:
         steps.append(f"sleep {delay}")
+    if gate is not None:
+        steps.append(wait_for_file_sh(gate))
     if marker is not None:
         steps.append(f"touch {marker}")
     steps.append(f"printf '%s\\n' {shlex.quote(json.dumps(obj))}")
     return "; ".join(steps)
+
+
+class Held:
+    """A classifier that answers only when the test lets it (``release``)."""
+
+    def __init__(self, answer: object) -> None:
+        self.answer = answer
+        self.released = threading.Event()
+        self.answered = threading.Event()
+
+    def __call__(self, call, decision):
+        self.released.wait(PATIENCE)
+        self.answered.set()
+        return self.answer
 
 
 def ask(project: Path, env: dict[str, str], command: str = "frobnicate --all", session: str = "race"):
@@ -88,16 +115,14 @@ def test_only_one_of_many_concurrent_answers_counts():
 
 def test_racing_without_a_prompt_takes_the_first_automated_answer(project, bastion_env):
     _, call, decision = ask(project, bastion_env)
-    hooks = PermissionHooks([HookSpec(prints({"behavior": "allow"}))], env=bastion_env)
-
-    def classifier(call, decision):
-        time.sleep(1.5)
-        return Verdict.DENY
-
-    started = time.monotonic()
-    final = RacingApprover(hooks=hooks, classifier=classifier)(call, decision)
-    assert final.verdict is Verdict.ALLOW and final.source is Source.HOOK
-    assert time.monotonic() - started < 1.2  # the slower classifier is not waited for
+    hooks = PermissionHooks([HookSpec(prints({"behavior": "allow"}), timeout_ms=LONG_MS)], env=bastion_env)
+    classifier = Held(Verdict.DENY)
+    try:
+        final = RacingApprover(hooks=hooks, classifier=classifier, classifier_timeout=2 * PATIENCE)(call, decision)
+        assert final.verdict is Verdict.ALLOW and final.source is Source.HOOK
+        assert not classifier.answered.is_set()  # the slower classifier is not waited for
+    finally:
+        classifier.released.set()
 
 
 @pytest.mark.parametrize(
@@ -116,13 +141,14 @@ def test_racing_classifier_answers(project, bastion_env, classifier, verdict, so
     assert (final.verdict, final.source) == (verdict, source)
 
 
-def test_racing_with_hooks_that_never_answer_falls_back_after_their_timeout(project, bastion_env):
+def test_racing_with_hooks_that_never_answer_falls_back_after_their_timeout(project, bastion_env, tmp_path):
     _, call, decision = ask(project, bastion_env)
-    hooks = PermissionHooks([HookSpec("sleep 60", timeout_ms=400), HookSpec("cat >/dev/null; echo nonsense")], env=bastion_env)
-    started = time.monotonic()
+    finished = tmp_path / "hook-finished"
+    silent = HookSpec(f"cat >/dev/null; sleep {PATIENCE:.0f}; touch {finished}", timeout_ms=400)
+    hooks = PermissionHooks([silent, HookSpec("cat >/dev/null; echo nonsense", timeout_ms=LONG_MS)], env=bastion_env)
     final = RacingApprover(hooks=hooks, classifier_timeout=0.5)(call, decision)
     assert final.verdict is Verdict.DENY and final.source is Source.BUILTIN
-    assert time.monotonic() - started < 5
+    assert not finished.exists()  # the silent hook was given up on, not waited for
 
 
 def test_the_classifier_may_not_allow_an_immune_ask(project, bastion_env):
@@ -150,7 +176,7 @@ def test_coordinator_runs_hooks_then_classifier_then_prompt_in_order(project, ba
         order.append("prompt")
         return HeadlessApprover()(c, d)
 
-    hooks = PermissionHooks([HookSpec(prints({}, delay=0.3, marker=log))], env=bastion_env)
+    hooks = PermissionHooks([HookSpec(prints({}, delay=0.3, marker=log), timeout_ms=LONG_MS)], env=bastion_env)
     final = CoordinatorApprover(hooks=hooks, classifier=classifier, prompt=prompt)(call, decision)
     assert order == ["classifier (hook finished: True)", "prompt"] and final.verdict is Verdict.DENY
 
@@ -167,9 +193,13 @@ def test_coordinator_stops_at_the_first_decision(project, bastion_env):
 
 def test_coordinator_gives_up_on_a_slow_classifier(project, bastion_env):
     _, call, decision = ask(project, bastion_env)
-    started = time.monotonic()
-    final = CoordinatorApprover(classifier=lambda c, d: time.sleep(10), classifier_timeout=0.3)(call, decision)
-    assert final.verdict is Verdict.DENY and time.monotonic() - started < 3
+    classifier = Held(Verdict.ALLOW)
+    try:
+        final = CoordinatorApprover(classifier=classifier, classifier_timeout=0.3)(call, decision)
+        assert final.verdict is Verdict.DENY and final.source is Source.BUILTIN
+        assert not classifier.answered.is_set()  # given up on, not waited for
+    finally:
+        classifier.released.set()
 
 
 # --------------------------------------------------------------------------- sub-agents
@@ -222,43 +252,54 @@ def prompt_check(project: Path, env: dict[str, str], settings: str, command: str
 
 
 def test_a_fast_hook_answers_before_the_person(project, bastion_env, tmp_path):
-    settings = hook_settings(tmp_path, {"command": prints({"behavior": "allow", "message": "policy ok"}, delay=0.5)})
+    gate = tmp_path / "go"
+    settings = hook_settings(tmp_path, {"command": prints({"behavior": "allow", "message": "policy ok"}, gate=gate),
+                                        "timeout": LONG_MS})
     child = prompt_check(project, bastion_env, settings)
-    shown(child)  # the prompt appears, nobody presses a key
+    shown(child, live=False)  # the prompt appears, nobody presses a key
+    gate.touch()  # now the hook answers
     decision, code, screen = result(child)
     assert code == 0 and decision["source"] == "hook" and decision["reason"].startswith("allowed by permission hook: policy ok")
     assert "bastion: allowed (hook): frobnicate --all" in screen
 
 
 def test_a_hook_deny_closes_the_prompt(project, bastion_env, tmp_path):
-    settings = hook_settings(tmp_path, {"command": prints({"behavior": "deny", "message": "not on Fridays"}, delay=0.5)})
+    gate = tmp_path / "go"
+    settings = hook_settings(tmp_path, {"command": prints({"behavior": "deny", "message": "not on Fridays"}, gate=gate),
+                                        "timeout": LONG_MS})
     child = prompt_check(project, bastion_env, settings)
-    shown(child)
+    shown(child, live=False)
+    gate.touch()
     decision, code, _ = result(child)
     assert code == 4 and decision["source"] == "hook" and "not on Fridays" in decision["reason"]
 
 
 def test_the_persons_keypress_beats_a_slower_hook_which_is_ended(project, bastion_env, tmp_path):
-    marker = tmp_path / "hook-finished"
-    settings = hook_settings(tmp_path, {"command": prints({"behavior": "allow"}, delay=2, marker=marker), "timeout": 10000})
+    gate, pidfile, marker = tmp_path / "go", tmp_path / "hook.pid", tmp_path / "hook-finished"
+    settings = hook_settings(tmp_path, {"command": prints({"behavior": "allow"}, pidfile=pidfile, gate=gate, marker=marker),
+                                        "timeout": LONG_MS})
     child = prompt_check(project, bastion_env, settings)
     shown(child)
-    time.sleep(SETTLE)
+    until(pidfile.exists, "the hook started")  # it is running, and waits for a gate that stays shut
     child.send("n")
     decision, code, _ = result(child)
     assert code == 4 and decision["source"] == "user_reject"
-    time.sleep(2.3)
-    assert not marker.exists()  # the losing hook was stopped
+    gone(pidfile, "the losing hook was stopped")
+    gate.touch()
+    assert not marker.exists()
 
 
 def test_once_the_person_touched_the_prompt_automated_answers_are_discarded(project, bastion_env, tmp_path):
-    settings = hook_settings(tmp_path, {"command": prints({"behavior": "allow"}, delay=1.2)})
+    gate, pidfile, marker = tmp_path / "go", tmp_path / "hook.pid", tmp_path / "hook-answered"
+    settings = hook_settings(tmp_path, {"command": prints({"behavior": "allow"}, pidfile=pidfile, gate=gate, marker=marker),
+                                        "timeout": LONG_MS})
     child = prompt_check(project, bastion_env, settings)
     shown(child)
-    time.sleep(SETTLE)
     child.send("\x1b[B")  # arrow down: the person is there
-    with pytest.raises(pexpect.TIMEOUT):
-        child.expect(pexpect.EOF, timeout=2.0)  # the hook's allow came and went; the prompt stays
+    child.expect(LIVE)  # the selection moved: the key was taken
+    gate.touch()
+    gone(pidfile, "the hook answered")  # its allow came and went
+    assert marker.exists() and child.isalive()  # the prompt stays
     child.send("n")
     decision, _, _ = result(child)
     assert decision["source"] == "user_reject"
@@ -267,15 +308,17 @@ def test_once_the_person_touched_the_prompt_automated_answers_are_discarded(proj
 @pytest.mark.parametrize(
     "hook",
     [
-        {"command": "sleep 60", "timeout": 500},  # never answers
+        {"command": "sleep 600", "timeout": 500},  # never answers
         {"command": "cat >/dev/null; echo '{broken'"},  # malformed
         {"command": "cat >/dev/null; exit 7"},  # fails
     ],
 )
 def test_a_hook_that_never_answers_or_breaks_leaves_it_to_the_person(project, bastion_env, tmp_path, hook):
+    pidfile = tmp_path / "hook.pid"
+    hook = {**hook, "command": f"echo $$ > {pidfile}; {hook['command']}"}
     child = prompt_check(project, bastion_env, hook_settings(tmp_path, hook))
     shown(child)
-    time.sleep(1.0)
+    gone(pidfile, "the hook gave up or was ended")  # first the hook fails, then the person answers
     child.send("y")
     decision, code, _ = result(child)
     assert code == 0 and decision["source"] == "user_temporary"
@@ -283,39 +326,43 @@ def test_a_hook_that_never_answers_or_breaks_leaves_it_to_the_person(project, ba
 
 _DRIVER = textwrap.dedent(
     """
-    import json, sys, time
+    import json, os, sys, time
     from bastion.approve.racing import RacingApprover
     from bastion.approve.terminal import TerminalApprover
     from bastion.engine import Guard
     from bastion.model import ToolCall, Verdict
 
-    mode = sys.argv[1]
+    mode, gate = sys.argv[1], sys.argv[2]
     guard = Guard.from_settings(".", isolated=True)
     call = ToolCall("Bash", {"command": "frobnicate --all"}, cwd=guard.policy.project_root or ".", session_id="drv")
     decision = guard.check(call)
 
+    def wait_for_gate():
+        for _ in range(1200):  # the test opens it once the prompt is on screen
+            if os.path.exists(gate):
+                return
+            time.sleep(0.05)
+
     def classifier(call, decision):
-        time.sleep(0.6)
+        wait_for_gate()
         return Verdict.ALLOW
 
     def llm(call, decision):
-        time.sleep(0.8)
+        wait_for_gate()
         return "It frobnicates every widget in the project."
 
     if mode == "classifier":
         approver = RacingApprover(prompt=TerminalApprover(), classifier=classifier)
     else:
         approver = TerminalApprover(llm_explainer=llm)
-    started = time.monotonic()
     final = approver(call, decision)
-    print("RESULT " + json.dumps({"source": final.source.value, "decision": final.verdict.value,
-                                  "seconds": round(time.monotonic() - started, 2)}))
+    print("RESULT " + json.dumps({"source": final.source.value, "decision": final.verdict.value}))
     """
 )
 
 
-def _driver(project: Path, env: dict[str, str], mode: str) -> pexpect.spawn:
-    return pexpect.spawn(sys.executable, ["-c", _DRIVER, mode], cwd=str(project), env=env, timeout=30,
+def _driver(project: Path, env: dict[str, str], mode: str, gate: Path) -> pexpect.spawn:
+    return pexpect.spawn(sys.executable, ["-c", _DRIVER, mode, str(gate)], cwd=str(project), env=env, timeout=PATIENCE,
                          dimensions=(40, 120), encoding="utf-8")
 
 
@@ -324,17 +371,20 @@ def _driver_result(child: pexpect.spawn) -> dict:
     return json.loads(child.match.group(1))
 
 
-def test_the_classifier_races_the_person(project, bastion_env):
-    child = _driver(project, bastion_env, "classifier")
-    shown(child)
-    assert _driver_result(child) == {"source": "classifier", "decision": "allow", "seconds": pytest.approx(0.6, abs=0.5)}
+def test_the_classifier_races_the_person(project, bastion_env, tmp_path):
+    gate = tmp_path / "go"
+    child = _driver(project, bastion_env, "classifier", gate)
+    shown(child, live=False)  # the prompt is up, nobody presses a key
+    gate.touch()  # now the classifier answers, and wins
+    assert _driver_result(child) == {"source": "classifier", "decision": "allow"}
 
 
-def test_the_llm_explanation_arrives_later_without_blocking_the_prompt(project, bastion_env):
-    child = _driver(project, bastion_env, "explainer")
-    first = shown(child)
+def test_the_llm_explanation_arrives_later_without_blocking_the_prompt(project, bastion_env, tmp_path):
+    gate = tmp_path / "go"
+    child = _driver(project, bastion_env, "explainer", gate)
+    first = shown(child)  # the prompt is up and live while the explainer is still busy
     assert "a longer explanation is on its way" in first and "frobnicates every widget" not in first
+    gate.touch()
     child.expect("frobnicates every widget")  # the prompt redraws when it arrives
-    time.sleep(0.1)
     child.send("n")
     assert _driver_result(child)["source"] == "user_reject"

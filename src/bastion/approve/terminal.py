@@ -15,6 +15,8 @@ suggested rule). Arrow keys move the selection, Enter takes it.
 
 Keypresses in the first 200 ms after the prompt appears are ignored (a key typed for
 the agent must not approve a call; Ctrl-C is the exception — denying is always safe).
+The selection marker ``❯`` is drawn only once keys count, so the prompt shows when it
+is live (and a program driving the terminal can wait for it rather than for a time).
 The prompt reads from ``/dev/tty`` when stdin is not a terminal and draws on the
 terminal, never on stdout (so ``bastion check --prompt … > out.json`` works). Without a
 terminal the approver falls back to the headless one (deny, with the reason).
@@ -246,10 +248,11 @@ class TerminalPrompt:
         elif self.llm_explainer is not None:
             rows.append([("class:note", " (a longer explanation is on its way …)")])
         rows.append([])
+        live = not self._in_grace()  # nothing is selected while keys are still ignored
         for index, choice in enumerate(self.choices):
             label, keys = OPTION_LABELS[choice]
-            marker = " ❯ " if index == self.selected else "   "
-            style = "class:selected" if index == self.selected else ""
+            marker = " ❯ " if live and index == self.selected else "   "
+            style = "class:selected" if live and index == self.selected else ""
             rows.append([("", marker), (style, f"{label:<24}"), ("class:label", f"  {keys}")])
         if not self.offer_session:
             rows.append([("class:note", "   Only this once can be allowed here: " + _why_once(call, decision))])
@@ -388,6 +391,8 @@ class TerminalPrompt:
 
     def run(self) -> Choice | None:
         """Show the prompt and wait for the person (or a cancel)."""
+        import asyncio
+
         from prompt_toolkit.application import Application
         from prompt_toolkit.input import create_input
         from prompt_toolkit.styles import Style
@@ -406,12 +411,18 @@ class TerminalPrompt:
         def shown(_: Any) -> None:
             if self.shown_at is None:
                 self.shown_at = time.monotonic()
+                asyncio.get_running_loop().call_later(self.grace, live)
+
+        def live() -> None:  # the grace period is over: redraw, now with the selection marker
+            left = self.grace - (time.monotonic() - (self.shown_at or 0.0))
+            if left > 0:
+                asyncio.get_running_loop().call_later(left, live)
+            else:
+                app.invalidate()
 
         app.after_render += shown
 
         def started() -> None:
-            import asyncio
-
             with self._lock:
                 self._loop, self._app = asyncio.get_running_loop(), app
                 cancelled = self.cancel_note is not None
