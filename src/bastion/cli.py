@@ -9,14 +9,19 @@ from __future__ import annotations
 import json
 import os
 import sys
-from typing import Any, Sequence, TextIO
+from typing import Any, Sequence
 
 EXIT_ALLOW, EXIT_BAD_INPUT, EXIT_ASK, EXIT_DENY = 0, 2, 3, 4
 EXIT_BY_VERDICT = {"allow": EXIT_ALLOW, "ask": EXIT_ASK, "deny": EXIT_DENY}
 
 
 class BadInput(Exception):
-    """Input the user must fix; printed as one line, exit status 2."""
+    """Input the user must fix; printed as one line, exit status 2. ``data``: the call's
+    JSON object, when it could be read."""
+
+    def __init__(self, message: str, data: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.data = data
 
 
 def _fail(message: str) -> int:
@@ -27,40 +32,49 @@ def _fail(message: str) -> int:
 # --------------------------------------------------------------------------- parsing calls
 
 
-def _json_error(where: str, exc: json.JSONDecodeError) -> BadInput:
-    return BadInput(f"{where}: invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}")
-
-
-def call_from_json(data: Any, *, where: str, default_cwd: str) -> Any:
-    """A ToolCall from the ``bastion check`` JSON shape, or BadInput naming the problem."""
+def call_from_json(data: dict[str, Any], *, where: str) -> Any:
+    """A ToolCall from the ``bastion check`` JSON shape, already read by
+    ``validate.parse_input`` (types checked, ``cwd`` absolute), or BadInput naming what
+    is missing."""
     from .model import Mode, ToolCall
 
-    if not isinstance(data, dict):
-        raise BadInput(f"{where}: expected a JSON object like {{\"tool\": \"Bash\", \"input\": {{...}}}}")
     tool = data.get("tool", data.get("tool_name"))
     if not isinstance(tool, str) or not tool:
         raise BadInput(f"{where}: missing \"tool\" (a tool name such as \"Bash\" or \"Write\")")
-    tool_input = data.get("input", data.get("tool_input", {}))
-    if not isinstance(tool_input, dict):
-        raise BadInput(f"{where}: \"input\" must be a JSON object")
-    cwd = data.get("cwd") or default_cwd
-    if not isinstance(cwd, str):
-        raise BadInput(f"{where}: \"cwd\" must be a string")
+    tool_input = data.get("input", data.get("tool_input")) or {}
     mode = None
     if data.get("mode") is not None:
         try:
-            mode = Mode.parse(str(data["mode"]))
+            mode = Mode.parse(data["mode"])
         except ValueError as exc:
             raise BadInput(f"{where}: {exc}") from None
-    session = data.get("session_id", "")
     return ToolCall(
         tool=tool,
         input=tool_input,
-        cwd=os.path.abspath(cwd),
-        session_id=str(session) if session else "",
+        cwd=data["cwd"],
+        session_id=data.get("session_id") or "",
         mode=mode,
-        agent=str(data.get("agent", "")),
+        agent=data.get("agent") or "",
     )
+
+
+def read_call(raw: bytes | None, args: Any, *, where: str) -> tuple[dict[str, Any], Any]:
+    """One call's JSON object and ToolCall from its raw bytes, through the gate every
+    entry shares (``validate.parse_input``), with ``--cwd`` and ``--session`` as its
+    context; BadInput otherwise (its ``data``: the JSON object, when one was read)."""
+    from .validate import InputError, parse_input
+
+    try:
+        data = parse_input(raw, cwd=os.path.abspath(args.cwd or os.getcwd()))
+    except InputError as exc:
+        raise BadInput(f"{where}: {exc}", exc.data) from None
+    try:
+        call = call_from_json(data, where=where)
+    except BadInput as exc:
+        raise BadInput(str(exc), data) from None
+    if args.session and not call.session_id:
+        call.session_id = args.session
+    return data, call
 
 
 # --------------------------------------------------------------------------- guard cache
@@ -122,20 +136,17 @@ def _shell_call(command: str, args: Any) -> Any:
     )
 
 
-def _read_call(args: Any, stdin: TextIO) -> Any:
+def _read_call(args: Any) -> Any:
     if args.command:
         return _shell_call(" ".join(args.command) if len(args.command) > 1 else args.command[0], args)
-    text = stdin.read()
-    if not text.strip():
-        raise BadInput("stdin: no call given (pipe a JSON call, or use: bastion check -- 'shell command')")
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise _json_error("stdin", exc) from None
-    call = call_from_json(data, where="stdin", default_cwd=args.cwd or os.getcwd())
-    if args.session and not call.session_id:
-        call.session_id = args.session
-    return call
+    from .adapters.hook import read_stdin
+    from .validate import MAX_INPUT_BYTES
+
+    raw = read_stdin(MAX_INPUT_BYTES + 1)
+    if raw is None or not raw.strip():
+        where = "stdin is closed" if raw is None else "stdin"
+        raise BadInput(f"{where}: no call given (pipe a JSON call, or use: bastion check -- 'shell command')")
+    return read_call(raw, args, where="stdin")[1]
 
 
 # --------------------------------------------------------------------------- commands
@@ -153,37 +164,77 @@ def cmd_check(args: Any) -> int:
         if args.prompt:
             raise BadInput("--prompt asks about one call; it cannot be combined with --batch")
         return _check_batch(guards, args)
-    call = _read_call(args, sys.stdin)
+    call = _read_call(args)
     decision = _decide(guards, call, audit=not args.no_audit, prompt=args.prompt)
     print(json.dumps(decision.to_dict(), ensure_ascii=False))
     return EXIT_BY_VERDICT[decision.verdict.value]
 
 
 def _check_batch(guards: Guards, args: Any) -> int:
+    """One record per input line, in order, each with the line's number: its decision,
+    or an error naming the line (and its id when one could be read). A bad line never
+    stops the lines after it."""
+    from .validate import MAX_INPUT_BYTES
+
+    stream = getattr(sys.stdin, "buffer", None)
+    if stream is None:
+        raise BadInput("stdin is closed: there are no calls to read")
     status = EXIT_ALLOW
-    out = sys.stdout
-    for number, line in enumerate(sys.stdin, 1):
-        if not line.strip():
-            continue
-        where = f"stdin line {number}"
-        ident: Any = None
-        try:
-            try:
-                data = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise _json_error(where, exc) from None
-            ident = data.get("id") if isinstance(data, dict) else None
-            call = call_from_json(data, where=where, default_cwd=args.cwd or os.getcwd())
-            if args.session and not call.session_id:
-                call.session_id = args.session
-            result = _decide(guards, call, audit=not args.no_audit).to_dict()
-        except BadInput as exc:
-            print(f"bastion: {exc}", file=sys.stderr)
-            result = {"error": str(exc)}
+    for number, raw in enumerate(_lines(stream, MAX_INPUT_BYTES), 1):
+        record = _batch_record(guards, args, number, raw)
+        if "error" in record:
             status = EXIT_BAD_INPUT
-        out.write(json.dumps({"id": ident, **result}, ensure_ascii=False) + "\n")
-        out.flush()
+        sys.stdout.write(json.dumps(record, ensure_ascii=False) + "\n")
+        sys.stdout.flush()
     return status
+
+
+def _lines(stream: Any, limit: int) -> Any:
+    """Each line's bytes without its newline; a line longer than ``limit`` comes out as
+    its first ``limit + 1`` bytes (too large: refused) and the rest is skipped unread
+    into memory."""
+    while True:
+        line = stream.readline(limit + 1)
+        if not line:
+            return
+        if line.endswith(b"\n"):
+            line = line[:-1]
+        elif len(line) > limit:
+            while (rest := stream.readline(65536)) and not rest.endswith(b"\n"):
+                pass
+        yield line
+
+
+def _batch_record(guards: Guards, args: Any, number: int, raw: bytes) -> dict[str, Any]:
+    where = f"stdin line {number}"
+    ident: Any = None
+    try:
+        data, call = read_call(raw, args, where=where)
+        ident = _echo_id(data)
+        return {"id": ident, "line": number, **_decide(guards, call, audit=not args.no_audit).to_dict()}
+    except BadInput as exc:
+        return bad_line(str(exc), _echo_id(exc.data), number)
+    except Exception as exc:  # noqa: BLE001 - the engine failed on this line: it asks, the next lines go on
+        detail = f"{type(exc).__name__}: {exc}".splitlines()[0]
+        print(f"bastion: {where}: internal error, asking instead of allowing: {detail}", file=sys.stderr)
+        return {"id": ident, "line": number, **_internal_error_decision(detail)}
+
+
+def bad_line(message: str, ident: Any, number: int) -> dict[str, Any]:
+    """The one place a ``--batch`` line bastion could not read gets its record (and its
+    one stderr line): ``{"id", "line", "error"}``; no decision, exit status 2."""
+    print(f"bastion: {message}", file=sys.stderr)
+    return {"id": ident, "line": number, "error": message}
+
+
+def _echo_id(data: dict[str, Any] | None) -> Any:
+    """The line's ``id`` as given, when it can be written back as JSON text."""
+    ident = data.get("id") if isinstance(data, dict) else None
+    try:
+        json.dumps(ident, ensure_ascii=False, allow_nan=False).encode("utf-8")
+    except (TypeError, ValueError):
+        return None
+    return ident
 
 
 def cmd_explain(args: Any) -> int:
@@ -191,7 +242,7 @@ def cmd_explain(args: Any) -> int:
 
     _check_cwd(args)
     guards = Guards(args)
-    call = _read_call(args, sys.stdin)
+    call = _read_call(args)
     decision = _decide(guards, call, audit=False)
     print(render(call, decision, color=sys.stdout.isatty()))
     return EXIT_BY_VERDICT[decision.verdict.value]

@@ -160,7 +160,7 @@ ENVELOPE_FIELDS: dict[str, type] = {
     "hook_event_name": str, "tool_name": str, "tool": str, "tool_input": dict, "input": dict,
     "cwd": str, "session_id": str, "permission_mode": str, "mode": str, "agent": str,
 }
-_JSON_TYPES = {dict: "an object", list: "an array", str: "a string", int: "a number", float: "a number",
+_JSON_TYPES = {dict: "a JSON object", list: "an array", str: "a string", int: "a number", float: "a number",
                bool: "a boolean", type(None): "null"}
 _STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
 _patterns: dict[str, Any] = {}
@@ -238,20 +238,20 @@ def _envelope(data: dict[str, Any], cwd: str | None) -> None:
     for key, kind in ENVELOPE_FIELDS.items():
         value = data.get(key)
         if value is not None and not isinstance(value, kind):
-            raise InputError(f"{key!r} must be {_JSON_TYPES[kind]}, not {_JSON_TYPES.get(type(value), 'that')}", data)
+            raise InputError(f'"{key}" must be {_JSON_TYPES[kind]}, not {_JSON_TYPES.get(type(value), "that")}', data)
     where = data.get("cwd")
     if where is None:
         if not cwd:
-            raise InputError("the call names no 'cwd' and the caller's own folder is gone", data)
+            raise InputError("the call names no \"cwd\" and the caller's own folder is gone", data)
         where = cwd
     elif not where.startswith("/"):
-        raise InputError(f"'cwd' must be an absolute path, not {_show(where)}", data)
+        raise InputError(f'"cwd" must be an absolute path, not {_show(where)}', data)
     if "\x00" in where:
-        raise InputError("'cwd' contains a NUL byte", data)
+        raise InputError('"cwd" contains a NUL byte', data)
     try:
         where.encode("utf-8")
     except UnicodeEncodeError:
-        raise InputError(f"'cwd' is not text: {_show(where)}", data) from None
+        raise InputError(f'"cwd" is not text: {_show(where)}', data) from None
     import os
 
     data["cwd"] = os.path.normpath(where)
