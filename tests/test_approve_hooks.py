@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import shlex
 import sys
-import time
+import threading
 from pathlib import Path
 
 import pytest
@@ -15,6 +15,10 @@ from bastion.engine import Guard
 from bastion.model import Mode, Source, ToolCall, Verdict
 from bastion.policy.settings import Policy
 from bastion.session import decide
+from waiting import PATIENCE, gone, until, wait_for_file_sh
+
+#: A hook's timeout when it should never run out (milliseconds).
+LONG_MS = int(PATIENCE * 1000)
 
 
 def guard_for(project: Path, env: dict[str, str], settings: dict | None = None, tmp: Path | None = None) -> Guard:
@@ -115,9 +119,8 @@ def test_answers(project, bastion_env, command, verdict, reason):
 
 def test_a_slow_hook_times_out_without_an_answer(project, bastion_env):
     _, call, decision = ask(project, bastion_env)
-    started = time.monotonic()
-    result = hooks(HookSpec("sleep 30; " + prints({"behavior": "allow"}), timeout_ms=300), env=bastion_env).answer(call, decision)
-    assert result is None and time.monotonic() - started < 5
+    slow = HookSpec(f"sleep {PATIENCE:.0f}; " + prints({"behavior": "allow"}), timeout_ms=300)
+    assert hooks(slow, env=bastion_env).answer(call, decision) is None  # waited for, it would have allowed
 
 
 def test_deny_from_any_hook_wins_and_interrupt_is_kept(project, bastion_env):
@@ -130,11 +133,17 @@ def test_deny_from_any_hook_wins_and_interrupt_is_kept(project, bastion_env):
     assert result.verdict is Verdict.DENY and result.interrupt and "chain stopped" in result.reason
 
 
-def test_hooks_run_in_parallel(project, bastion_env):
+def test_hooks_run_in_parallel(project, bastion_env, tmp_path):
     _, call, decision = ask(project, bastion_env)
-    started = time.monotonic()
-    hooks(*(HookSpec("sleep 0.6; " + prints({})) for _ in range(4)), env=bastion_env).answer(call, decision)
-    assert time.monotonic() - started < 2.0
+    here = tmp_path / "started"
+    here.mkdir()
+    all_started = f"[ $(ls {here} | wc -l) -ge 4 ]"
+    wait = f"i=0; until {all_started} || [ $i -ge {int(PATIENCE / 0.05)} ]; do sleep 0.05; i=$((i+1)); done"
+    # each hook allows only once all four have started: run one after the other, none would
+    specs = [HookSpec(f"touch {here}/{n}; {wait}; {all_started} && " + prints({"behavior": "allow"}), timeout_ms=LONG_MS)
+             for n in range(4)]
+    result = hooks(*specs, env=bastion_env).answer(call, decision)
+    assert result is not None and result.verdict is Verdict.ALLOW
 
 
 def test_a_hook_cannot_allow_an_immune_ask_but_can_deny_it(project, bastion_env):
@@ -181,61 +190,60 @@ def test_updated_permissions_are_saved_unless_too_broad(project, bastion_env, tm
 
 
 def test_stop_ends_running_hooks_and_drops_their_answers(project, bastion_env, tmp_path):
-    import threading
-
     _, call, decision = ask(project, bastion_env)
-    marker = tmp_path / "finished"
+    gate, pidfile, marker = tmp_path / "go", tmp_path / "hook.pid", tmp_path / "finished"
     run = HookRun()
     box: list = []
-    slow = hooks(HookSpec(f"sleep 1.5; touch {marker}; " + prints({"behavior": "allow"})), env=bastion_env)
+    slow = hooks(HookSpec(f"echo $$ > {pidfile}; {wait_for_file_sh(gate)}; touch {marker}; " + prints({"behavior": "allow"}),
+                          timeout_ms=LONG_MS), env=bastion_env)
     worker = threading.Thread(target=lambda: box.append(slow.answer(call, decision, run=run)))
     worker.start()
-    time.sleep(0.3)
+    until(pidfile.exists, "the hook started")
     run.stop()
-    worker.join(5)
-    time.sleep(1.6)
-    assert box == [None] and not marker.exists()
+    worker.join(PATIENCE)
+    assert box == [None]
+    gone(pidfile, "the stopped hook ended")
+    gate.touch()  # too late: nobody is left to act on it
+    assert not marker.exists()
 
 
 # --------------------------------------------------------------------------- PermissionDenied
 
 
-def _wait_for(path: Path, seconds: float = 10.0) -> bool:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if path.exists() and path.stat().st_size:
-            return True
-        time.sleep(0.05)
-    return False
+def _lines(path: Path) -> list[str]:
+    return path.read_text().splitlines() if path.exists() else []
 
 
 def test_permission_denied_scripts_get_every_denial(project, bastion_env, tmp_path):
-    log = tmp_path / "denied.jsonl"
-    guard = guard_for(project, bastion_env, {"hooks": {"PermissionDenied": [{"command": f"cat >> {log}", "timeout": 5000}]}}, tmp_path)
+    log, gate, after = tmp_path / "denied.jsonl", tmp_path / "go", tmp_path / "after"
+    # the script holds on until the test lets it go: had the decision waited for it, it would never have come back
+    script = f"{{ cat; echo; }} >> {log}; {wait_for_file_sh(gate)}; [ -e {gate} ] && echo >> {after}"
+    guard = guard_for(project, bastion_env, {"hooks": {"PermissionDenied": [{"command": script, "timeout": LONG_MS}]}}, tmp_path)
     call = ToolCall("Bash", {"command": "rm -rf /"}, cwd=str(project), session_id="d1")
-    started = time.monotonic()
     decision = decide(guard, call, audit=False)
-    assert decision.verdict is Verdict.DENY and time.monotonic() - started < 1.0
-    assert _wait_for(log)
-    data = json.loads(log.read_text().splitlines()[0])
+    assert decision.verdict is Verdict.DENY
+    gate.touch()
+    until(lambda: _lines(after), "the script finished after the decision came back")
+    data = json.loads(_lines(log)[0])
     assert data["hook_event_name"] == "PermissionDenied" and data["tool_input"] == {"command": "rm -rf /"}
     assert data["decision"] == "deny" and data["reason"] == decision.reason.split(" — ")[0] and data["layer"] == decision.layer
     allowed = decide(guard, ToolCall("Bash", {"command": "ls"}, cwd=str(project)), audit=False)
     assert allowed.verdict is Verdict.ALLOW
-    time.sleep(0.5)
-    assert len(log.read_text().splitlines()) == 1  # allows are not reported
+    again = decide(guard, ToolCall("Bash", {"command": "rm -rf ~"}, cwd=str(project)), audit=False)
+    assert again.verdict is Verdict.DENY
+    until(lambda: len(_lines(after)) == 2, "the second denial was reported")
+    reported = [json.loads(line)["tool_input"]["command"] for line in _lines(log)]
+    assert reported == ["rm -rf /", "rm -rf ~"]  # allows are not reported
 
 
-def test_a_slow_permission_denied_script_never_delays_and_is_killed(project, bastion_env, tmp_path):
-    marker = tmp_path / "late"
-    started_marker = tmp_path / "started"
+def test_a_slow_permission_denied_script_is_killed_at_its_timeout(project, bastion_env, tmp_path):
+    gate, pidfile, marker = tmp_path / "go", tmp_path / "script.pid", tmp_path / "late"
     guard = guard_for(project, bastion_env, {"hooks": {"PermissionDenied": [
-        {"command": f"touch {started_marker}; sleep 2; touch {marker}", "timeout": 300}]}}, tmp_path)
-    started = time.monotonic()
-    decide(guard, ToolCall("Bash", {"command": "rm -rf /"}, cwd=str(project)), audit=False)
-    assert time.monotonic() - started < 1.0
-    assert _wait_for(started_marker) or started_marker.exists()
-    time.sleep(2.5)
+        {"command": f"echo $$ > {pidfile}; {wait_for_file_sh(gate)}; touch {marker}", "timeout": 300}]}}, tmp_path)
+    decision = decide(guard, ToolCall("Bash", {"command": "rm -rf /"}, cwd=str(project)), audit=False)
+    assert decision.verdict is Verdict.DENY
+    gone(pidfile, "the script was killed at its timeout")
+    gate.touch()
     assert not marker.exists()
 
 
