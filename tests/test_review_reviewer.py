@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import json
-import time
 
 import pytest
 from review_server import ScriptedLLM, llm  # noqa: F401 - fixture
+from waiting import PATIENCE
 
 from bastion.model import LayerResult, Source, Tier, ToolCall, Verdict
 from bastion.review.config import load_config
@@ -195,15 +195,14 @@ def test_malformed_answers_ask(llm, answer):
         (lambda s: s.fail(503, "overloaded"), "HTTP 503"),
         (lambda s: s.raw(b"{not json"), "is not JSON"),
         (lambda s: s.raw(b'{"choices": []}'), "no"),
-        (lambda s: s.say("ALLOW", delay=3), "timed out"),
-        (lambda s: s.say("ALLOW", trickle=0.05), "timed out"),
+        (lambda s: s.say("ALLOW", delay=PATIENCE), "timed out"),  # waited for, it would allow
+        (lambda s: s.say("ALLOW", trickle=0.2), "timed out"),
     ],
 )
 def test_errors_and_timeouts_ask(llm, script, error):
     script(llm)
-    started = time.monotonic()
-    result = _reviewer(llm, BASTION_REVIEW_TIMEOUT="0.4")(_call(), None, PENDING)
-    assert time.monotonic() - started < 1.5
+    timeout = "0.4" if error == "timed out" else str(PATIENCE)  # an error must not be mistaken for a timeout
+    result = _reviewer(llm, BASTION_REVIEW_TIMEOUT=timeout)(_call(), None, PENDING)
     assert result.verdict is Verdict.ASK and error in result.reason
     assert result.reason.startswith(PENDING.reason)
 
