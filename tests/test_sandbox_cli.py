@@ -192,8 +192,9 @@ def test_ask_prompts_on_the_terminal(project, bastion_env, answer, runs):
         os.chdir(project)
         os.execve(sys.executable, [sys.executable, "-m", "bastion", "run", "--", "frobnicate --x; touch marker"], bastion_env)
     seen = b""
-    deadline = 30.0
-    while b"n / Esc" not in seen and deadline > 0:  # the approvals prompt (bastion.approve.terminal)
+    deadline = 60.0
+    # the approvals prompt (bastion.approve.terminal) draws its selection marker once keys count
+    while "❯".encode() not in seen and deadline > 0:
         ready, _, _ = select.select([master], [], [], 1.0)
         deadline -= 1.0
         if ready:
@@ -201,7 +202,6 @@ def test_ask_prompts_on_the_terminal(project, bastion_env, answer, runs):
                 seen += os.read(master, 4096)
             except OSError:
                 break
-    time.sleep(0.35)  # keys in the prompt's first 200 ms are ignored
     os.write(master, answer)
     finish = time.monotonic() + 60
     while time.monotonic() < finish:  # read until the child closes the terminal (EIO)

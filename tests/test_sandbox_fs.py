@@ -11,6 +11,7 @@ import pytest
 from bastion.sandbox import SandboxError
 from bastion.sandbox.plan import build_plan
 from sandbox_util import BACKENDS, make_world, snapshot
+from waiting import PATIENCE, until, wait_for_file_sh
 
 
 @pytest.fixture
@@ -202,20 +203,24 @@ def test_a_protected_name_that_is_a_folder_cannot_be_swapped_for_a_file(world, b
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_someone_editing_a_linked_file_outside_meanwhile_moves_nothing(world, backend):
     import threading
-    import time
 
     outside = world.outside / "shared.envrc"
     outside.write_text("export A=1\n")
     (world.project / ".envrc").symlink_to(outside)
 
-    def edit() -> None:
-        time.sleep(0.2)
-        outside.write_text("export A=2\n")  # the person, outside the sandbox
+    started, edited = world.project / "started", world.project / "edited"
+
+    def edit() -> None:  # the person, outside the sandbox, while the command runs
+        until(started.exists, "the command started")
+        outside.write_text("export A=2\n")
+        edited.touch()
 
     editor = threading.Thread(target=edit)
     editor.start()
-    result = world.sandbox(backend).run("sleep 0.6", cwd=str(world.project))
-    editor.join()
+    result = world.sandbox(backend).run(  # the command ends once the edit is done
+        f"touch started; {wait_for_file_sh(Path('edited'))}; [ -e edited ]", cwd=str(world.project)
+    )
+    editor.join(PATIENCE)
     assert result.exit_code == 0, result.stderr
     assert os.readlink(world.project / ".envrc") == str(outside)
     assert not [v for v in result.violations if v["kind"] == "created"]

@@ -4,7 +4,9 @@ and assert order and outcome, never how long something took."""
 
 from __future__ import annotations
 
+import os
 import shlex
+import signal
 import time
 from pathlib import Path
 from typing import Callable
@@ -43,3 +45,45 @@ def wait_for_file_sh(path: Path, seconds: float = PATIENCE) -> str:
     rounds = int(seconds / 0.05)
     quoted = shlex.quote(str(path))
     return f"i=0; while [ ! -e {quoted} ] && [ $i -lt {rounds} ]; do sleep 0.05; i=$((i+1)); done"
+
+
+def _ancestry() -> set[int]:
+    """This process and the ones that started it."""
+    pids, pid = set(), os.getpid()
+    while pid > 1 and pid not in pids:
+        pids.add(pid)
+        try:
+            pid = int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[-1].split()[1])
+        except (OSError, ValueError, IndexError):
+            break
+    return pids
+
+
+def holding(token: str) -> list[int]:
+    """Running processes (other than this test and its parents) whose command line
+    contains ``token`` (a unique path, say)."""
+    found, mine = [], _ancestry()
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) in mine:
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if token.encode() in cmdline and running(int(entry.name)):
+            found.append(int(entry.name))
+    return found
+
+
+def none_left(token: str, what: str, seconds: float = PATIENCE) -> None:
+    """Wait until no process holds ``token`` in its command line; when some are still
+    there at the bound, end them (never leave them behind) and fail."""
+    try:
+        until(lambda: not holding(token), what, seconds)
+    except AssertionError:
+        for pid in holding(token):
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        raise
