@@ -409,7 +409,7 @@ def test_lenient_salvage_keeps_only_deny_and_ask(root: Path, env: dict[str, str]
 
 
 def test_hopeless_json_is_ignored(root: Path, env: dict[str, str]) -> None:
-    path = put(user(env), '{"permissions": {"deny": ["Bash"')
+    path = put(user(env), '{"permissions": {"allow": ["Bash"')
     policy = load(root, env)
     assert policy.rules == ()
     (error,) = policy.errors
@@ -483,10 +483,12 @@ def test_fifo_settings_file_does_not_block(root: Path, env: dict[str, str]) -> N
     assert policy.plugins == ()
 
 
-def test_oversized_settings_file_is_refused(root: Path, env: dict[str, str]) -> None:
-    path = put(user(env), '{"permissions": {"deny": ["Bash"]}, "pad": "' + "x" * (1 << 20) + '"}')
-    (error,) = load(root, env).errors
-    assert error.startswith(f"{path}: cannot read settings: larger than")
+def test_oversized_settings_file_keeps_only_its_deny_rules(root: Path, env: dict[str, str]) -> None:
+    path = put(user(env), '{"permissions": {"deny": ["Bash"], "allow": ["Read"]}, "pad": "' + "x" * (1 << 20) + '"}')
+    policy = load(root, env)
+    (error,) = policy.errors
+    assert error.startswith(f"{path}: larger than 1048576 bytes")
+    assert texts(policy, "deny") == ["Bash"] and texts(policy, "allow") == []
 
 
 def test_empty_file_is_fine(root: Path, env: dict[str, str]) -> None:

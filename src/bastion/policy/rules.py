@@ -547,16 +547,25 @@ def _canonical_tool(name: str) -> str:
     return name  # a client's own tool bastion does not know yet: the rule names exactly it
 
 
+#: ``(name, lower-case name, its letters)`` of every known tool, filled on first use.
+_KNOWN_TOOLS: list[tuple[str, str, frozenset[str]]] = []
+
+
 def _near_miss(name: str) -> str | None:
     """A known tool ``name`` is probably a typo of (``bash``, ``Bahs``, ``WebSerch``): a
     rule naming a tool nobody has must not quietly replace the one meant. Tools bastion
     has never met (a client's new ``CronCreate``) may be named as they are."""
     folded = name.lower()
     best: tuple[int, str] | None = None
-    for known in sorted(set(TOOL_CATALOG) | CANONICAL_TOOLS):
-        if known.lower() == folded:
+    letters = set(name)
+    if not _KNOWN_TOOLS:
+        _KNOWN_TOOLS.extend((known, known.lower(), frozenset(known)) for known in sorted(set(TOOL_CATALOG) | CANONICAL_TOOLS))
+    for known, known_folded, known_letters in _KNOWN_TOOLS:
+        if known_folded == folded:
             return known
-        if len(name) >= 4:  # ``LSP`` is not a typo of ``LS``
+        # Two edits change at most 4 letters of the set of letters used: a cheap test
+        # first, so a settings file of thousands of tool names loads in linear time.
+        if len(name) >= 4 and len(letters ^ known_letters) <= 4:  # ``LSP`` is not a typo of ``LS``
             distance = _distance(name, known, 2)
             if distance <= 2 and (best is None or distance < best[0]):
                 best = (distance, known)

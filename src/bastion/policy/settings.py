@@ -26,9 +26,10 @@ import os
 import posixpath
 import stat
 import time
+from bisect import bisect_right
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from .. import state
 from ..model import Mode
@@ -50,8 +51,23 @@ _IGNORED_KEYS = frozenset({"$schema"})
 _PERMISSION_KEYS = frozenset({"allow", "deny", "ask", "defaultMode", "additionalDirectories"})
 _EXAMPLE_KEYS = frozenset({"rule", "match", "not_match", "reason", "comment"})
 
-#: Settings files are small; anything bigger is a mistake or an attack on the hook.
+# --------------------------------------------------------------------------- limits
+#
+# Every hook call reads every settings file and builds every rule in it, and matches each
+# call against the deny, ask and allow rules, so the size of a file is time on every tool
+# call. An untrusted repository controls its own ``.bastion/settings.json`` and
+# ``.claude/settings*.json``: without a bound, a 1 MB file of 63,000 deny rules kept the
+# hook busy past its client's timeout, and Codex and Gemini then run the tool unchecked.
+# Real files hold tens of rules, a few hundred where "always allow" answers pile up in a
+# local file. A file over a limit is reported (one line naming the file and the limit)
+# and loses its allow rules, defaultMode, directories and sections — an oversized file
+# grants nothing — while its deny and ask rules are kept as far as they were read.
+
+#: Bytes read from one settings file; the rest is not read at all.
 MAX_SETTINGS_BYTES = 1 << 20
+#: Rules (allow, deny and ask together) built from one settings file; deny rules are
+#: built first, then ask rules, up to the limit.
+MAX_RULES_PER_FILE = 5000
 
 #: Markers of a project root, nearest ancestor of the working directory first.
 ROOT_MARKERS = (".bastion", ".claude", ".git")
@@ -198,18 +214,48 @@ def untrust(root: str | os.PathLike[str], env: Mapping[str, str] | None = None) 
 # --------------------------------------------------------------------------- reading JSON
 
 
-def _position(raw: str, needle: str) -> str | None:
-    """``line:col`` of the first occurrence of ``needle`` in the raw text (best effort)."""
-    index = raw.find(needle)
-    if index == -1:
-        return None
-    line = raw.count("\n", 0, index) + 1
-    col = index - (raw.rfind("\n", 0, index) + 1) + 1
-    return f"{line}:{col}"
+#: A JSON string literal (an unterminated one runs to the end of its line) or a comment:
+#: one left-to-right pass finds every literal without ever rescanning text.
+_TOKENS = re.compile(r'"(?:[^"\\\n]|\\.)*+"?|//[^\n]*|/\*(?:.*?\*/|.*)', re.S)
 
 
-def _where(path: Path, raw: str, needle: str | None, key_path: str) -> str:
-    pos = _position(raw, needle) if needle else None
+class _Text:
+    """A settings file's raw text, and where its string literals are (for ``line:col`` in
+    error lines). The text is indexed once, on the first error that needs a position, so
+    reading stays linear in the file's size however many of its rules are wrong — and a
+    file without errors is never indexed."""
+
+    def __init__(self, raw: str) -> None:
+        self.raw = raw
+        self._literals: dict[str, int] | None = None
+        self._lines: list[int] = []
+        self.indexed = 0  # how often the text was scanned for positions (at most once)
+
+    def _index(self) -> dict[str, int]:
+        if self._literals is None:
+            self.indexed += 1
+            literals: dict[str, int] = {}
+            for match in _TOKENS.finditer(self.raw):
+                if match.group().startswith('"'):
+                    literals.setdefault(match.group(), match.start())
+            self._literals = literals
+            self._lines = [0, *(match.end() for match in re.finditer("\n", self.raw))]
+        return self._literals
+
+    def position(self, literal: str) -> str | None:
+        """``line:col`` of the first occurrence of a JSON string ``literal``, quotes
+        included (best effort: a literal spelled with other escapes is not found)."""
+        index = self._index().get(literal)
+        if index is None:
+            return None
+        line = bisect_right(self._lines, index)
+        return f"{line}:{index - self._lines[line - 1] + 1}"
+
+
+def _where(path: Path, text: _Text, value: str | None, key_path: str) -> str:
+    """``FILE:LINE:COL: key.path`` (the position of the string ``value``), for an error
+    line; only called once there is an error to report."""
+    pos = text.position(json.dumps(value, ensure_ascii=False)) if value is not None else None
     return f"{path}:{pos}: {key_path}" if pos else f"{path}: {key_path}"
 
 
@@ -251,74 +297,117 @@ def _lenient_json(text: str) -> str:
     return "".join(out)
 
 
-_RULE_LIST = re.compile(r'"(deny|ask)"\s*:\s*\[(.*?)\]', re.S)
-_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_RULE_LIST = re.compile(r'"(deny|ask)"\s*:\s*\[')
+_LIST_TOKENS = re.compile(r'"(?:[^"\\\n]|\\.)*+"?|//[^\n]*|/\*(?:.*?\*/|.*)|[\[\]{}:]', re.S)
 
 
 def _salvage_rules(raw: str) -> dict[str, Any] | None:
-    """The deny and ask rule lists of a file too broken even for the lenient reader (a
-    missing brace, a cut-off write): whatever `"deny": [...]` and `"ask": [...]` lists
-    still read as lists of strings. Losing a deny rule would loosen the guard."""
+    """The deny and ask rules of a file too broken even for the lenient reader (a
+    missing brace, a cut-off write, a file read only up to :data:`MAX_SETTINGS_BYTES`):
+    every string of a `"deny": [...]` or `"ask": [...]` list, and the ``rule`` of each
+    rule object in it, up to the list's end or the end of the text. Losing a deny rule
+    would loosen the guard. One pass over the text: each list is scanned once, and the
+    search for the next list resumes where the last one ended."""
     found: dict[str, list[str]] = {}
-    for behavior, body in _RULE_LIST.findall(raw):
-        for literal in _JSON_STRING.findall(body):
-            try:
-                value = json.loads(literal)
-            except ValueError:
-                continue
-            if isinstance(value, str):
-                found.setdefault(behavior, []).append(value)
+    pos = 0
+    while (start := _RULE_LIST.search(raw, pos)) is not None:
+        behavior, depth, after_rule_key, pos = start.group(1), 0, False, start.end()
+        for token in _LIST_TOKENS.finditer(raw, pos):
+            pos, text = token.end(), token.group()
+            if text in "[{":
+                depth += 1
+            elif text in "]}":
+                depth -= 1
+                if depth < 0:
+                    break
+            elif text.startswith('"') and (depth == 0 or after_rule_key):
+                try:
+                    value = json.loads(text)
+                except ValueError:
+                    value = None
+                if isinstance(value, str):
+                    found.setdefault(behavior, []).append(value)
+            after_rule_key = (after_rule_key or text == '"rule"') and text in ('"rule"', ":")
     return {"permissions": found} if found else None
 
 
-def _read(file: SettingsFile, out: _Loaded) -> tuple[dict[str, Any] | None, str, bool]:
-    """``(data, raw text, salvaged)``; ``data`` is None when nothing can be used."""
+def _read_bytes(path: Path) -> bytes:
+    """At most ``MAX_SETTINGS_BYTES + 1`` bytes of a regular file (one more than allowed
+    tells an oversized file). Opened without blocking and checked after opening, so a
+    FIFO swapped in after a ``stat`` can neither block nor feed bytes forever."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):  # a FIFO or device would block or never end
+            raise OSError(0, "not a regular file")
+        chunks, left = [], MAX_SETTINGS_BYTES + 1
+        while left > 0 and (chunk := os.read(fd, min(left, 1 << 16))):
+            chunks.append(chunk)
+            left -= len(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def _read(file: SettingsFile, out: _Loaded) -> tuple[dict[str, Any] | None, _Text, bool]:
+    """``(data, raw text, salvaged)``; ``data`` is None when nothing can be used. A file
+    over :data:`MAX_SETTINGS_BYTES`, or not UTF-8, is salvaged: its deny and ask rules
+    as far as they can be read, nothing else."""
     path = file.path
     try:
-        info = path.stat()
+        data_bytes = _read_bytes(path)
         out.exists = True
-        if not stat.S_ISREG(info.st_mode):  # a FIFO or device would block or never end
-            out.errors.append(f"{path}: cannot read settings: not a regular file")
-            return None, "", False
-        if info.st_size > MAX_SETTINGS_BYTES:
-            out.errors.append(f"{path}: cannot read settings: larger than {MAX_SETTINGS_BYTES} bytes")
-            return None, "", False
-        raw = path.read_text(encoding="utf-8-sig")
     except FileNotFoundError:
         out.exists = False
         if file.required:
             out.errors.append(f"{path}: settings file not found")
-        return None, "", False
-    except (OSError, UnicodeDecodeError) as exc:
+        return None, _Text(""), False
+    except OSError as exc:
         out.exists = True
-        detail = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        out.errors.append(f"{path}: cannot read settings: {detail}")
-        return None, "", False
+        out.errors.append(f"{path}: cannot read settings: {exc.strerror or exc}")
+        return None, _Text(""), False
+    problem = None
+    if len(data_bytes) > MAX_SETTINGS_BYTES:
+        problem = f"larger than {MAX_SETTINGS_BYTES} bytes, the limit for a settings file"
+        data_bytes = data_bytes[:MAX_SETTINGS_BYTES]
+    try:
+        raw = data_bytes.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raw = data_bytes.decode("utf-8-sig", "replace")
+        problem = problem or f"not UTF-8 ({exc.reason} at byte {exc.start})"
+    text = _Text(raw)
+    if problem is not None:
+        salvaged = _salvage_rules(raw)
+        if salvaged is None:
+            out.errors.append(f"{path}: {problem}; the file is ignored")
+            return None, text, False
+        out.errors.append(f"{path}: {problem}; only the deny and ask rules read from it are used")
+        return salvaged, text, True
     if not raw.strip():
-        return {}, raw, False
+        return {}, text, False
     try:
         data = json.loads(raw)
-    except json.JSONDecodeError as exc:
-        where = f"{path}:{exc.lineno}:{exc.colno}: invalid JSON: {exc.msg}"
+    except (json.JSONDecodeError, RecursionError) as exc:
+        place = f"{exc.lineno}:{exc.colno}: invalid JSON: {exc.msg}" if isinstance(exc, json.JSONDecodeError) else "1:1: invalid JSON: nested too deeply"
+        where = f"{path}:{place}"
         try:
             data = json.loads(_lenient_json(raw))
-        except ValueError:
+        except (ValueError, RecursionError):
             data = _salvage_rules(raw)
         if not isinstance(data, dict) or not data:
             out.errors.append(f"{where}; the file is ignored")
-            return None, raw, False
+            return None, text, False
         out.errors.append(f"{where}; read leniently, only its deny and ask rules are used")
-        return data, raw, True
+        return data, text, True
     if not isinstance(data, dict):
         out.errors.append(f"{path}:1:1: settings must be a JSON object, not {type(data).__name__}")
-        return None, raw, False
-    return data, raw, False
+        return None, text, False
+    return data, text, False
 
 
 # --------------------------------------------------------------------------- one file
 
 
-def _check_examples(rule: Rule, entry: dict[str, Any], where: str, home: str, out: _Loaded) -> bool:
+def _check_examples(rule: Rule, entry: dict[str, Any], where: Callable[[], str], home: str, out: _Loaded) -> bool:
     """Run a self-testing rule's ``match`` / ``not_match`` examples; True when all pass."""
     passed = True
     for key, want in (("match", True), ("not_match", False)):
@@ -326,56 +415,71 @@ def _check_examples(rule: Rule, entry: dict[str, Any], where: str, home: str, ou
         if isinstance(examples, str):
             examples = [examples]
         if not isinstance(examples, list) or not all(isinstance(e, str) for e in examples):
-            out.errors.append(f"{where}: '{key}' must be a list of strings")
+            out.errors.append(f"{where()}: '{key}' must be a list of strings")
             passed = False
             continue
         for example in examples:
             if rule.matches_example(example, home=home) is not want:
                 verb = "should match but does not" if want else "should not match but does"
                 kept = "the allow rule is dropped" if rule.behavior == "allow" else f"the {rule.behavior} rule is kept"
-                out.errors.append(f"{where}: rule {rule.text}: example {example!r} {verb}; {kept}")
+                out.errors.append(f"{where()}: rule {rule.text}: example {example!r} {verb}; {kept}")
                 passed = False
     return passed
 
 
-def _rules(data: dict[str, Any], raw: str, file: SettingsFile, home: str, gated: bool, salvage: bool, out: _Loaded) -> None:
+def rule_count(data: dict[str, Any]) -> int:
+    """How many rules a settings file's ``permissions`` lists hold (allow, deny and ask)."""
+    perms = data.get("permissions")
+    if not isinstance(perms, dict):
+        return 0
+    return sum(len(entries) for behavior in BEHAVIORS if isinstance(entries := perms.get(behavior), list))
+
+
+def _rules(data: dict[str, Any], text: _Text, file: SettingsFile, home: str, gated: bool, salvage: bool, out: _Loaded) -> None:
+    """Build the file's rules; a salvaged file (broken, or over a limit) gives only deny
+    and ask rules, and never more than :data:`MAX_RULES_PER_FILE` in all."""
     perms = data.get("permissions", {})
     if not isinstance(perms, dict):
-        out.errors.append(f"{_where(file.path, raw, json.dumps('permissions'), 'permissions')} must be an object")
+        out.errors.append(f"{_where(file.path, text, 'permissions', 'permissions')} must be an object")
         return
+    budget = MAX_RULES_PER_FILE
     for behavior in BEHAVIORS:
         if behavior not in perms or (salvage and behavior == "allow"):
             continue
         entries = perms[behavior]
         if not isinstance(entries, list):
-            where = _where(file.path, raw, json.dumps(behavior), f"permissions.{behavior}")
+            where = _where(file.path, text, behavior, f"permissions.{behavior}")
             out.errors.append(f"{where} must be a list of rules, not {type(entries).__name__}")
             continue
-        for index, entry in enumerate(entries):
-            _one_rule(entry, index, behavior, raw, file, home, gated, out)
+        for index, entry in enumerate(entries[:budget]):
+            _one_rule(entry, index, behavior, text, file, home, gated, out)
+        budget -= min(budget, len(entries))
 
 
-def _one_rule(entry: Any, index: int, behavior: str, raw: str, file: SettingsFile, home: str, gated: bool, out: _Loaded) -> None:
+def _one_rule(entry: Any, index: int, behavior: str, text: _Text, file: SettingsFile, home: str, gated: bool, out: _Loaded) -> None:
     key_path = f"permissions.{behavior}[{index}]"
     if isinstance(entry, dict) and file.own:
-        text = entry.get("rule")
-        if not isinstance(text, str):
-            out.errors.append(f"{_where(file.path, raw, None, key_path)}: a rule object needs a 'rule' string")
+        rule_text = entry.get("rule")
+        if not isinstance(rule_text, str):
+            out.errors.append(f"{_where(file.path, text, None, key_path)}: a rule object needs a 'rule' string")
             return
         unknown = sorted(set(entry) - _EXAMPLE_KEYS)
         if unknown:
             out.notices.append(f"{file.path}: {key_path}: unknown keys {', '.join(unknown)} ignored")
     elif isinstance(entry, str):
-        text, entry = entry, {}
+        rule_text, entry = entry, {}
     else:
         kind = "a rule string or a {\"rule\": ...} object" if file.own else "a rule string"
-        out.errors.append(f"{_where(file.path, raw, None, key_path)}: expected {kind}, not {type(entry).__name__}")
+        out.errors.append(f"{_where(file.path, text, None, key_path)}: expected {kind}, not {type(entry).__name__}")
         return
-    where = _where(file.path, raw, json.dumps(text, ensure_ascii=False), key_path)
+
+    def where() -> str:  # positions are looked up only for a rule that has a problem
+        return _where(file.path, text, rule_text, key_path)
+
     try:
-        rule = parse_rule(text, behavior, source=file.source, origin=str(file.path), base_dir=file.base_dir)
+        rule = parse_rule(rule_text, behavior, source=file.source, origin=str(file.path), base_dir=file.base_dir)
     except RuleError as exc:
-        out.errors.append(f"{where}: {exc}; rule ignored")
+        out.errors.append(f"{where()}: {exc}; rule ignored")
         return
     if entry and not _check_examples(rule, entry, where, home, out) and behavior == "allow":
         return
@@ -391,7 +495,10 @@ def _resolve_dir(value: str, base_dir: str, home: str) -> str:
     return posixpath.normpath(os.path.join(base_dir or "/", value))
 
 
-def _scalars(data: dict[str, Any], raw: str, file: SettingsFile, home: str, gated: bool, out: _Loaded) -> None:
+def _scalars(data: dict[str, Any], text: _Text, file: SettingsFile, home: str, gated: bool, out: _Loaded) -> None:
+    def at(value: str, key_path: str) -> str:  # only for an error line: no position lookups otherwise
+        return _where(file.path, text, value, key_path)
+
     perms = data.get("permissions", {})
     perms = perms if isinstance(perms, dict) else {}
     if file.own:
@@ -400,15 +507,14 @@ def _scalars(data: dict[str, Any], raw: str, file: SettingsFile, home: str, gate
 
     mode = perms.get("defaultMode")
     if mode is not None:
-        where = _where(file.path, raw, json.dumps("defaultMode"), "permissions.defaultMode")
         try:
             parsed = Mode.parse(mode) if isinstance(mode, str) else None
         except ValueError as exc:
-            out.errors.append(f"{where}: {exc}")
+            out.errors.append(f"{at('defaultMode', 'permissions.defaultMode')}: {exc}")
             parsed = None
         else:
             if parsed is None:
-                out.errors.append(f"{where} must be a string")
+                out.errors.append(f"{at('defaultMode', 'permissions.defaultMode')} must be a string")
         if parsed is not None and gated:
             out.notices.append(f"ignored defaultMode {parsed.value} from untrusted project file {file.path} {TRUST_HINT}")
         elif parsed is not None:
@@ -416,9 +522,8 @@ def _scalars(data: dict[str, Any], raw: str, file: SettingsFile, home: str, gate
 
     dirs = perms.get("additionalDirectories")
     if dirs is not None:
-        where = _where(file.path, raw, json.dumps("additionalDirectories"), "permissions.additionalDirectories")
         if not isinstance(dirs, list) or not all(isinstance(d, str) and d for d in dirs):
-            out.errors.append(f"{where} must be a list of directory names")
+            out.errors.append(f"{at('additionalDirectories', 'permissions.additionalDirectories')} must be a list of directory names")
         elif gated:
             for d in dirs:
                 out.notices.append(f"ignored additional directory {d} from untrusted project file {file.path} {TRUST_HINT}")
@@ -430,15 +535,14 @@ def _scalars(data: dict[str, Any], raw: str, file: SettingsFile, home: str, gate
     for key, value in data.items():
         if key == "permissions" or key in _IGNORED_KEYS:
             continue
-        where = _where(file.path, raw, json.dumps(key), key)
         if key in _FLAGS:
             if not isinstance(value, bool):
-                out.errors.append(f"{where} must be true or false")
+                out.errors.append(f"{at(key, key)} must be true or false")
             else:
                 out.flags[key] = value
         elif key in KNOWN_SECTIONS:
             if not isinstance(value, dict):
-                out.errors.append(f"{where} must be an object, not {type(value).__name__}")
+                out.errors.append(f"{at(key, key)} must be an object, not {type(value).__name__}")
             elif gated and key not in TIGHTEN_ONLY_SECTIONS:
                 out.notices.append(f"ignored '{key}' settings from untrusted project file {file.path} {TRUST_HINT}")
             else:
@@ -455,13 +559,20 @@ def load_file(file: SettingsFile, *, home: str, trusted: bool = True) -> _Loaded
     """
     out = _Loaded(file)
     try:
-        data, raw, salvaged = _read(file, out)
+        data, text, salvaged = _read(file, out)
         if data is None:
             return out
+        count = rule_count(data)
+        if count > MAX_RULES_PER_FILE:
+            out.errors.append(
+                f"{file.path}: {count} rules, more than the {MAX_RULES_PER_FILE} a settings file may hold; "
+                f"only its first {MAX_RULES_PER_FILE} deny and ask rules are used"
+            )
+            salvaged = True  # an oversized file grants nothing: no allow rules, modes or sections
         gated = file.source in PROJECT_SOURCES and not trusted
-        _rules(data, raw, file, home, gated, salvaged, out)
+        _rules(data, text, file, home, gated, salvaged, out)
         if not salvaged:
-            _scalars(data, raw, file, home, gated, out)
+            _scalars(data, text, file, home, gated, out)
     except Exception as exc:  # last resort; keeps what was loaded before the failure
         out.errors.append(f"{file.path}: cannot load settings: {type(exc).__name__}: {' '.join(str(exc).split())}")
     return out
