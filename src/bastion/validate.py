@@ -163,7 +163,7 @@ ENVELOPE_FIELDS: dict[str, type] = {
 _JSON_TYPES = {dict: "a JSON object", list: "an array", str: "a string", int: "a number", float: "a number",
                bool: "a boolean", type(None): "null"}
 _STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
-_patterns: dict[str, Any] = {}
+_patterns: dict[str, Any] = {}  # compiled patterns and the strict decoder, built on first use
 
 
 def _pattern(name: str, text: str) -> Any:
@@ -186,7 +186,7 @@ def _depth(text: str) -> int:
         return 0  # too few openers to nest deeper than the limit
     from itertools import accumulate
 
-    bare = _pattern("string", r'"(?:[^"\\]|\\.)*+"?').sub("", text)
+    bare = _pattern("string", r'"[^"\\]*+(?:\\.[^"\\]*+)*+"?').sub("", text)
     brackets = _pattern("other", r"[^\[\]{}]+").sub("", bare)
     return max(accumulate(map(_STEP.__getitem__, brackets)), default=0)
 
@@ -209,8 +209,10 @@ def _loads(text: str) -> Any:
 
     if _depth(text) > MAX_DEPTH:
         raise InputError(f"the JSON nests deeper than {MAX_DEPTH} levels")
+    if "decoder" not in _patterns:
+        _patterns["decoder"] = json.JSONDecoder(parse_constant=_not_a_constant, parse_float=_finite)
     try:
-        return json.loads(text, parse_constant=_not_a_constant, parse_float=_finite)
+        return _patterns["decoder"].decode(text)
     except json.JSONDecodeError as exc:
         raise InputError(f"invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from None
     except InputError:
