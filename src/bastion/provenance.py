@@ -89,6 +89,9 @@ VARIABLES: tuple[tuple[str, str, "Callable[[str], bool]", str], ...] = (
     ("TF_BUILD", TIGHTENS, _always, "as CI"),
     ("BASTION_HOOK_SERVER", HARMLESS, _always, "0 decides in the hook process: the same answer, slower"),
     ("BASTION_HOOK_IDLE", HARMLESS, _always, "how long the warm server waits for the next call"),
+    ("BASTION_HOOK_DEADLINE", HARMLESS, _always,
+     "seconds to decide a hook call before the fail-closed answer; capped at 20 s, below the hook timeout, "
+     "so a longer value cannot leave the client without an answer"),
     ("BASTION_REVIEW_API_KEY", HARMLESS, _always,
      "a key decides who pays for a review, not where it goes or which model answers"),
     ("OPENAI_API_KEY", HARMLESS, _always, "as BASTION_REVIEW_API_KEY; sent only to api.openai.com"),

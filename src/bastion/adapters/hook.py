@@ -200,8 +200,9 @@ def read_stdin(limit: int = -1) -> bytes | None:
         return None
 
 
-def main(argv: list[str]) -> int:
-    """Entry point of ``bastion hook CLIENT``: reads stdin, prints the client's answer."""
+def main(argv: list[str], seconds: float | None = None) -> int:
+    """Entry point of ``bastion hook CLIENT``: reads stdin, prints the client's answer —
+    within ``seconds`` (default: the deadline, ``adapters.deadline``), else fail-closed."""
     if len(argv) != 1 or argv[0] in ("-h", "--help"):
         print(f"usage: bastion hook {{{','.join(CLIENTS)}}}  (hook JSON on stdin)", file=sys.stderr)
         return 0 if argv[:1] in (["-h"], ["--help"]) else 2
@@ -211,8 +212,10 @@ def main(argv: list[str]) -> int:
         print(f"bastion: {exc}", file=sys.stderr)
         return 2
     from ..validate import MAX_INPUT_BYTES
+    from .deadline import run_within
 
-    reply = run(client, read_stdin(MAX_INPUT_BYTES + 1))  # one byte more than allowed: too large is refused
+    raw = read_stdin(MAX_INPUT_BYTES + 1)  # one byte more than allowed: too large is refused
+    reply = run_within(client, raw, seconds=seconds)
     if reply.stdout:
         sys.stdout.write(reply.stdout + "\n")
         sys.stdout.flush()

@@ -8,9 +8,12 @@ very same ``hook.run`` with that environment — and prints the answer. This mod
 nothing but built-in modules (``_socket``, ``zlib``), so it costs little more than the
 interpreter's start.
 
-Whenever the server cannot answer — not running yet, busy past the timeout, started
-from older code, a socket folder that is not safely ours — the call is decided in this
-process instead (``hook.main``): slower, never different, never an allow by accident.
+Whenever the server cannot answer — not running yet, started from older code, a socket
+folder that is not safely ours — the call is decided in this process instead
+(``hook.main``): slower, never different, never an allow by accident. A server that took
+the call but sends nothing back within the deadline (``adapters.deadline``) gets no
+second chance in this process: the time is up, and the answer is the client's own
+fail-closed one.
 When no server runs, the client starts one in the background for the next calls.
 ``BASTION_HOOK_SERVER=0`` turns the server off, and so does a project that sets one of
 :data:`SOCKET_VARIABLES` in its client settings.
@@ -20,9 +23,34 @@ import os
 import sys
 
 PROTOCOL = b"bastion-hook/1"
-#: Seconds to wait for the server's answer before deciding in this process.
+#: Seconds to wait for the server's answer when no deadline is given (``ask_server``).
 TIMEOUT = 10.0
 STALE = 75  # exit code the server uses for "my code changed: decide it yourself"
+
+#: Seconds bastion gives itself to answer one hook call, here or in the server (well
+#: below the 30 s hook timeout ``bastion install`` writes): a hook the client gives up on
+#: has no answer, and Codex and Gemini then run the tool. Past it the answer is the
+#: client's own fail-closed one (``adapters.deadline``).
+DEADLINE = 5.0
+#: The longest deadline ``BASTION_HOOK_DEADLINE`` may ask for: still below the 30 s
+#: hook timeout, with room for the interpreter's start, so a client always gets an answer.
+MAX_DEADLINE = 20.0
+#: How much longer the thin client waits for the server than the server's own deadline,
+#: for the server's fail-closed answer to reach it.
+GRACE = 1.0
+
+
+def deadline_seconds(env):
+    """The deadline for one call: ``BASTION_HOOK_DEADLINE`` (seconds, at most
+    :data:`MAX_DEADLINE`) or :data:`DEADLINE`."""
+    value = (env.get("BASTION_HOOK_DEADLINE") or "").strip()
+    try:
+        seconds = float(value) if value else DEADLINE
+    except ValueError:
+        return DEADLINE
+    if not seconds > 0:  # zero, negative, NaN
+        return DEADLINE
+    return min(seconds, MAX_DEADLINE)
 
 
 def runtime_dir(env):
@@ -86,12 +114,20 @@ def decode_reply(data):
 
 def ask_server(path, request):
     """The server's reply bytes, or ``None`` when it cannot answer."""
+    return ask_server_within(path, request, TIMEOUT)[0]
+
+
+def ask_server_within(path, request, seconds):
+    """``(reply bytes or None, late)``: ``late`` is True when the server took the call
+    but its answer did not arrive within ``seconds``."""
     import _socket
 
     sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
+    connected = False
     try:
-        sock.settimeout(TIMEOUT)
+        sock.settimeout(seconds)
         sock.connect(path)
+        connected = True
         sock.sendall(request)
         sock.shutdown(_socket.SHUT_WR)
         chunks = []
@@ -100,9 +136,11 @@ def ask_server(path, request):
             if not chunk:
                 break
             chunks.append(chunk)
-        return b"".join(chunks)
+        return b"".join(chunks), False
+    except _socket.timeout:
+        return None, connected
     except OSError:
-        return None
+        return None, False
     finally:
         sock.close()
 
@@ -136,9 +174,28 @@ def _socket_from_project(env, client):
         return True
 
 
+def _late(client, stdin):
+    """The client's fail-closed answer, printed, for a call the server did not answer in time."""
+    from .deadline import late
+    from .hook import client_module
+
+    reply = late(client_module(client), stdin, os.environ)
+    if reply.stdout:
+        sys.stdout.write(reply.stdout + "\n")
+        sys.stdout.flush()
+    if reply.stderr:
+        sys.stderr.write(reply.stderr + "\n")
+    return reply.exit_code
+
+
 def main(argv):
-    """``bastion hook CLIENT``: the server's answer, else this process's own."""
+    """``bastion hook CLIENT``: the server's answer, else this process's own — within
+    the deadline either way."""
+    import time
+
+    started = time.monotonic()
     env = os.environ
+    seconds = deadline_seconds(env)
     if (len(argv) == 1 and argv[0] in ("claude-code", "codex", "gemini") and env.get("BASTION_HOOK_SERVER") != "0"
             and not _socket_from_project(env, argv[0])):
         try:
@@ -150,7 +207,9 @@ def main(argv):
             folder = os.path.dirname(path)
             reply = None
             if safe_dir(folder, create=True):
-                data = ask_server(path, encode_request(argv[0], os.getcwd(), env, stdin))
+                data, late = ask_server_within(path, encode_request(argv[0], os.getcwd(), env, stdin), seconds + GRACE)
+                if late:
+                    return _late(argv[0], stdin)
                 reply = decode_reply(data) if data else None
                 if data is None:
                     start_server(path)
@@ -165,4 +224,4 @@ def main(argv):
             sys.stdin = io.TextIOWrapper(io.BytesIO(stdin))  # hook.main reads its bytes as they came
     from .hook import main as hook_main
 
-    return hook_main(argv)
+    return hook_main(argv, seconds=max(0.01, seconds - (time.monotonic() - started)))

@@ -6,8 +6,14 @@ processes of the same user; answers each call with ``hook.run`` under the *calle
 environment and working directory (so settings, audit log and denial tracking are
 exactly what an in-process hook would use); exits after ``IDLE_SECONDS`` without calls,
 or as soon as its own code changed on disk (it then answers ``STALE`` and the caller
-decides in-process). One call at a time: a decision takes milliseconds, and a caller
-that waits too long decides on its own.
+decides in-process).
+
+Calls are independent: each connection has its own thread, and each call is answered
+within the deadline (``adapters.deadline``) — fail-closed when its decision is not done —
+so one project with a huge settings file or a hung file system never holds up another
+project's calls. Calls of the same project take turns (:class:`ProjectLocks`), so its
+slow calls do not pile up and starve the rest; at most :data:`MAX_CALLS` calls are
+served at once, and a call beyond that is handed back for the caller to decide.
 """
 
 from __future__ import annotations
@@ -17,12 +23,38 @@ import os
 import socket
 import struct
 import sys
+import threading
 from typing import Any
 
 from . import hookc
 
 IDLE_SECONDS = 600.0
 MAX_REQUEST = 8 * 1024 * 1024
+#: Calls served at once (each a thread); more are handed back (``STALE``) to decide in-process.
+MAX_CALLS = 64
+
+
+class ProjectLocks:
+    """One lock per project root: a project's calls take turns, other projects' do not wait."""
+
+    #: Roots remembered; past this, the locks nobody holds are forgotten.
+    KEEP = 1024
+
+    def __init__(self) -> None:
+        self._locks: dict[str, threading.Lock] = {}
+        self._guard = threading.Lock()
+
+    def for_call(self, cwd: str, env: dict[str, str]) -> threading.Lock:
+        from ..policy.settings import find_project_root
+
+        try:
+            root = find_project_root(cwd or "/", env=env)
+        except (OSError, ValueError):
+            root = cwd
+        with self._guard:
+            if len(self._locks) >= self.KEEP:
+                self._locks = {key: lock for key, lock in self._locks.items() if lock.locked()}
+            return self._locks.setdefault(root, threading.Lock())
 
 
 def _loaded_files() -> dict[str, float]:
@@ -60,9 +92,11 @@ def parse_request(data: bytes) -> tuple[str, str, dict[str, str], bytes] | None:
     return parts[1].decode(), cwd, env, stdin
 
 
-def answer(data: bytes) -> bytes:
-    """The reply for one request (``code len(stdout)\\n`` + stdout + stderr)."""
+def answer(data: bytes, locks: ProjectLocks | None = None) -> bytes:
+    """The reply for one request (``code len(stdout)\\n`` + stdout + stderr), within the
+    caller's deadline; ``locks``: the server's per-project locks."""
     from . import hook
+    from .deadline import run_within
 
     request = parse_request(data)
     if request is None:
@@ -72,7 +106,8 @@ def answer(data: bytes) -> bytes:
         client = hook.client_module(client_name)
     except hook.PayloadError:
         return b"%d 0\n" % hookc.STALE
-    reply = hook.run(client, stdin, env, cwd=cwd)  # the caller's bytes, read by the same validate.parse_input
+    lock = locks.for_call(cwd, env) if locks is not None else None
+    reply = run_within(client, stdin, env, cwd=cwd, lock=lock)  # the caller's bytes, read by the same validate.parse_input
     out = (reply.stdout + "\n").encode() if reply.stdout else b""
     err = (reply.stderr + "\n").encode() if reply.stderr else b""
     return b"%d %d\n" % (reply.exit_code, len(out)) + out + err
@@ -121,37 +156,71 @@ def serve(path: str, idle: float = IDLE_SECONDS) -> int:
     server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     server.bind(path)
     os.chmod(path, 0o600)
-    server.listen(16)
+    server.listen(64)
     server.settimeout(idle)
     files = _loaded_files()
+    files_lock = threading.Lock()
+    locks = ProjectLocks()
+    slots = threading.BoundedSemaphore(MAX_CALLS)
+    calls: list[threading.Thread] = []
+
+    def serve_one(conn: socket.socket) -> None:
+        try:
+            with conn:
+                conn.settimeout(5.0)
+                if not _same_user(conn):
+                    return
+                data = _read_all(conn)
+                if data is None:
+                    return
+                conn.sendall(answer(data, locks))
+            with files_lock:
+                files.update({p: m for p, m in _loaded_files().items() if p not in files})
+        except OSError:
+            pass
+        finally:
+            slots.release()
+
     try:
         while True:
             try:
                 conn, _ = server.accept()
             except socket.timeout:
                 return 0
-            with conn:
-                conn.settimeout(5.0)
-                try:
-                    if not _same_user(conn):
-                        continue
-                    data = _read_all(conn)
-                    if data is None:
-                        continue
-                    if _changed(files):
-                        conn.sendall(b"%d 0\n" % hookc.STALE)
-                        return 0
-                    conn.sendall(answer(data))
-                    files.update({p: m for p, m in _loaded_files().items() if p not in files})
-                except OSError:
-                    continue
+            with files_lock:
+                changed = _changed(files)
+            if changed or not slots.acquire(blocking=False):
+                _hand_back(conn)
+                if changed:
+                    return 0
+                continue
+            calls = [call for call in calls if call.is_alive()]
+            call = threading.Thread(target=serve_one, args=(conn,), name="bastion-hookd-call", daemon=True)
+            calls.append(call)
+            call.start()
     finally:
         server.close()
         try:
             os.unlink(path)
         except OSError:
             pass
-        os.close(lock)
+        os.close(lock)  # a new server may start while the calls in flight finish
+        for call in calls:  # they get their answers, each within its deadline
+            call.join(MAX_WAIT)
+
+
+#: How long a stopping server waits for each call in flight (the longest deadline and then some).
+MAX_WAIT = 30.0
+
+
+def _hand_back(conn: socket.socket) -> None:
+    """Answer ``STALE``: the caller decides in its own process."""
+    with conn:
+        try:
+            conn.settimeout(1.0)
+            conn.sendall(b"%d 0\n" % hookc.STALE)
+        except OSError:
+            pass
 
 
 def stop_servers(folder: str) -> int:

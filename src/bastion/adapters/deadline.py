@@ -1,0 +1,125 @@
+"""The hook's deadline: every call is answered within ``hookc.DEADLINE`` seconds.
+
+A hook the client gives up on has no answer at all, and Codex and Gemini then run the
+tool unchecked (Claude Code's default is similar). So whatever makes a decision slow —
+a huge settings file in an untrusted repository, a hung file system, a bug — bastion
+answers in time with the client's own fail-closed answer (ask; deny or block where
+nobody can be asked) and one line on stderr, never silence.
+
+* In the hook's own process the decision runs in the main thread under ``SIGALRM``;
+  the alarm raises :class:`DeadlinePassed`, a ``BaseException`` so that no layer's
+  ``except Exception`` can swallow it and carry on deciding.
+* In the decision server (``hookd``) each call is decided in a worker thread; past the
+  deadline the server answers fail-closed and leaves the worker behind. A per-project
+  lock (``lock``) keeps one project's slow calls from piling up.
+* The thin client (``hookc``) waits for the server a little longer (``hookc.GRACE``)
+  and answers fail-closed itself when nothing came back.
+
+The deadline itself (``DEADLINE``, ``BASTION_HOOK_DEADLINE``) is defined in ``hookc``,
+which must stay cheap to import; this module is loaded only where a call is decided.
+"""
+
+import os
+
+from .hookc import DEADLINE, GRACE, MAX_DEADLINE, deadline_seconds  # noqa: F401 - the deadline is defined there
+
+
+class DeadlinePassed(BaseException):
+    """Raised in the deciding thread by the alarm; not an ``Exception``, so only
+    :func:`run_within` catches it."""
+
+
+def late(client, raw, env, cwd=None):
+    """The client's fail-closed answer for a call not decided within its deadline."""
+    from ..validate import InputError, parse_input
+    from .hook import fail_closed
+
+    if isinstance(raw, str):
+        raw = raw.encode("utf-8", "surrogatepass")
+    try:
+        payload = parse_input(raw, cwd=cwd or _getcwd())
+    except InputError as exc:
+        payload = exc.data
+    except Exception:  # noqa: BLE001 - the answer is fail-closed whatever the payload
+        payload = None
+    name = payload.get("hook_event_name") if isinstance(payload, dict) else None
+    event = name if isinstance(name, str) and name else client.PRE_EVENTS[0]
+    message = f"bastion could not decide this call within its {deadline_seconds(env):g} s deadline"
+    return fail_closed(client, event, payload, message, env)
+
+
+def run_within(client, raw, env=None, cwd=None, *, seconds=None, lock=None):
+    """``hook.run`` with a deadline: its reply, or :func:`late`'s once ``seconds`` pass.
+
+    ``lock`` (the server's per-project lock) is held while deciding; a call that cannot
+    get it before the deadline is answered fail-closed without being decided."""
+    import threading
+
+    env = env if env is not None else os.environ
+    seconds = deadline_seconds(env) if seconds is None else seconds
+    if lock is None and threading.current_thread() is threading.main_thread():
+        import signal
+
+        if hasattr(signal, "setitimer"):
+            return _with_alarm(client, raw, env, cwd, seconds)
+    return _in_worker(client, raw, env, cwd, seconds, lock)
+
+
+def _with_alarm(client, raw, env, cwd, seconds):
+    import signal
+
+    from .hook import run
+
+    armed = [True]
+
+    def on_alarm(signum, frame):
+        if armed[0]:
+            raise DeadlinePassed()
+
+    previous = signal.signal(signal.SIGALRM, on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        reply = run(client, raw, env, cwd)
+        armed[0] = False
+    except DeadlinePassed:
+        armed[0] = False
+        reply = late(client, raw, env, cwd)
+    finally:
+        armed[0] = False
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    return reply
+
+
+def _in_worker(client, raw, env, cwd, seconds, lock):
+    import threading
+
+    from .hook import run
+
+    box = []
+    given_up = threading.Event()
+
+    def work():
+        if lock is not None and not lock.acquire(timeout=seconds):
+            return
+        try:
+            if not given_up.is_set():
+                box.append(run(client, raw, env, cwd))
+        finally:
+            if lock is not None:
+                lock.release()
+
+    worker = threading.Thread(target=work, name="bastion-hook-call", daemon=True)
+    worker.start()
+    worker.join(seconds)
+    if box:
+        return box[0]
+    given_up.set()  # a worker still waiting for its project's lock will not start
+    return late(client, raw, env, cwd)
+
+
+def _getcwd():
+    try:
+        return os.getcwd()
+    except OSError:
+        return None
