@@ -558,8 +558,8 @@ def _near_miss(name: str) -> str | None:
     folded = name.lower()
     best: tuple[int, str] | None = None
     letters = set(name)
-    if not _KNOWN_TOOLS:
-        _KNOWN_TOOLS.extend((known, known.lower(), frozenset(known)) for known in sorted(set(TOOL_CATALOG) | CANONICAL_TOOLS))
+    if not _KNOWN_TOOLS:  # built whole, then added in one step: another thread never sees half of it
+        _KNOWN_TOOLS.extend([(known, known.lower(), frozenset(known)) for known in sorted(set(TOOL_CATALOG) | CANONICAL_TOOLS)])
     for known, known_folded, known_letters in _KNOWN_TOOLS:
         if known_folded == folded:
             return known
