@@ -35,6 +35,12 @@ PLAN = Plan(
         ("OSError: [Errno 30] Read-only file system: '/etc/hosts'", "write", "/etc/hosts"),
         ("error: could not write config file .git/config: Device or resource busy", "write", "/work/proj/.git/config"),
         ("error: could not lock config file /work/proj/.git/config: Read-only file system", "write", "/work/proj/.git/config"),
+        ("mv: inter-device move failed: 'c2' to '.git/config'; unable to remove target: Device or resource busy",
+         "write", "/work/proj/.git/config"),
+        ("mv: cannot move 'x' to '.git/hooks/pre-commit': Read-only file system", "write", "/work/proj/.git/hooks/pre-commit"),
+        ("fatal: could not create directory of '.git/hooks/x': Read-only file system", "write", "/work/proj/.git/hooks/x"),
+        ("error: unable to update .git/hooks/x: Read-only file system", "write", "/work/proj/.git/hooks/x"),
+        ("warning: unable to unlink '.git/hooks/x': Read-only file system", "write", "/work/proj/.git/hooks/x"),
     ],
 )
 def test_error_lines_become_violations(line, kind, target):
@@ -53,6 +59,15 @@ def test_error_lines_become_violations(line, kind, target):
 )
 def test_ordinary_errors_are_not_blamed_on_the_sandbox(line):
     assert from_stderr(line, PLAN, network=False) == []
+
+
+def test_moving_a_mount_point_that_holds_protected_paths_is_a_violation():
+    plan = Plan(cwd="/work/proj", workspace="/work/proj", write_roots=("/work/proj",), pinned=("/work/proj/.git",))
+    found = from_stderr("mv: cannot move '.git' to '.git.old': Device or resource busy\n", plan, network=False)
+    assert [(v["kind"], v["target"]) for v in found] == [("write", "/work/proj/.git")]
+    assert "cannot be moved or removed" in found[0]["detail"]
+    # an ordinary busy file inside the workspace is not the sandbox's doing
+    assert from_stderr("mv: cannot move 'a' to 'b': Device or resource busy\n", plan, network=False) == []
 
 
 def test_network_failures_without_a_proxy():

@@ -109,6 +109,9 @@ DANGEROUS_FILES: Mapping[str, str] = {
     ".ripgreprc": "ripgrep config can set a --pre command",
     ".mcp.json": "MCP servers it lists run with full access",
     ".claude.json": "agent config holds permission rules and MCP servers",
+    ".npmrc": "npm config can set node-options, script-shell or git, which every npm run uses",
+    ".yarnrc": "yarn config can set yarn-path, a script every yarn command runs",
+    ".yarnrc.yml": "yarn config can set yarnPath, a script every yarn command runs",
 }
 
 #: Directory names whose contents run code or hold agent/bastion config (name → why).

@@ -6,7 +6,8 @@ Order matters — bubblewrap applies the mounts as given, each over the previous
    they vanish with the run);
 2. what must stay visible inside the private ``/tmp`` (read-only);
 3. the write roots, read-write;
-4. protected paths inside them, read-only again (and their writable exceptions);
+4. protected paths inside them, read-only again, and their writable exceptions, in path
+   order (``Plan.mounts``);
 5. credential stores and ``denyRead`` paths, covered by unreadable placeholders.
 
 Every namespace is new (``--unshare-all``: user, mount, PID, network, IPC, UTS,
@@ -113,20 +114,9 @@ def build_argv(
     if as_root if as_root is not None else os.geteuid() == 0:
         argv += ["--cap-drop", "ALL"]
     argv += ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/run", "--tmpfs", "/tmp"]
-    for path in plan.visible:
-        argv += ["--ro-bind", path, path]
-    for path in plan.write_roots:
-        argv += ["--bind", path, path]
-    for path in plan.pinned:
-        argv += ["--bind", path, path]
-    for path, _why in plan.readonly:
-        argv += ["--ro-bind", path, path]
-    for path, _why in plan.create_readonly:
-        argv += ["--ro-bind", dirs.empty_dir, path]
-    for path in plan.rewritable:
-        argv += ["--bind", path, path]
-    for path, is_dir, _why in plan.hidden:
-        argv += ["--ro-bind", dirs.denied_dir if is_dir else dirs.denied_file, path]
+    sources = {"empty": dirs.empty_dir, "hide-dir": dirs.denied_dir, "hide-file": dirs.denied_file}
+    for what, path in plan.mounts():
+        argv += ["--bind" if what == "rw" else "--ro-bind", sources.get(what, path), path]
     argv += ["--chdir", plan.cwd]
     if seccomp_fd is not None:
         argv += ["--seccomp", str(seccomp_fd)]

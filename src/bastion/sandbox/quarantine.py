@@ -11,6 +11,10 @@ be covered that way (the plan lists them as ``watched_protected``):
   be removed and replaced, a dangling link's target can be created, and the links and
   folders between the name and its target can be swapped.
 
+The names git obeys at once (``.git/commondir``, ``objects/info/alternates``, a missing
+``hooks`` folder, a checkout's ``.git`` file …) also stop the run the moment they appear
+(:mod:`bastion.sandbox.livewatch`); the sweep then moves them away like the others.
+
 After the command has exited, each such name that the run created or changed is moved
 into bastion's state folder — out of reach of direnv, the agent's MCP loader or a login
 shell — and reported as a violation. A link the run replaced is put back; a link that

@@ -22,12 +22,16 @@ from typing import Any, Callable, Iterable, Mapping, Sequence, TextIO
 
 from .. import state
 from . import cgroups, limits, quarantine, violations
+from .livewatch import CreationWatch
 from .plan import Plan, PlanError, build_plan
 
 #: Exit status of a run killed at its timeout (as ``timeout(1)``).
 EXIT_TIMEOUT = 124
 #: The command could not be started inside the sandbox.
 EXIT_SETUP = 125
+#: The run was stopped because it made a name git obeys (``Plan.stop_on_create``): the
+#: status of a process killed by SIGKILL, which is what the tree gets.
+EXIT_STOPPED = 128 + 9
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _BOOT = "import sys; sys.path.append({here!r}); import {module}; {module}.main()"
@@ -117,6 +121,42 @@ def _read_all(fd: int | None) -> bytes:
     finally:
         os.close(fd)
     return b"".join(chunks)
+
+
+def _watch(plan: Plan, missing: list[str]) -> CreationWatch | None:
+    """The live watch on the names git obeys (None when there are none, or when inotify
+    cannot watch — then they are only taken away after the run, which is said)."""
+    if not plan.stop_on_create:
+        return None
+    stop = set(plan.stop_on_create)
+    try:
+        return CreationWatch.start({p: link for p, _why, link, _end in plan.watched_protected if p in stop})
+    except OSError as exc:
+        missing.append(f"no live watch on git's control files ({exc.strerror or exc}): "
+                       "one created during the run is taken away only after it")
+        return None
+
+
+def _stopped_for(found: list[dict[str, str]], stopped: list[str], plan: Plan) -> tuple[list[dict[str, str]], bool]:
+    """The sweep's violations, with the stop said on the names git obeys, and whether the
+    run counts as stopped: it does whenever one of them was made, even if the command
+    ended before the kill landed (or inotify could not watch), so the status never
+    depends on that race."""
+    why = {p: w for p, w, _link, _end in plan.watched_protected}
+    live = set(plan.stop_on_create)
+    reported = set()
+    for item in found:
+        if item["target"] in stopped:
+            item["detail"] += "; the run was stopped as soon as it appeared"
+        elif item["target"] in live:
+            item["detail"] += "; the run counts as stopped"
+        reported.add(item["target"])
+    for path in stopped:
+        if path not in reported:  # gone again before the sweep: it was made all the same
+            found.append({"kind": "created", "target": path,
+                          "detail": f"{why.get(path, 'protected')}; created in the sandbox; "
+                                    "the run was stopped as soon as it appeared"})
+    return found, bool(stopped) or bool(reported & live)
 
 
 class Sandbox:
@@ -264,6 +304,7 @@ class Sandbox:
         group, no_group = cgroups.RunCgroup.create(self.limits)
         proc: subprocess.Popen | None = None
         created: list[dict[str, str]] | None = None
+        watch = None
         try:
             dirs = placeholders()
             program = None
@@ -281,6 +322,7 @@ class Sandbox:
                 ctl_parent, ctl_child = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
                 bridge_fd = ctl_child.detach()
                 proxy = NetProxy(policy_from(allowed, denied), hosts=self.hosts)
+            watch = _watch(plan, missing)
             if backend == "bwrap":
                 launch = self._bwrap_launch(plan, dirs, argv, program, bridge_fd)
             else:
@@ -323,9 +365,13 @@ class Sandbox:
                     group.leave()  # type: ignore[union-attr]
                 for fd in launch.close_after_spawn:
                     os.close(fd)
-            out_cap, err_cap, scanner, timed_out = self._pump(proc, ctl_parent, proxy, started + timeout, max_output, on_output)
+            out_cap, err_cap, scanner, timed_out, stopped = self._pump(
+                proc, ctl_parent, proxy, started + timeout, max_output, on_output, watch
+            )
             returncode = proc.wait()
-            created = quarantine.sweep(plan, state.state_dir(self.environ) / "quarantine")
+            created, was_stopped = _stopped_for(
+                quarantine.sweep(plan, state.state_dir(self.environ) / "quarantine"), stopped, plan
+            )
             info = _read_all(launch.info_fd)
             status_line = _read_all(launch.status_fd)
             launch.info_fd = launch.status_fd = None
@@ -363,7 +409,7 @@ class Sandbox:
                 violations.from_stderr(scanner.text(), plan, network=bool(allowed)),
             )
             result = RunResult(
-                exit_code=EXIT_TIMEOUT if timed_out else limits.exit_status(returncode),
+                exit_code=EXIT_TIMEOUT if timed_out else EXIT_STOPPED if was_stopped else limits.exit_status(returncode),
                 stdout=stdout_text,
                 stderr=stderr_text,
                 truncated=out_cap.truncated or err_cap.truncated,
@@ -376,6 +422,8 @@ class Sandbox:
                     print(line, file=self.warn)
             return result
         finally:
+            if watch is not None:
+                watch.close()
             if proc is not None and created is None:  # interrupted: the tree is killed, then swept
                 limits.kill_group(proc.pid)
                 try:
@@ -429,16 +477,12 @@ class Sandbox:
         self, plan: Plan, dirs: Any, argv: list[str], env: dict[str, str], program: bytes | None, bridge_fd: int | None
     ) -> _Launch:
         status_read, status_write = os.pipe()
-        binds: list[dict[str, Any]] = [{"src": p, "dst": p, "ro": True, "dir": os.path.isdir(p)} for p in plan.visible]
-        binds += [{"src": p, "dst": p, "ro": False, "dir": True} for p in plan.write_roots]
-        binds += [{"src": p, "dst": p, "ro": False, "dir": True} for p in plan.pinned]
-        binds += [{"src": p, "dst": p, "ro": True, "dir": os.path.isdir(p)} for p, _ in plan.readonly]
-        binds += [{"src": dirs.empty_dir, "dst": p, "ro": True, "dir": True} for p, _ in plan.create_readonly]
-        binds += [{"src": p, "dst": p, "ro": False, "dir": True} for p in plan.rewritable]
-        binds += [
-            {"src": dirs.denied_dir if is_dir else dirs.denied_file, "dst": p, "ro": True, "dir": is_dir}
-            for p, is_dir, _ in plan.hidden
-        ]
+        sources = {"empty": dirs.empty_dir, "hide-dir": dirs.denied_dir, "hide-file": dirs.denied_file}
+        binds: list[dict[str, Any]] = []
+        for what, path in plan.mounts():
+            src = sources.get(what, path)
+            binds.append({"src": src, "dst": path, "ro": what != "rw",
+                          "dir": what in ("empty", "hide-dir") or os.path.isdir(src)})
         spec = {
             "ppid": os.getpid(),
             "argv": argv,
@@ -473,8 +517,10 @@ class Sandbox:
         deadline: float,
         max_output: int,
         on_output: OutputSink | None,
-    ) -> tuple[limits.OutputCap, limits.OutputCap, violations.LineScanner, bool]:
-        """Read both streams through their caps until they close or the time is up."""
+        watch: CreationWatch | None = None,
+    ) -> tuple[limits.OutputCap, limits.OutputCap, violations.LineScanner, bool, list[str]]:
+        """Read both streams through their caps until they close, the time is up, or
+        ``watch`` sees a name git obeys appear (then the tree is killed at once)."""
         caps = {"stdout": limits.OutputCap(max_output), "stderr": limits.OutputCap(max_output)}
         scanner = violations.LineScanner()
         selector = selectors.DefaultSelector()
@@ -489,6 +535,9 @@ class Sandbox:
             selector.register(stream.fileno(), selectors.EVENT_READ, name)
         if ctl is not None:
             selector.register(ctl.fileno(), selectors.EVENT_READ, "ctl")
+        if watch is not None:
+            selector.register(watch.fileno(), selectors.EVENT_READ, "watch")
+        stopped: list[str] = []
         # the launcher's exit is an event too (pidfd): no polling, no sleeping
         pidfd = os.pidfd_open(proc.pid)
         selector.register(pidfd, selectors.EVENT_READ, "exit")
@@ -498,15 +547,24 @@ class Sandbox:
         try:
             while open_streams or not exited:
                 now = time.monotonic()
-                if not timed_out and now >= deadline:
+                if not timed_out and not stopped and now >= deadline:
                     timed_out = True
                     limits.kill_group(proc.pid)
                     grace_until = now + 2.0
                 if grace_until is not None and now >= grace_until:
                     break  # a writer outlived the launcher (no PID namespace): stop reading
                 wait = (grace_until if grace_until is not None else deadline) - now
-                for key, _ in selector.select(timeout=max(0.0, min(wait, 1.0))):
+                ready = selector.select(timeout=max(0.0, min(wait, 1.0)))
+                ready.sort(key=lambda item: item[0].data != "watch")  # before any output is read
+                for key, _ in ready:
                     name = key.data
+                    if name == "watch":
+                        hits = [p for p in watch.created() if p not in stopped]  # type: ignore[union-attr]
+                        if hits and not stopped and not timed_out:
+                            limits.kill_group(proc.pid)
+                            grace_until = time.monotonic() + 2.0
+                        stopped.extend(hits)
+                        continue
                     if name == "exit":
                         selector.unregister(key.fd)
                         exited = True
@@ -527,6 +585,8 @@ class Sandbox:
                     live = caps[name].feed(data)
                     if on_output is not None and live:
                         on_output(name, live)
+            if watch is not None:  # what appeared as the command ended, before its event was read
+                stopped.extend(p for p in watch.created() if p not in stopped)
         finally:
             selector.close()
             os.close(pidfd)
@@ -540,7 +600,7 @@ class Sandbox:
                 rest = cap.rest()
                 if rest:
                     on_output(name, rest)
-        return caps["stdout"], caps["stderr"], scanner, timed_out
+        return caps["stdout"], caps["stderr"], scanner, timed_out, stopped
 
     @staticmethod
     def _start_proxy(ctl: socket.socket | None, proxy: Any) -> None:

@@ -24,12 +24,17 @@ _ERRORS = (
     "Read-only file system|Permission denied|Operation not permitted|No such file or directory"
     "|Device or resource busy"  # a rename over a read-only bind mount (git's config.lock)
 )
+_FAILED = r"(?:cannot|can't|unable to|could not|failed to)"
 #: Error-line shapes of common tools (coreutils, shells, Python, git …).
 _PATH_PATTERNS = (
+    # mv: cannot move '.git' to '.git.old': Device or resource busy (either end may be protected)
+    # mv: inter-device move failed: 'c2' to '.git/config'; unable to remove target: Device or …
+    rf"['‘`\"](?P<src>[^'‘’`\"\n]+)['’`\"] to ['‘`\"](?P<path>[^'‘’`\"\n]+)['’`\"](?:; [a-z ]+)?: (?P<err>{_ERRORS})",
     # touch: cannot touch '/etc/x': Read-only file system / mkdir: cannot create directory ‘/x’: …
-    rf"cannot [a-z ]+ ['‘`\"](?P<path>[^'‘’`\"\n]+)['’`\"](?: for [a-z]+)?: (?P<err>{_ERRORS})",
-    # sh: 1: cannot create /etc/motd: Read-only file system
-    rf"cannot [a-z]+ (?P<path>[^\s'‘’`\"]+): (?P<err>{_ERRORS})",
+    # fatal: could not create directory of '.git/worktrees/x': …  warning: unable to unlink '…': …
+    rf"{_FAILED} [a-z ]+ ['‘`\"](?P<path>[^'‘’`\"\n]+)['’`\"](?: for [a-z]+)?: (?P<err>{_ERRORS})",
+    # sh: 1: cannot create /etc/motd: Read-only file system / error: unable to update .git/info/refs: …
+    rf"{_FAILED} [a-z]+ (?P<path>[^\s'‘’`\"]+): (?P<err>{_ERRORS})",
     # Python: PermissionError: [Errno 13] Permission denied: '/root/.ssh/id_rsa'
     rf"(?P<err>{_ERRORS}): ['\"](?P<path>[^'\"\n]+)['\"]",
     # git: error: could not lock config file /x/.git/config: Read-only file system
@@ -81,6 +86,9 @@ def _classify(path: str, err: str, plan: Plan) -> dict[str, str] | None:
     why = plan.protected_why(path)
     if why is not None:
         return {"kind": "write", "target": path, "detail": f"read-only in the sandbox: {why}"}
+    if err == "Device or resource busy" and path in (*plan.pinned, *plan.rewritable, *plan.write_roots):
+        return {"kind": "write", "target": path,
+                "detail": "a mount point in the sandbox: it holds protected paths, so it cannot be moved or removed"}
     if not plan.writable(path) and err in ("Read-only file system", "Permission denied", "Device or resource busy"):
         return {"kind": "write", "target": path, "detail": "outside the workspace and the write roots"}
     return None
@@ -131,12 +139,12 @@ def from_stderr(stderr: str, plan: Plan, *, network: bool) -> list[dict[str, str
             match = pattern.search(line)
             if match is None:
                 continue
-            raw = match.group("path").strip()
-            path = os.path.normpath(os.path.join(plan.cwd, raw))
-            item = _classify(path, match.group("err"), plan)
-            if item is not None and (item["kind"], path) not in seen:
-                seen.add((item["kind"], path))
-                found.append(item)
+            for group in ("path", "src") if "src" in pattern.groupindex else ("path",):
+                path = os.path.normpath(os.path.join(plan.cwd, match.group(group).strip()))
+                item = _classify(path, match.group("err"), plan)
+                if item is not None and (item["kind"], path) not in seen:
+                    seen.add((item["kind"], path))
+                    found.append(item)
             break
     if not network:
         for pattern in net_patterns:
