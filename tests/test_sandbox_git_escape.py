@@ -9,6 +9,7 @@ outside the sandbox, would run that hook.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -41,7 +42,7 @@ def git(*args: str, cwd: Path, env: dict[str, str] | None = None) -> subprocess.
 def bastion_run(*args: str, cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-m", "bastion", "run", *args],
-        capture_output=True, text=True, cwd=str(cwd), env=env, timeout=PATIENCE * 2, start_new_session=True,
+        capture_output=True, text=True, cwd=str(cwd), env=env, timeout=PATIENCE * 2, start_new_session=True, check=False,
     )
 
 
@@ -89,8 +90,6 @@ def test_the_escape_is_reported_in_the_json_result(project, bastion_env, setting
     (project / "setup.sh").write_text(ESCAPE)
     proc = bastion_run("--backend", backend, "--json", "--settings", settings, "--", "sh setup.sh",
                        cwd=project, env=bastion_env)
-    import json
-
     result = json.loads(proc.stdout)
     assert proc.returncode == result["exit_code"] == 137
     assert [(v["kind"], v["target"]) for v in result["violations"]] == [("created", f"{project}/.git/commondir")]
@@ -256,6 +255,21 @@ def test_a_planted_control_file_stops_the_run_at_once(world, backend):
     (item,) = result.violations
     assert item["kind"] == "created" and item["target"] == str(world.project / ".git" / "commondir")
     assert "the run was stopped as soon as it appeared" in item["detail"]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_without_inotify_the_plant_is_still_taken_away_and_the_run_fails(world, backend, monkeypatch):
+    from bastion.sandbox.livewatch import CreationWatch
+
+    def refuse(links):
+        raise OSError(24, "Too many open files")
+
+    monkeypatch.setattr(CreationWatch, "start", staticmethod(refuse))
+    result = world.sandbox(backend).run("echo ../build/g > .git/commondir", cwd=str(world.project))
+    assert result.exit_code == 137
+    assert not (world.project / ".git" / "commondir").exists()
+    assert "the run counts as stopped" in result.violations[0]["detail"]
+    assert any("no live watch on git's control files" in m for m in result.enforced["missing"])
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

@@ -20,7 +20,7 @@ from __future__ import annotations
 import ctypes
 import os
 import struct
-from typing import Mapping
+from collections.abc import Mapping
 
 __all__ = ["CreationWatch"]
 
@@ -42,7 +42,7 @@ class CreationWatch:
         self._links = links
 
     @classmethod
-    def start(cls, links: Mapping[str, str | None]) -> "CreationWatch":
+    def start(cls, links: Mapping[str, str | None]) -> CreationWatch:
         """Watch each path's folder. ``links`` maps a path to what it linked to when the run
         began (None: it did not exist). Raises ``OSError`` when inotify cannot watch."""
         wanted = sorted(links)
