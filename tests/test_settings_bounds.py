@@ -18,7 +18,7 @@ import pytest
 from bastion.engine import Guard
 from bastion.model import Mode, ToolCall, Verdict
 from bastion.policy import settings as S
-from bastion.policy.settings import MAX_RULES_PER_FILE, MAX_SETTINGS_BYTES, load_policy
+from bastion.policy.settings import MAX_PATTERNS_PER_FILE, MAX_RULES_PER_FILE, MAX_SETTINGS_BYTES, load_policy
 
 
 @pytest.fixture
@@ -146,6 +146,22 @@ def test_too_many_rules_drop_every_allow_and_keep_deny_then_ask(root: Path, env:
     assert texts(policy, "deny") == deny and texts(policy, "ask") == ask[:10]
 
 
+def test_too_many_file_patterns_keep_the_first_and_grant_nothing(root: Path, env: dict[str, str]) -> None:
+    S.trust(root, env)
+    protected = [f"dir{i}/**" for i in range(MAX_PATTERNS_PER_FILE - 1)]
+    data = {"permissions": {"allow": ["Bash(ls)"], "deny": ["Bash(rm:*)"], "additionalDirectories": ["/"]},
+            "files": {"protected": protected, "credentials": ["a.key", "b.key"]}}
+    path = put(project_file(root), json.dumps(data))
+    policy = load_policy(str(root), env=env)
+    (error,) = policy.errors
+    assert error == (f"{path}: {MAX_PATTERNS_PER_FILE + 1} patterns in 'files', more than the {MAX_PATTERNS_PER_FILE} "
+                     f"a settings file may hold; only its first {MAX_PATTERNS_PER_FILE} patterns and its deny and ask "
+                     "rules are used")
+    assert texts(policy, "allow") == [] and texts(policy, "deny") == ["Bash(rm:*)"]
+    assert policy.additional_directories == ()
+    assert policy.section("files") == {"protected": protected, "credentials": ["a.key"]}
+
+
 def test_a_file_at_the_limit_is_read_in_full(root: Path, env: dict[str, str]) -> None:
     S.trust(root, env)
     deny = [f"Bash(d{i})" for i in range(MAX_RULES_PER_FILE - 1)]
@@ -202,6 +218,7 @@ def test_salvage_resumes_after_each_list(monkeypatch: pytest.MonkeyPatch) -> Non
 
 
 def test_the_limits_live_in_one_place() -> None:
-    assert MAX_SETTINGS_BYTES == 1 << 20 and MAX_RULES_PER_FILE == 5000
+    assert (MAX_SETTINGS_BYTES, MAX_RULES_PER_FILE, MAX_PATTERNS_PER_FILE) == (1 << 20, 5000, 1000)
     source = Path(S.__file__).read_text()
-    assert source.count("MAX_RULES_PER_FILE =") == 1 and source.count("MAX_SETTINGS_BYTES =") == 1
+    for name in ("MAX_SETTINGS_BYTES", "MAX_RULES_PER_FILE", "MAX_PATTERNS_PER_FILE"):
+        assert source.count(f"{name} =") == 1

@@ -14,8 +14,9 @@ of the same level). Sections (``sandbox``, ``review`` …) merge key by key, dic
 recursively; lists inside sections are scalars (the more specific file replaces them).
 
 Never loosen by accident: a project's own files (and its guard plugins) only tighten
-until the user trusts the project; a broken file loses its allow rules, never its deny
-rules when they can be salvaged; every problem is a one-line error naming the file.
+until the user trusts the project; a broken file, or one over the size limits (see
+"limits" below), loses its allow rules, never its deny rules when they can be salvaged;
+every problem is a one-line error naming the file.
 """
 
 from __future__ import annotations
@@ -65,9 +66,15 @@ _EXAMPLE_KEYS = frozenset({"rule", "match", "not_match", "reason", "comment"})
 
 #: Bytes read from one settings file; the rest is not read at all.
 MAX_SETTINGS_BYTES = 1 << 20
-#: Rules (allow, deny and ask together) built from one settings file; deny rules are
-#: built first, then ask rules, up to the limit.
+#: Rules (allow, deny and ask together) built from one settings file; the largest real
+#: lists seen hold a few hundred to 850 accumulated "always allow" rules. Over the limit,
+#: deny rules are built first, then ask rules, up to the limit.
 MAX_RULES_PER_FILE = 5000
+#: Patterns in one file's ``files`` section (protected, credentials and sensitive
+#: together). They are compiled into one matcher for the protected-path checks: 5,000
+#: cost the hook a second, and RE2 refuses the matcher near 20,000 (every file call then
+#: asks). Real sections list a handful. Over the limit, the first ones are kept.
+MAX_PATTERNS_PER_FILE = 1000
 
 #: Markers of a project root, nearest ancestor of the working directory first.
 ROOT_MARKERS = (".bastion", ".claude", ".git")
@@ -435,6 +442,41 @@ def rule_count(data: dict[str, Any]) -> int:
     return sum(len(entries) for behavior in BEHAVIORS if isinstance(entries := perms.get(behavior), list))
 
 
+def pattern_count(data: dict[str, Any]) -> int:
+    """How many path patterns a settings file's ``files`` section lists."""
+    files = data.get("files")
+    if not isinstance(files, dict):
+        return 0
+    return sum(len(patterns) for patterns in files.values() if isinstance(patterns, list))
+
+
+def _first_patterns(files: dict[str, Any]) -> dict[str, Any]:
+    """The ``files`` section cut to its first :data:`MAX_PATTERNS_PER_FILE` patterns."""
+    budget, kept = MAX_PATTERNS_PER_FILE, {}
+    for key, patterns in files.items():
+        if isinstance(patterns, list):
+            patterns, budget = patterns[:budget], budget - min(budget, len(patterns))
+        kept[key] = patterns
+    return kept
+
+
+def _over_limits(data: dict[str, Any], file: SettingsFile, out: _Loaded) -> bool:
+    """Report a file over :data:`MAX_RULES_PER_FILE` or :data:`MAX_PATTERNS_PER_FILE`
+    (one line each); True when it is over either."""
+    rules, patterns = rule_count(data), pattern_count(data) if file.own else 0
+    if rules > MAX_RULES_PER_FILE:
+        out.errors.append(
+            f"{file.path}: {rules} rules, more than the {MAX_RULES_PER_FILE} a settings file may hold; "
+            f"only its first {MAX_RULES_PER_FILE} deny and ask rules are used"
+        )
+    if patterns > MAX_PATTERNS_PER_FILE:
+        out.errors.append(
+            f"{file.path}: {patterns} patterns in 'files', more than the {MAX_PATTERNS_PER_FILE} a settings file "
+            f"may hold; only its first {MAX_PATTERNS_PER_FILE} patterns and its deny and ask rules are used"
+        )
+    return rules > MAX_RULES_PER_FILE or patterns > MAX_PATTERNS_PER_FILE
+
+
 def _rules(data: dict[str, Any], text: _Text, file: SettingsFile, home: str, gated: bool, salvage: bool, out: _Loaded) -> None:
     """Build the file's rules; a salvaged file (broken, or over a limit) gives only deny
     and ask rules, and never more than :data:`MAX_RULES_PER_FILE` in all."""
@@ -562,17 +604,15 @@ def load_file(file: SettingsFile, *, home: str, trusted: bool = True) -> _Loaded
         data, text, salvaged = _read(file, out)
         if data is None:
             return out
-        count = rule_count(data)
-        if count > MAX_RULES_PER_FILE:
-            out.errors.append(
-                f"{file.path}: {count} rules, more than the {MAX_RULES_PER_FILE} a settings file may hold; "
-                f"only its first {MAX_RULES_PER_FILE} deny and ask rules are used"
-            )
-            salvaged = True  # an oversized file grants nothing: no allow rules, modes or sections
+        over = _over_limits(data, file, out)
         gated = file.source in PROJECT_SOURCES and not trusted
-        _rules(data, text, file, home, gated, salvaged, out)
-        if not salvaged:
+        # a file over a limit grants nothing: no allow rules, modes, directories or
+        # sections; what only tightens (deny and ask rules, 'files') is kept up to the limits
+        _rules(data, text, file, home, gated, salvaged or over, out)
+        if not (salvaged or over):
             _scalars(data, text, file, home, gated, out)
+        elif over and not salvaged and file.own and isinstance(data.get("files"), dict):
+            out.sections["files"] = _first_patterns(data["files"])
     except Exception as exc:  # last resort; keeps what was loaded before the failure
         out.errors.append(f"{file.path}: cannot load settings: {type(exc).__name__}: {' '.join(str(exc).split())}")
     return out
