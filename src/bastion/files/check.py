@@ -13,7 +13,12 @@ FS003   credential store                            ask       yes     every op
 FS004   sensitive write target                      ask       no      write, delete
 FS005   secret file read (``.env``)                 ask       no      read, exec
 FS006   outside the workspace                       ask       no      write, delete
+FS007   a copy or extraction lands FS002/FS003      ask       yes     write (landed)
+FS008   a copy or extraction cannot be listed       ask       no      write (landed)
 ======  ==========================================  ========  ======  ==================
+
+FS007 and FS008 are not made here: ``files.landing`` lists what a copy, an extraction or
+a patch puts in place and the file layers judge each landed path with this function.
 
 Reads and executions outside the workspace are fine, except credential stores and
 ``.env`` files. FS004/FS005 are left out when FS002 or FS003 already names the path

@@ -1,12 +1,15 @@
 """The file layers: dangerous removals (2), protected paths (3), the workspace
 boundary and sensitive targets (6). They see every path a call touches — a file tool's
-path or the files a shell command reads, writes and deletes."""
+path or the files a shell command reads, writes and deletes — and, for shell commands,
+what a copy or an extraction puts in place (``files.landing``): a protected name among
+those is a protected-paths ask (FS007), a source that cannot be listed a boundary ask
+(FS008)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from ..model import LayerResult, Tier, ToolCall, Verdict
+from ..model import Kind, LayerResult, Tier, ToolCall, Verdict
 
 
 def _verdicts(ctx: Any) -> list[Any]:
@@ -22,6 +25,56 @@ def _verdicts(ctx: Any) -> list[Any]:
         return found
 
     return ctx._once("path_verdicts", build)
+
+
+#: Protected paths named per landing before the judge stops looking (the first is the reason).
+_LANDING_HITS = 3
+
+
+def _landing_verdicts(ctx: Any) -> list[Any]:
+    """What copies and extractions put in place (``files.landing``), judged like any
+    write: a protected path or credential store (``check_access``'s immune verdicts) or
+    a file that runs later (``shell.targets``) is an immune FS007 ask naming it; a
+    source that cannot be listed is an ordinary FS008 ask."""
+
+    def build() -> list[Any]:
+        parsed = ctx.parsed
+        if parsed is None or not parsed.commands:
+            return []
+        from .landing import landings
+
+        found = landings(parsed.commands, cwd=ctx.call.run_dir, home=ctx.home, source=ctx.command or "",
+                         complex_=bool(parsed.complex))
+        if not found:
+            return []
+        from ..shell.targets import persistence_level
+        from .check import PathVerdict, _show, check_access
+        from .landing import Unlistable
+        from .protected import ProtectionConfig
+
+        config = ProtectionConfig.from_settings(ctx.policy.section("files") or {}, env=ctx.env)
+        out: list[Any] = []
+        for landing in found:
+            hits = 0
+            try:
+                for path in landing.targets:
+                    why = next((v.reason for v in check_access("write", path, workspace=ctx.workspace, home=ctx.home,
+                                                               config=config) if v.immune), None)
+                    if why is None and persistence_level(path, ctx.home):
+                        why = (f"writing {_show(path, ctx.home)} needs approval in every mode: it runs later on its "
+                               "own (startup file, hook, scheduled job or service)")
+                    if why is not None:
+                        out.append(PathVerdict("ask", True, "FS007", f"{why} — `{landing.label}` would put it there", path))
+                        hits += 1
+                        if hits >= _LANDING_HITS:
+                            break
+            except Unlistable as exc:
+                if not hits:
+                    out.append(PathVerdict("ask", False, "FS008", f"`{landing.label}` needs approval: what it puts in "
+                                           f"place cannot be listed ({exc})", ctx.call.run_dir))
+        return out
+
+    return ctx._once("landing_verdicts", build)
 
 
 def _result(verdicts: list[Any], verdict: Verdict, *, immune: bool, risk: Tier | None = None) -> LayerResult:
@@ -68,6 +121,8 @@ class ProtectedPaths:
 
     def check(self, call: ToolCall, ctx: Any) -> LayerResult | None:
         asks = [v for v in _verdicts(ctx) if v.verdict == "ask" and v.immune]
+        if call.kind in (Kind.SHELL, Kind.MCP):
+            asks.extend(v for v in _landing_verdicts(ctx) if v.immune)
         if not asks:
             return None
         scopes = [_skill_scope(v, ctx) for v in asks]
@@ -124,4 +179,6 @@ class PathBoundary:
 
     def check(self, call: ToolCall, ctx: Any) -> LayerResult | None:
         asks = [v for v in _verdicts(ctx) if v.verdict == "ask" and not v.immune]
+        if call.kind in (Kind.SHELL, Kind.MCP):
+            asks.extend(v for v in _landing_verdicts(ctx) if not v.immune)
         return _result(asks, Verdict.ASK, immune=False) if asks else None

@@ -16,6 +16,10 @@ once trimmed, wherever it stands, so it sees at least the files Codex would chan
 
 The lines a patch adds are what it plants in each file (``patch_additions``): a patch to
 a file that runs later is judged by them, as a ``Write`` of that file is.
+
+Unified, context and git diffs (what ``git apply`` and ``patch`` read) name their files
+in header lines; ``diff_names`` reads those out for ``files.landing``, which judges
+every file such a patch would put in place.
 """
 
 from __future__ import annotations
@@ -85,3 +89,86 @@ def patch_additions(patch: str) -> dict[str, str]:
 def patch_files(patch: str) -> list[str]:
     """The paths a patch changes (written, deleted or moved to), in order."""
     return list(dict.fromkeys(path for _op, path in patch_changes(patch)))
+
+
+# --------------------------------------------------------------------------- unified diffs
+
+#: Header lines of unified, context and git diffs that name a file. ``(prefix, stripped)``:
+#: ``stripped`` names carry the ``a/``/``b/`` style prefix that ``-p N`` takes away;
+#: git's ``rename to``/``copy to`` names are repository paths (git strips ``N - 1``).
+DIFF_HEADERS: tuple[tuple[str, bool], ...] = (
+    ("+++ ", True),
+    ("--- ", True),
+    ("rename from ", False),
+    ("rename to ", False),
+    ("copy from ", False),
+    ("copy to ", False),
+    ("Index: ", False),
+)
+
+
+def _unquote(name: str) -> str:
+    """A name as git writes an unusual one: ``"a/caf\\303\\251"`` → ``a/café``."""
+    if len(name) < 2 or not (name.startswith('"') and name.endswith('"')):
+        return name
+    raw, out, i = name[1:-1], bytearray(), 0
+    simple = {"n": b"\n", "t": b"\t", '"': b'"', "\\": b"\\", "a": b"\a", "b": b"\b", "f": b"\f", "r": b"\r", "v": b"\v"}
+    while i < len(raw):
+        ch = raw[i]
+        if ch == "\\" and i + 1 < len(raw):
+            nxt = raw[i + 1]
+            digits = raw[i + 1:i + 4]
+            if len(digits) == 3 and all(c in "01234567" for c in digits):
+                out.append(int(digits, 8) & 0xFF)
+                i += 4
+                continue
+            out += simple.get(nxt, nxt.encode())
+            i += 2
+            continue
+        out += ch.encode()
+        i += 1
+    return out.decode("utf-8", "replace")
+
+
+def diff_names(text: str) -> list[tuple[str, bool]]:
+    """Every file name a unified, context or git diff names, as written, with whether
+    ``-p`` strips it (see :data:`DIFF_HEADERS`); ``/dev/null`` left out. Old and new
+    names both count (GNU patch may pick either): more files, never fewer. A Codex patch
+    (``*** Begin Patch``) gives its own paths (:func:`patch_files`), never stripped."""
+    if "*** Begin Patch" in text:
+        return [(path, False) for path in patch_files(text)]
+    names: list[tuple[str, bool]] = []
+    for line in text.split("\n"):
+        line = line.rstrip("\r")
+        if line.startswith("diff --git "):
+            rest = line[len("diff --git "):]
+            if rest.startswith('"') or " b/" not in rest:
+                names.extend((n, True) for n in _git_pair(rest))
+            else:
+                a, _, b = rest.partition(" b/")
+                names.extend([(a, True), ("b/" + b, True)])
+            continue
+        if line.startswith("*** ") and not line.rstrip().endswith("****"):
+            names.append((_header_name(line[4:]), True))  # a context diff's old file
+            continue
+        for prefix, stripped in DIFF_HEADERS:
+            if line.startswith(prefix):
+                names.append((_header_name(line[len(prefix):]), stripped))
+                break
+    return list(dict.fromkeys((n, s) for n, s in names if n and n != "/dev/null"))
+
+
+def _header_name(rest: str) -> str:
+    """The name in ``--- NAME<TAB>date``: up to the tab, quotes undone."""
+    name = rest.split("\t", 1)[0].rstrip()
+    return _unquote(name) if name.startswith('"') else name
+
+
+def _git_pair(rest: str) -> list[str]:
+    """The two names of ``diff --git "a/x y" "b/x y"``-style headers."""
+    import shlex
+
+    try:
+        return [_unquote(f'"{part}"') if "\\" in part else part for part in shlex.split(rest)]
+    except ValueError:
+        return []

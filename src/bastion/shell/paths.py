@@ -480,9 +480,10 @@ _TAR_VALUE = _opts(
 )
 
 
-def _tar(args: tuple[str, ...]) -> Iterable[Pair]:
+def tar_args(args: tuple[str, ...]) -> tuple[str, ...]:
+    """``tar``'s arguments with an old-style bundled first argument spelled out
+    (``tar czf out.tgz dir`` → ``-c -z -f out.tgz dir``)."""
     if args and not args[0].startswith("-") and args[0] and all(c.isalpha() for c in args[0]):
-        # old-style bundled first argument: ``tar czf out.tgz dir``
         letters = args[0]
         rest = list(args[1:])
         expanded: list[str] = []
@@ -491,7 +492,11 @@ def _tar(args: tuple[str, ...]) -> Iterable[Pair]:
             if ch in "fCTXbHKLNVg" and rest:
                 expanded.append(rest.pop(0))
         args = tuple(expanded + rest)
-    parsed = parse_args(args, _TAR_VALUE)
+    return args
+
+
+def _tar(args: tuple[str, ...]) -> Iterable[Pair]:
+    parsed = parse_args(tar_args(args), _TAR_VALUE)
     names = parsed.names
     archive = parsed.value("-f", "--file")
     directory = parsed.value("-C", "--directory")
