@@ -1,7 +1,7 @@
 """The hook's deadline: every call is answered within ``hookc.DEADLINE`` seconds.
 
 A hook the client gives up on has no answer at all, and Codex and Gemini then run the
-tool unchecked (Claude Code's default is similar). So whatever makes a decision slow —
+tool unchecked. So whatever makes a decision slow —
 a huge settings file in an untrusted repository, a hung file system, a bug — bastion
 answers in time with the client's own fail-closed answer (ask; deny or block where
 nobody can be asked) and one line on stderr, never silence.
@@ -19,7 +19,11 @@ The deadline itself (``DEADLINE``, ``BASTION_HOOK_DEADLINE``) is defined in ``ho
 which must stay cheap to import; this module is loaded only where a call is decided.
 """
 
+from __future__ import annotations
+
 import os
+import threading
+from typing import Any, Mapping
 
 from .hookc import DEADLINE, GRACE, MAX_DEADLINE, deadline_seconds  # noqa: F401 - the deadline is defined there
 
@@ -29,13 +33,14 @@ class DeadlinePassed(BaseException):
     :func:`run_within` catches it."""
 
 
-def late(client, raw, env, cwd=None):
+def late(client: Any, raw: bytes | str | None, env: Mapping[str, str], cwd: str | None = None) -> Any:
     """The client's fail-closed answer for a call not decided within its deadline."""
     from ..validate import InputError, parse_input
     from .hook import fail_closed
 
     if isinstance(raw, str):
         raw = raw.encode("utf-8", "surrogatepass")
+    payload: dict[str, Any] | None
     try:
         payload = parse_input(raw, cwd=cwd or _getcwd())
     except InputError as exc:
@@ -48,13 +53,12 @@ def late(client, raw, env, cwd=None):
     return fail_closed(client, event, payload, message, env)
 
 
-def run_within(client, raw, env=None, cwd=None, *, seconds=None, lock=None):
+def run_within(client: Any, raw: bytes | str | None, env: Mapping[str, str] | None = None, cwd: str | None = None, *,
+               seconds: float | None = None, lock: threading.Lock | None = None) -> Any:
     """``hook.run`` with a deadline: its reply, or :func:`late`'s once ``seconds`` pass.
 
     ``lock`` (the server's per-project lock) is held while deciding; a call that cannot
     get it before the deadline is answered fail-closed without being decided."""
-    import threading
-
     env = env if env is not None else os.environ
     seconds = deadline_seconds(env) if seconds is None else seconds
     if lock is None and threading.current_thread() is threading.main_thread():
@@ -65,14 +69,14 @@ def run_within(client, raw, env=None, cwd=None, *, seconds=None, lock=None):
     return _in_worker(client, raw, env, cwd, seconds, lock)
 
 
-def _with_alarm(client, raw, env, cwd, seconds):
+def _with_alarm(client: Any, raw: bytes | str | None, env: Mapping[str, str], cwd: str | None, seconds: float) -> Any:
     import signal
 
     from .hook import run
 
-    armed = [True]
+    armed = [True]  # the alarm may fire just after the decision: then it is ignored
 
-    def on_alarm(signum, frame):
+    def on_alarm(signum: int, frame: Any) -> None:
         if armed[0]:
             raise DeadlinePassed()
 
@@ -87,19 +91,18 @@ def _with_alarm(client, raw, env, cwd, seconds):
     finally:
         armed[0] = False
         signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+        signal.signal(signal.SIGALRM, previous if previous is not None else signal.SIG_DFL)
     return reply
 
 
-def _in_worker(client, raw, env, cwd, seconds, lock):
-    import threading
-
+def _in_worker(client: Any, raw: bytes | str | None, env: Mapping[str, str], cwd: str | None, seconds: float,
+               lock: threading.Lock | None) -> Any:
     from .hook import run
 
-    box = []
+    box: list[Any] = []
     given_up = threading.Event()
 
-    def work():
+    def work() -> None:
         if lock is not None and not lock.acquire(timeout=seconds):
             return
         try:
@@ -118,7 +121,7 @@ def _in_worker(client, raw, env, cwd, seconds, lock):
     return late(client, raw, env, cwd)
 
 
-def _getcwd():
+def _getcwd() -> str | None:
     try:
         return os.getcwd()
     except OSError:
