@@ -317,20 +317,20 @@ def test_earlier_asks_keep_their_reason(scene: Any, command: str, layer: str) ->
 
 
 def test_a_folder_too_big_to_list_asks(scene: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(landing, "MAX_ENTRIES", 2)
+    monkeypatch.setattr(landing.limits, "MAX_ENTRIES", 2)
     decision = _decide(scene, "cp -r ../clean/. vendor/")
     assert decision.verdict is Verdict.ASK and not decision.immune, decision.reason
     assert any(f.code == "FS008" for f in decision.findings)
 
 
 def test_an_archive_too_big_to_list_asks(scene: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(landing, "MAX_ARCHIVE_BYTES", 16)
+    monkeypatch.setattr(landing.limits, "MAX_ARCHIVE_BYTES", 16)
     decision = _decide(scene, "tar xzf node-v20.tar.gz")
     assert decision.verdict is Verdict.ASK and not decision.immune, decision.reason
 
 
 def test_protected_found_before_the_bound_still_names_it(scene: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(landing, "MAX_ENTRIES", 3)
+    monkeypatch.setattr(landing.limits, "MAX_ENTRIES", 3)
     decision = _decide(scene, "cp -r ../evil/. .")
     assert decision.verdict is Verdict.ASK and decision.immune, decision.reason
 
