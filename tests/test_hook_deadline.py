@@ -20,7 +20,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 import pytest
 
@@ -57,15 +57,17 @@ def held(session: str, env: dict[str, str]) -> Iterator[Path]:
         os.close(fd)
 
 
-def blocked_on(lock: Path) -> None:
+def blocked_on(lock: Path, call: socket.socket) -> None:
     """Wait until some process waits for ``lock`` (Linux lists waiters in /proc/locks
-    with ``->``): the held call is then inside its decision, not still in a queue."""
+    with ``->``): the held ``call`` is then inside its decision, not still in a queue."""
     locks = Path("/proc/locks")
     if not locks.exists():
         pytest.skip("needs /proc/locks to see that a call is held")
     inode = f":{lock.stat().st_ino} "
     deadline = time.monotonic() + 60
     while not any("->" in line and inode in line for line in locks.read_text().splitlines()):
+        if answered(call):  # handed back (Stale), or answered without waiting: the test is wrong
+            raise AssertionError(f"the held call was answered: {answer(call)}")
         assert time.monotonic() < deadline, "the held call never reached its lock"
         time.sleep(0.02)
 
@@ -153,6 +155,21 @@ def test_in_process_a_call_in_time_is_decided_as_usual(workspace: tuple[str, dic
 # --------------------------------------------------------------------------- through the decision server
 
 
+class Stale(Exception):
+    """The server handed a call back or went away: bastion's code changed on disk while
+    the test ran (others edit this tree), and a fresh server must be started."""
+
+
+def retried(scenario: Callable[[], None]) -> None:
+    """Run a server scenario, from a fresh server, until no code change interrupts it."""
+    for _ in range(5):
+        try:
+            return scenario()
+        except Stale:
+            time.sleep(0.5)
+    pytest.fail("bastion's code kept changing on disk: the server handed every try back")
+
+
 def start(runtime: Path, env: dict[str, str]) -> str:
     path = hookc.socket_path({**env, "BASTION_RUNTIME_DIR": str(runtime)})
     hookc.start_server(path)
@@ -167,7 +184,11 @@ def send(path: str, client: str, raw: bytes, cwd: str, env: dict[str, str]) -> s
     """Send one call to the server; the answer is read later (:func:`answer`)."""
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     sock.settimeout(60)
-    sock.connect(path)
+    try:
+        sock.connect(path)
+    except (ConnectionRefusedError, FileNotFoundError):
+        sock.close()
+        raise Stale() from None
     sock.sendall(hookc.encode_request(client, cwd, env, raw))
     sock.shutdown(socket.SHUT_WR)
     return sock
@@ -183,7 +204,8 @@ def answer(sock: socket.socket) -> tuple[int, bytes, bytes]:
         while chunk := sock.recv(65536):
             chunks.append(chunk)
     reply = hookc.decode_reply(b"".join(chunks))
-    assert reply is not None and reply[0] != hookc.STALE, "the server did not decide"
+    if reply is None or reply[0] == hookc.STALE:
+        raise Stale()
     return reply
 
 
@@ -191,10 +213,14 @@ def answer(sock: socket.socket) -> tuple[int, bytes, bytes]:
 def test_through_the_server_a_late_call_gets_the_fail_closed_answer(client: str, workspace: tuple[str, dict[str, str]],
                                                                      runtime: Path) -> None:
     project, env = workspace
-    path = start(runtime, env)
-    with held("s-1", env):
-        reply = answer(send(path, client, payload(client, project), project, env))
-    fail_closed(client, reply)
+
+    def scenario() -> None:
+        path = start(runtime, env)
+        with held("s-1", env):
+            reply = answer(send(path, client, payload(client, project), project, env))
+        fail_closed(client, reply)
+
+    retried(scenario)
 
 
 def test_a_slow_project_never_holds_up_another(tmp_path: Path, runtime: Path) -> None:
@@ -209,18 +235,22 @@ def test_a_slow_project_never_holds_up_another(tmp_path: Path, runtime: Path) ->
     Path(slow, ".bastion", "settings.json").write_text(the_issue_file()[0])
     slow_env = {**slow_env, "BASTION_HOOK_DEADLINE": str(hookc.MAX_DEADLINE)}  # A waits for the test, not the clock
     quick_env = {**quick_env, "BASTION_HOOK_DEADLINE": str(hookc.MAX_DEADLINE)}  # B is answered on its merits
-    path = start(runtime, slow_env)
-    with held("a", slow_env) as lock:
-        first = send(path, "claude-code", payload("claude-code", slow, "x17", session="a"), slow, slow_env)
-        blocked_on(lock)
-        second = send(path, "claude-code", payload("claude-code", quick, "git status", session="b"), quick, quick_env)
-        code, out, err = answer(second)
-        assert code == 0 and claude_decision(out)[0] == "allow" and err == b""
-        assert not answered(first)
-    code, out, err = answer(first)
-    verdict, reason = claude_decision(out)
-    assert verdict == "deny" and "Bash(x17)" in reason  # its own decision, from a rule of the huge file
-    assert b"more than the 5000 a settings file may hold" in err
+
+    def scenario() -> None:
+        path = start(runtime, slow_env)
+        with held("a", slow_env) as lock:
+            first = send(path, "claude-code", payload("claude-code", slow, "x17", session="a"), slow, slow_env)
+            blocked_on(lock, first)
+            second = send(path, "claude-code", payload("claude-code", quick, "git status", session="b"), quick, quick_env)
+            code, out, err = answer(second)
+            assert code == 0 and claude_decision(out)[0] == "allow" and err == b""
+            assert not answered(first)
+        code, out, err = answer(first)
+        verdict, reason = claude_decision(out)
+        assert verdict == "deny" and "Bash(x17)" in reason  # its own decision, from a rule of the huge file
+        assert b"more than the 5000 a settings file may hold" in err
+
+    retried(scenario)
 
 
 def test_calls_of_one_project_take_turns(workspace: tuple[str, dict[str, str]], runtime: Path) -> None:
@@ -228,14 +258,18 @@ def test_calls_of_one_project_take_turns(workspace: tuple[str, dict[str, str]], 
     deadline it is answered fail-closed — never decided alongside."""
     project, env = workspace
     long_env = {**env, "BASTION_HOOK_DEADLINE": str(hookc.MAX_DEADLINE)}
-    path = start(runtime, env)
-    with held("first", env) as lock:
-        first = send(path, "claude-code", payload("claude-code", project, session="first"), project, long_env)
-        blocked_on(lock)  # the first call has its project's turn
-        second = send(path, "claude-code", payload("claude-code", project, session="second"), project, env)
-        fail_closed("claude-code", answer(second))
-        assert not answered(first)
-    assert claude_decision(answer(first)[1])[0] == "allow"
+
+    def scenario() -> None:
+        path = start(runtime, env)
+        with held("first", env) as lock:
+            first = send(path, "claude-code", payload("claude-code", project, session="first"), project, long_env)
+            blocked_on(lock, first)  # the first call has its project's turn
+            second = send(path, "claude-code", payload("claude-code", project, session="second"), project, env)
+            fail_closed("claude-code", answer(second))
+            assert not answered(first)
+        assert claude_decision(answer(first)[1])[0] == "allow"
+
+    retried(scenario)
 
 
 def test_the_client_answers_itself_when_the_server_does_not(workspace: tuple[str, dict[str, str]], runtime: Path) -> None:

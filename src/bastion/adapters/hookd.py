@@ -149,14 +149,7 @@ def serve(path: str, idle: float = IDLE_SECONDS) -> int:
     from . import claude_code, codex, gemini, hook  # noqa: F401 - warm every client path
     from .. import engine, session  # noqa: F401
 
-    try:
-        os.unlink(path)
-    except FileNotFoundError:
-        pass
-    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    server.bind(path)
-    os.chmod(path, 0o600)
-    server.listen(64)
+    server = _listen(path)
     server.settimeout(idle)
     files = _loaded_files()
     files_lock = threading.Lock()
@@ -207,6 +200,32 @@ def serve(path: str, idle: float = IDLE_SECONDS) -> int:
         os.close(lock)  # a new server may start while the calls in flight finish
         for call in calls:  # they get their answers, each within its deadline
             call.join(MAX_WAIT)
+
+
+def _listen(path: str) -> socket.socket:
+    """A listening socket at ``path``. It is bound under a temporary name and moved into
+    place once it listens, so a client never finds the name before it can connect."""
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    staging = path + ".t"  # only the holder of the server lock gets here: no other user of the name
+    try:
+        _unlink(staging)
+        server.bind(staging)
+    except OSError:  # the longer name does not fit a socket address: bind in place
+        _unlink(path)
+        server.bind(path)
+        staging = path
+    os.chmod(staging, 0o600)
+    server.listen(64)
+    if staging != path:
+        os.replace(staging, path)
+    return server
+
+
+def _unlink(path: str) -> None:
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass
 
 
 #: How long a stopping server waits for each call in flight (the longest deadline and then some).
