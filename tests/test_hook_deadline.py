@@ -23,12 +23,11 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 import pytest
+from conftest import throwaway_workspace
+from test_settings_bounds import the_issue_file
 
 from bastion import state
 from bastion.adapters import hookc, hookd
-
-from conftest import throwaway_workspace
-from test_settings_bounds import the_issue_file
 
 EVENT = {"claude-code": "PreToolUse", "codex": "PreToolUse", "gemini": "BeforeTool"}
 SHELL = {"claude-code": "Bash", "codex": "Bash", "gemini": "run_shell_command"}
@@ -74,7 +73,7 @@ def blocked_on(lock: Path, call: socket.socket) -> None:
 
 def hook(client: str, raw: bytes, env: dict[str, str], cwd: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "bastion", "hook", client], input=raw, capture_output=True,
-                          env=env, cwd=cwd, timeout=120)
+                          env=env, cwd=cwd, timeout=120, check=False)
 
 
 def claude_decision(stdout: bytes) -> tuple[str, str]:

@@ -18,7 +18,12 @@ import pytest
 from bastion.engine import Guard
 from bastion.model import Mode, ToolCall, Verdict
 from bastion.policy import settings as S
-from bastion.policy.settings import MAX_PATTERNS_PER_FILE, MAX_RULES_PER_FILE, MAX_SETTINGS_BYTES, load_policy
+from bastion.policy.settings import (
+    MAX_PATTERNS_PER_FILE,
+    MAX_RULES_PER_FILE,
+    MAX_SETTINGS_BYTES,
+    load_policy,
+)
 
 
 @pytest.fixture

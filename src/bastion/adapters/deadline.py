@@ -23,7 +23,8 @@ from __future__ import annotations
 
 import os
 import threading
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from .hookc import DEADLINE, GRACE, MAX_DEADLINE, deadline_seconds  # noqa: F401 - the deadline is defined there
 

@@ -178,7 +178,7 @@ def serve(path: str, idle: float = IDLE_SECONDS) -> int:
         while True:
             try:
                 conn, _ = server.accept()
-            except socket.timeout:
+            except TimeoutError:
                 return 0
             with files_lock:
                 changed = _changed(files)

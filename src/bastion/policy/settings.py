@@ -223,7 +223,7 @@ def untrust(root: str | os.PathLike[str], env: Mapping[str, str] | None = None) 
 
 #: A JSON string literal (an unterminated one runs to the end of its line) or a comment:
 #: one left-to-right pass finds every literal without ever rescanning text.
-_TOKENS = re.compile(r'"(?:[^"\\\n]|\\.)*+"?|//[^\n]*|/\*(?:.*?\*/|.*)', re.S)
+_TOKENS = re.compile(r'"(?:[^"\\\n]|\\.)*+"?|//[^\n]*|/\*(?:.*?\*/|.*)', re.DOTALL)
 
 
 class _Text:
@@ -236,11 +236,9 @@ class _Text:
         self.raw = raw
         self._literals: dict[str, int] | None = None
         self._lines: list[int] = []
-        self.indexed = 0  # how often the text was scanned for positions (at most once)
 
     def _index(self) -> dict[str, int]:
         if self._literals is None:
-            self.indexed += 1
             literals: dict[str, int] = {}
             for match in _TOKENS.finditer(self.raw):
                 if match.group().startswith('"'):
@@ -305,7 +303,7 @@ def _lenient_json(text: str) -> str:
 
 
 _RULE_LIST = re.compile(r'"(deny|ask)"\s*:\s*\[')
-_LIST_TOKENS = re.compile(r'"(?:[^"\\\n]|\\.)*+"?|//[^\n]*|/\*(?:.*?\*/|.*)|[\[\]{}:]', re.S)
+_LIST_TOKENS = re.compile(r'"(?:[^"\\\n]|\\.)*+"?|//[^\n]*|/\*(?:.*?\*/|.*)|[\[\]{}:]', re.DOTALL)
 
 
 def _salvage_rules(raw: str) -> dict[str, Any] | None:
