@@ -8,8 +8,8 @@ import os
 import shlex
 import signal
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 #: The upper bound on any wait; only reached when something is really wrong.
 PATIENCE = 60.0
