@@ -91,6 +91,15 @@ def _zip(path: Path, files: dict[str, str]) -> None:
             archive.writestr(rel, text)
 
 
+def _ar(members: dict[str, bytes]) -> bytes:
+    """An ``ar`` archive (GNU style: names end with ``/``)."""
+    out = b"!<arch>\n"
+    for name, data in members.items():
+        header = f"{name + '/':<16}{0:<12}{0:<6}{0:<6}{644:<8}{len(data):<10}`\n".encode()
+        out += header + data + (b"\n" if len(data) % 2 else b"")
+    return out
+
+
 def _git(root: Path, *args: str) -> None:
     env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com",
            "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.com", "GIT_CONFIG_NOSYSTEM": "1"}
@@ -143,11 +152,16 @@ def build_scene(base: Path) -> tuple[Path, dict[str, str]]:
     (root / "x.diff").write_text(SETTINGS_DIFF)
     (root / "fix.patch").write_text(FIX_PATCH)
     (root / "rename.patch").write_text(RENAME_PATCH)
+    (root / "plant.a").write_bytes(_ar({".envrc": b"echo planted\n"}))
+    (root / "lib.a").write_bytes(_ar({"a.o": b"\x7fELF"}))
     (root / "build").mkdir()
     (root / "dotenv").mkdir()
     (root / "dotenv" / ".envrc.gz").write_bytes(gzip.compress(b"export A=1\n"))
     _git(root, "add", "-A")  # fixtures tracked too: `git status` stays quiet
     _git(root, "commit", "-qm", "fixtures")
+    (root / ".envrc").write_text("echo stashed\n")  # a stash that brings an untracked .envrc back
+    _git(root, "stash", "push", "-q", "-u", "-m", "plant")
+    (root / "build").mkdir(exist_ok=True)  # an untracked empty folder: the stash took it away
     return root, env
 
 
@@ -227,6 +241,24 @@ PLANTS = [
     ("git archive --prefix=vendor/ evil | tar -x -C .", "vendor/.envrc"),
     ("git read-tree -u --prefix=vendor/ evil", "vendor/.envrc"),
     ("gunzip -k dotenv/.envrc.gz", "dotenv/.envrc"),
+    ("jar xf fixtures.zip", ".git/hooks/pre-commit"),
+    ("pax -r < fixtures.tar", ".envrc"),
+    ("ar x plant.a", ".envrc"),
+    ("git -C build apply ../evil.patch", "build/.envrc"),
+    ("git am evil.patch", ".envrc"),
+    ("git checkout evil", ".envrc"),
+    ("git switch evil", ".envrc"),
+    ("git checkout -b topic evil", ".envrc"),
+    ("git switch --detach evil", ".envrc"),
+    ("git merge evil", ".envrc"),
+    ("git rebase evil", ".envrc"),
+    ("git cherry-pick evil", ".envrc"),
+    ("git revert evil", ".envrc"),
+    ("git reset --hard evil", ".envrc"),
+    ("git stash pop", ".envrc"),
+    ("git stash apply 0", ".envrc"),
+    ("git worktree add wt evil", "wt/.envrc"),
+    ("git branch task3 evil && git checkout task3", ".envrc"),
 ]
 
 #: Sources nobody can list at decision time: an ordinary ask.
@@ -239,6 +271,7 @@ UNLISTABLE = [
     "rsync -a backup-host:evil/ ./",
     'tar xf "$ARCHIVE"',
     "git fetch origin && git checkout origin/evil -- .",
+    "git fetch origin && git checkout evil2",
 ]
 
 #: A busy developer's copies and extractions: decided as before (allowed).
@@ -263,6 +296,18 @@ ORDINARY = [
     "tar xf missing.tar",
     "unzip missing.zip -d out",
     "7z l bundle.7z",
+    "ar x lib.a",
+    "git switch feature",
+    "git checkout main",
+    "git merge feature",
+    "git cherry-pick feature",
+    "git checkout nothing-here",
+    "git stash list",
+    "git stash",
+    "git worktree add wt2",
+    "git branch task2 && git checkout task2",
+    "git switch -- -f",
+    "cd nowhere && git switch main",
 ]
 
 
@@ -379,6 +424,13 @@ def test_record_unlistable_examples_ask(scene: Any, form: str, command: str) -> 
 def test_record_not_match_examples_allow(scene: Any, form: str, command: str) -> None:
     decision = _decide(scene, command)
     assert decision.verdict is Verdict.ALLOW, (form, decision.layer, decision.reason)
+
+
+def test_the_git_record_names_every_listed_sub_command() -> None:
+    from bastion.files.landing import git
+
+    named = {name.split(" ", 1)[1] for name in landing.NAMES if name.startswith("git ")}
+    assert named == set(git.SUBCOMMANDS)
 
 
 def test_every_record_says_why_and_has_examples() -> None:

@@ -117,11 +117,11 @@ FORMS: tuple[Form, ...] = (
         not_match=("rsync -a ../clean/ vendor/", "rsync -a --exclude=.git ../withgit/ vendor/"),
     ),
     Form(
-        "tar", frozenset({"tar", "bsdtar", "gtar"}),
+        "tar", frozenset({"tar", "bsdtar", "gtar", "jar"}),
         "the archive's table of contents (tarfile; zip for bsdtar), without extracting",
         "an archive names its members; tar x writes them below -C, after --strip-components",
         "archives:tar",
-        match=("tar xf fixtures.tar", "tar -xzf fixtures.tgz", "tar --extract --file=fixtures.tar",
+        match=("tar xf fixtures.tar", "tar -xzf fixtures.tgz", "tar --extract --file=fixtures.tar", "jar xf fixtures.zip",
                "tar -C build -xf fixtures.tar", "tar xf nested.tar --strip-components=1", "cat fixtures.tar | tar x"),
         unlistable=("tar xf corrupt.tar", "tar --transform 's,x,.envrc,' -xf fixtures.tar"),
         not_match=("tar xzf node-v20.tar.gz", "tar tf fixtures.tar", "tar xOf fixtures.tar .envrc", "tar xf missing.tar"),
@@ -160,14 +160,42 @@ FORMS: tuple[Form, ...] = (
         not_match=("patch -p1 < fix.patch",),
     ),
     Form(
-        "git", frozenset({"git apply", "git checkout", "git restore", "git read-tree"}),
-        "a patch's file names; for a tree, git diff --name-only HEAD TREE (git ls-tree without HEAD)",
-        "git apply writes the files a patch names; git checkout TREE -- PATHS and git restore --source write "
-        "the tree's files; git read-tree -u writes a whole tree",
+        "pax", frozenset({"pax"}),
+        "the archive's table of contents (-r); the operands, walked (-rw)",
+        "pax -r writes an archive's members here; pax -rw copies folders like cp -r",
+        "archives:pax",
+        match=("pax -r -f fixtures.tar", "pax -r < fixtures.tar"),
+        not_match=("pax -f fixtures.tar",),
+    ),
+    Form(
+        "ar", frozenset({"ar"}),
+        "the ar archive's member headers",
+        "ar x writes each member, by its name, into the current folder",
+        "archives:ar",
+        match=("ar x plant.a",),
+        not_match=("ar t plant.a", "ar x lib.a"),
+    ),
+    Form(
+        "git_patch", frozenset({"git apply", "git am"}),
+        "the patch's file names (files.patch.diff_names), -p N and --directory applied",
+        "git apply and git am write the files a patch names",
         "git:git",
-        match=("git apply evil.patch", "git checkout evil -- .", "git restore --source=evil .",
+        match=("git apply evil.patch", "git apply rename.patch", "git am evil.patch"),
+        not_match=("git apply fix.patch", "git apply --stat evil.patch"),
+    ),
+    Form(
+        "git_tree", frozenset({"git checkout", "git switch", "git restore", "git reset", "git merge", "git rebase",
+                               "git cherry-pick", "git revert", "git stash", "git worktree", "git read-tree"}),
+        "git diff --name-only HEAD TREE (HEAD...X for merge and rebase, a commit's own changes for cherry-pick "
+        "and revert, a stash's changes and untracked files; git ls-tree without a HEAD)",
+        "switching, restoring, resetting, merging or picking writes the files that differ from HEAD; a branch, "
+        "a stash or a fetched commit can carry a protected file nobody wrote in this session",
+        "git:git",
+        match=("git checkout evil -- .", "git checkout evil", "git switch evil", "git restore --source=evil .",
+               "git merge evil", "git cherry-pick evil", "git stash pop", "git worktree add wt evil",
                "git read-tree -u --prefix=vendor/ evil"),
-        not_match=("git apply fix.patch", "git apply --stat evil.patch", "git checkout -b topic"),
+        not_match=("git checkout -b topic", "git switch feature", "git merge feature", "git checkout nothing-here",
+                   "git stash list"),
     ),
 )
 

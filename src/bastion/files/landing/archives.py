@@ -296,6 +296,89 @@ def sevenzip(scene: Scene) -> Iterator[str]:
     yield from _members(archive_entries(path), scene.real(out), keep=_selector(members, ()), flat=ops[0] == "e")
 
 
+def pax(scene: Scene) -> Iterator[str]:
+    """pax ``-r`` reads an archive (``-f`` or standard input) into the current folder;
+    ``-rw`` copies its operands into the last one, as ``cp -r`` would."""
+    from ...shell.options import parse_args
+
+    parsed = parse_args(scene.args, frozenset("-f -s -x -o -p -b -B -D -E -G -T -U".split()))
+    if not parsed.has("-r"):
+        return
+    if parsed.has("-s"):
+        raise Unlistable("it renames members as it extracts them")
+    ops = list(parsed.operands)
+    if parsed.has("-w"):
+        if len(ops) < 2:
+            return
+        dest = scene.real(ops[-1])
+        for word in ops[:-1]:
+            for source in expand(scene, word):
+                came = origin(scene, scene.lexical(source))
+                if came in ("absent", "file", "empty"):
+                    continue
+                if came != "disk":
+                    raise Unlistable(f"{source} is made by an earlier command")
+                yield below(dest, source)
+                if os.path.isdir(scene.real(source)):
+                    for rel in walk(scene.real(source)):
+                        yield below(dest, f"{source.rstrip('/')}/{rel}")
+        return
+    archive = parsed.value("-f")
+    entries = _stdin_archive(scene) if archive in (None, "-") else None
+    if entries is None:
+        path = _archive_file(scene, archive or "-")
+        if path is None:
+            return
+        entries = archive_entries(path)
+    yield from _members(entries, scene.real("."), keep=_selector(ops, ()))
+
+
+def ar(scene: Scene) -> Iterator[str]:
+    """ar ``x``: an ``ar`` archive's members, by name, into the current folder (``ar``
+    keeps no folders). Read from the archive's headers without extracting."""
+    args = list(scene.args)
+    if not args:
+        return
+    letters = args[0].lstrip("-")
+    if "x" not in letters or len(args) < 2:
+        return
+    path = _archive_file(scene, args[1])
+    if path is None:
+        return
+    members = args[2:]
+    for name in _ar_names(path):
+        if not members or name in members:
+            yield below(scene.real("."), posixpath.basename(name) or name)
+
+
+def _ar_names(path: str) -> Iterator[str]:
+    """The member names of an ``ar`` archive (GNU long names and BSD ``#1/N`` names too)."""
+    try:
+        with open(path, "rb") as handle:
+            if handle.read(8) != b"!<arch>\n":
+                raise Unlistable(f"{path} is not an ar archive bastion can read")
+            table = b""
+            for _count in range(limits.MAX_ENTRIES + 1):
+                header = handle.read(60)
+                if len(header) < 60:
+                    return
+                raw, size = header[:16].rstrip(b" "), int(header[48:58].strip() or 0)
+                body_start = handle.tell()
+                if raw == b"//":
+                    table = handle.read(min(size, limits.MAX_PATCH_BYTES))
+                elif raw.startswith(b"#1/"):
+                    yield handle.read(int(raw[3:])).rstrip(b"\0").decode("utf-8", "replace")
+                elif raw.startswith(b"/") and raw[1:].isdigit() and table:
+                    start = int(raw[1:])
+                    yield table[start:table.find(b"/\n", start)].decode("utf-8", "replace")
+                elif raw not in (b"/", b"/SYM64/", b"__.SYMDEF", b"__.SYMDEF SORTED"):
+                    yield raw.rstrip(b"/").decode("utf-8", "replace")
+                handle.seek(body_start + size + (size & 1))
+            raise Unlistable(f"{path} holds more than {limits.MAX_ENTRIES} members")
+    except (OSError, ValueError) as exc:
+        raise Unlistable(f"{path} cannot be read ({type(exc).__name__})") from None
+
+
 def _is_zip_or_tar(path: str) -> bool:
     import tarfile
     import zipfile

@@ -54,6 +54,11 @@ class Scene:
         not listed here (as ``shell.paths`` does not name it either)."""
         return "{}" in word and any(c.origin in ("find -exec", "xargs") for c in (self.cmd, *self.commands))
 
+    def at(self, folder: str) -> "Scene":
+        """The same command run from ``folder`` (``git -C DIR``): its paths resolve there."""
+        return Scene(self.cmd, self.name, self.lexical(folder), self.home, self.earlier, self.commands, self.source,
+                     self.complex)
+
     def lexical(self, path: str) -> str:
         from ...shell.paths import resolve
 
