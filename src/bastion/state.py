@@ -89,6 +89,46 @@ def write_atomic(path: Path, text: str, mode: int = 0o600) -> None:
         raise
 
 
+#: ``write_atomic``'s temporary names: ``.<file>.<8 random chars>.tmp``.
+_TEMP_NAME = r"\..+\.[a-z0-9_]{8}\.tmp"
+#: A temporary file older than this belongs to a writer that was killed (SIGKILL skips
+#: ``write_atomic``'s cleanup); a live writer replaces its file within milliseconds.
+STALE_TEMP_SECONDS = 600.0
+
+
+def sweep_stale_temps(folder: Path, *, older_than: float = STALE_TEMP_SECONDS, every: float = STALE_TEMP_SECONDS) -> int:
+    """Remove ``write_atomic`` leftovers older than ``older_than`` seconds from ``folder``
+    (our own name shape only); returns how many. Costs one ``stat`` when a sweep of this
+    folder ran less than ``every`` seconds ago (the time is kept as ``.swept``'s mtime)."""
+    import re
+    import stat
+    import time
+
+    now = time.time()
+    marker = folder / ".swept"
+    try:
+        if now - marker.stat().st_mtime < every:
+            return 0
+    except OSError:
+        pass
+    try:
+        marker.touch(mode=0o600)
+        names = os.listdir(folder)
+    except OSError:
+        return 0
+    pattern, removed = re.compile(_TEMP_NAME), 0
+    for name in names:
+        if not pattern.fullmatch(name):
+            continue
+        with contextlib.suppress(OSError):
+            path = folder / name
+            info = path.lstat()
+            if now - info.st_mtime >= older_than and stat.S_ISREG(info.st_mode):
+                path.unlink()
+                removed += 1
+    return removed
+
+
 def read_json(path: Path, default: Any) -> Any:
     """Read a JSON state file; a missing or unreadable one reads as ``default``."""
     try:

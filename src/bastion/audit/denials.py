@@ -48,6 +48,9 @@ def record(session_id: str, denied: bool, *, env: Mapping[str, str] | None = Non
         data["denials"] = {"consecutive": consecutive, "total": total}
         return data
 
-    data = state.update_json(state.session_file(session_id, env), change, {})
+    path = state.session_file(session_id, env)
+    data = state.update_json(path, change, {})
+    for folder in (path.parent, path.parent.parent):  # leftovers of writers killed mid-update
+        state.sweep_stale_temps(folder)
     counts = data["denials"]
     return DenialState(counts["consecutive"], counts["total"])
