@@ -67,14 +67,25 @@ def read_call(raw: bytes | None, args: Any, *, where: str) -> tuple[dict[str, An
     try:
         data = parse_input(raw, cwd=os.path.abspath(args.cwd or os.getcwd()))
     except InputError as exc:
+        _audit_bad_input(f"{where}: {exc}", raw, args, exc.data)
         raise BadInput(f"{where}: {exc}", exc.data) from None
     try:
         call = call_from_json(data, where=where)
     except BadInput as exc:
+        _audit_bad_input(str(exc), raw, args, data)
         raise BadInput(str(exc), data) from None
     if args.session and not call.session_id:
         call.session_id = args.session
     return data, call
+
+
+def _audit_bad_input(message: str, raw: bytes | None, args: Any, data: Any = None) -> None:
+    """``bastion check`` refused a call it could not read (exit 2, or the line's error):
+    the audit log says so, as it says every decision (not with ``--no-audit``)."""
+    if getattr(args, "verb", "") == "check" and not getattr(args, "no_audit", False):
+        from .audit.log import record_fail_closed
+
+        record_fail_closed(message, verdict="error", agent="cli", raw=raw, payload=data)
 
 
 # --------------------------------------------------------------------------- guard cache
@@ -145,6 +156,7 @@ def _read_call(args: Any) -> Any:
     raw = read_stdin(MAX_INPUT_BYTES + 1)
     if raw is None or not raw.strip():
         where = "stdin is closed" if raw is None else "stdin"
+        _audit_bad_input(f"{where}: no call given", raw, args)
         raise BadInput(f"{where}: no call given (pipe a JSON call, or use: bastion check -- 'shell command')")
     return read_call(raw, args, where="stdin")[1]
 

@@ -80,7 +80,7 @@ def run(client: Any, raw: bytes | str | None, env: Mapping[str, str] | None = No
         except InputError as exc:
             name = (exc.data or {}).get("hook_event_name")
             event = name if isinstance(name, str) else ""
-            return fail_closed(client, event, exc.data, f"bastion could not check this call ({exc})", env)
+            return fail_closed(client, event, exc.data, f"bastion could not check this call ({exc})", env, raw=raw)
         event = payload.get("hook_event_name") or client.PRE_EVENTS[0]
         from ..provenance import client_name, trusted_env  # before any settings are read
 
@@ -103,12 +103,19 @@ def run(client: Any, raw: bytes | str | None, env: Mapping[str, str] | None = No
 
 
 def fail_closed(client: Any, event: str, payload: Mapping[str, Any] | None, message: str,
-                env: Mapping[str, str]) -> Reply:
+                env: Mapping[str, str], *, raw: bytes | None = None) -> Reply:
     """The one place a hook call bastion could not check (unreadable input, a failure
     while deciding) gets its answer: the client's own fail-closed reply (ask, or deny /
     block when nobody can be asked), with ``message`` as its one stderr line. ``payload``
-    is the call's JSON object when it could be read, else None; ``env`` the caller's."""
-    return client.failure(event, payload, message)
+    is the call's JSON object when it could be read, else None; ``env`` the caller's;
+    ``raw`` the unreadable bytes (the audit line keeps a short redacted prefix)."""
+    from ..audit.log import record_fail_closed, reply_verdict
+    from ..provenance import client_name
+
+    reply = client.failure(event, payload, message)
+    record_fail_closed(message, verdict=reply_verdict(reply.stdout, reply.exit_code), agent=client_name(client) or "",
+                       raw=raw, payload=payload, event=event, env=env)
+    return reply
 
 
 def _guard(call: Any, env: Mapping[str, str]) -> tuple[Any, list[str]]:
