@@ -272,6 +272,7 @@ UNLISTABLE = [
     'tar xf "$ARCHIVE"',
     "git fetch origin && git checkout origin/evil -- .",
     "git fetch origin && git checkout evil2",
+    "git branch -m evil evil9 && git checkout evil9",
 ]
 
 #: A busy developer's copies and extractions: decided as before (allowed).

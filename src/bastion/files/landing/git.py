@@ -119,6 +119,8 @@ def _makes_revisions(scene: Scene) -> bool:
             sub, rest, _where = git_sub(cmd.argv[1:])
             if sub in _REF_MAKERS and not set(rest) & _SEQUENCER:
                 return True
+            if sub == "branch" and set(rest) & {"-m", "-M", "--move", "-c", "-C", "--copy"}:
+                return True  # a renamed or copied branch
         elif may_make(Scene(cmd, "", scene.base, scene.home, [cmd], scene.commands, scene.source)):
             return True
     return False
