@@ -23,7 +23,7 @@ def _plain(example: str) -> str:
 
 
 def _hidden(example: str) -> str:
-    return re.sub("«.*?»", REDACTED, example, flags=re.S)
+    return re.sub("«.*?»", REDACTED, example, flags=re.DOTALL)
 
 
 @pytest.mark.parametrize(

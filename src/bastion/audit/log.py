@@ -22,8 +22,9 @@ import hashlib
 import json
 import os
 import time
+from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import Any, Iterator, Mapping
+from typing import Any
 
 from ..model import Decision, ToolCall
 from .redact import REDACTED, redact, shorten  # noqa: F401 - REDACTED and redact are this module's API too

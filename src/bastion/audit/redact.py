@@ -14,9 +14,11 @@ path calls this module: deciding a call never needs it.
 from __future__ import annotations
 
 import functools
+import math
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 REDACTED = "[REDACTED]"
 
@@ -72,8 +74,8 @@ FORMS: tuple[SecretForm, ...] = (
         r"(?P<s>[\s\S]*?)(?=-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|\Z)",
         match=(
             "-----BEGIN RSA PRIVATE KEY-----«\nMIIEowIBAAKCAQEAx1Yz0abc\nQWERTYUIOPASDFGH=\n»-----END RSA PRIVATE KEY-----",
-            "printf '-----BEGIN OPENSSH PRIVATE KEY-----«\\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ\\n»"
-            "-----END OPENSSH PRIVATE KEY-----' > k",
+            ("printf '-----BEGIN OPENSSH PRIVATE KEY-----«\\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ\\n»"
+             "-----END OPENSSH PRIVATE KEY-----' > k"),
             "-----BEGIN PRIVATE KEY-----«\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC (cut off here»",
         ),
         not_match=("grep -rl -- '-----BEGIN OPENSSH PRIVATE KEY-----' ~/.ssh", "ssh-keygen -t ed25519 -f key"),
@@ -438,7 +440,7 @@ FORMS: tuple[SecretForm, ...] = (
 )
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def compiled(form: SecretForm) -> tuple[re.Pattern[str], Any]:
     """A row's pattern and the function that hides its secret groups, compiled the first
     time a text holds one of the row's hints (most records need few rows, or none)."""
@@ -526,9 +528,9 @@ def redact(value: Any, *, clip: int | None = None, _depth: int = 0) -> Any:
     if kind is int:
         return value if value.bit_length() <= 256 else f"[an integer of {value.bit_length()} bits]"  # str() would raise
     if kind is float:
-        if value != value:
+        if math.isnan(value):
             return "NaN"
-        return value if abs(value) != _INF else ("Infinity" if value > 0 else "-Infinity")
+        return value if not math.isinf(value) else ("Infinity" if value > 0 else "-Infinity")
     if _depth >= MAX_DEPTH:
         return TOO_DEEP
     if kind is dict or isinstance(value, Mapping):
@@ -547,5 +549,3 @@ def redact(value: Any, *, clip: int | None = None, _depth: int = 0) -> Any:
             return redact(plain(value), clip=clip)
     return redact(str(value), clip=clip)
 
-
-_INF = float("inf")
