@@ -56,8 +56,12 @@ def _landing_verdicts(ctx: Any) -> list[Any]:
         out: list[Any] = []
         for landing in found:
             hits = 0
+            seen: set[str] = set()
             try:
                 for path in landing.targets:
+                    if path in seen:
+                        continue
+                    seen.add(path)
                     why = next((v.reason for v in check_access("write", path, workspace=ctx.workspace, home=ctx.home,
                                                                config=config) if v.immune), None)
                     if why is None and persistence_level(path, ctx.home):
@@ -68,10 +72,11 @@ def _landing_verdicts(ctx: Any) -> list[Any]:
                         hits += 1
                         if hits >= _LANDING_HITS:
                             break
-            except Unlistable as exc:
+            except Exception as exc:  # noqa: BLE001 - a lister that fails has not listed: ask
+                why = str(exc) if isinstance(exc, Unlistable) else f"listing it failed: {type(exc).__name__}"
                 if not hits:
                     out.append(PathVerdict("ask", False, "FS008", f"`{landing.label}` needs approval: what it puts in "
-                                           f"place cannot be listed ({exc})", ctx.call.run_dir))
+                                           f"place cannot be listed ({why})", ctx.call.run_dir))
         return out
 
     return ctx._once("landing_verdicts", build)

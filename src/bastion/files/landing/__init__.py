@@ -1,23 +1,27 @@
-"""What a copy or an extraction puts in place: the files only its source names.
+"""What a copy, an extraction, a patch or a git checkout puts in place: files whose
+names only the source knows.
 
 ``cp -r ../evil/. .`` writes ``.`` as far as its argv says, yet it plants
 ``.git/hooks/pre-commit``, ``.envrc`` and ``.bastion/settings.json`` — names only the
-source folder knows. The same holds for ``rsync``, ``tar x``, ``unzip``, ``7z x``,
-``git apply``, ``patch`` and ``git checkout <tree> -- .``. This module lists the source
-at decision time and yields every path that would land; the file layers
-(``files.layers``) judge those paths with the one protected-path judge
+source folder knows. The same holds for ``rsync``, ``tar x``, ``unzip``, ``7z x``, ``ar
+x``, ``pax -r``, ``gunzip``, ``patch``, ``git apply`` and for git commands that write
+another tree (``checkout``, ``switch``, ``restore --source``, ``reset --hard``,
+``merge``, ``rebase``, ``cherry-pick``, ``revert``, ``stash pop``, ``worktree add``,
+``read-tree -u``, ``archive | tar x``). This package lists the source at decision time
+and yields every path that would land (one record per command family, :data:`FORMS`);
+the file layers (``files.layers``) judge those paths with the one protected-path judge
 (``check.check_access``) and the runs-later table (``shell.targets``), so no list of
 protected names lives here.
 
-* **Listed** — a folder on disk (walked, bounded by :data:`MAX_ENTRIES` and
-  :data:`MAX_DEPTH`), an archive's table of contents (``tarfile``/``zipfile``, read
-  without extracting, bounded by :data:`MAX_ARCHIVE_BYTES` and :data:`MAX_ENTRIES`), a
-  patch's file names (``files.patch.diff_names``), a git tree (``git diff --name-only``
-  or ``git ls-tree``, :data:`GIT_TIMEOUT`). A protected name among the targets is an
+* **Listed** — a folder on disk (walked), an archive's table of contents
+  (``tarfile``/``zipfile``/``ar`` headers, read without extracting), a patch's file
+  names (``files.patch.diff_names``), a git tree (``git diff --name-only`` or ``git
+  ls-tree``), each bounded (:mod:`.limits`). A protected name among the targets is an
   immune ask naming it (``FS007``).
 * **Not listable** — a remote source, a value only known at run time, an unreadable or
   unknown format, a 7z archive, something too big, input piped from a program, a source
-  an earlier command in the same script makes: an ordinary ask (``FS008``).
+  or a revision an earlier command in the same script may make: an ordinary ask
+  (``FS008``).
 * **Absent** — a source that does not exist and that nothing earlier in the script can
   have made: the command fails and lands nothing (``tar xf missing.tar``), so it is
   decided as before.
@@ -25,19 +29,23 @@ protected names lives here.
 Paths land *lexically* below the destination resolved through its symlinks: a name in an
 archive or a folder is judged where it would be written, ``..`` folded (over-reporting an
 archive that ``tar`` would refuse is the safe side). Links in archives count twice: the
-link's own name and where it points.
+link's own name and where it points. A ``{}`` that ``find -exec`` or ``xargs`` fills at
+run time is not listed (``shell.paths`` does not name it either).
 
-The examples of each record (:data:`FORMS`) assume this scene, which
-``tests/test_copy_plants.py`` builds for real: a git project (branches ``main``,
-``evil`` adding ``.envrc`` and ``.vscode/tasks.json``, ``feature`` changing ``src/``)
-next to ``../evil/`` (``.git/hooks/pre-commit``, ``.envrc``, ``.bastion/settings.json``,
-``src/app.py``), ``../clean/`` (``src/``, ``docs/``, ``README.md``) and ``../withgit/``
-(its own ``.git``, ``lib/``); in the project ``fixtures.tar`` (``.envrc``), ``fixtures.tgz``
-and ``fixtures.zip`` (``.git/hooks/pre-commit``), ``nested.tar``
-(``pkg/.bastion/settings.json``), ``dist.zip``, ``node-v20.tar.gz``, ``bundle.7z`` (a real
-7z header), ``corrupt.tar``, ``evil.patch`` (adds ``.envrc``), ``x.diff`` (changes
-``.bastion/settings.json``), ``fix.patch`` (changes ``src/app.py``), ``rename.patch``
-(``notes.txt`` → ``.vscode/tasks.json``) and an empty ``build/``.
+The examples of each record assume this scene, which ``tests/test_copy_plants.py``
+builds for real: a git project (branches ``main``, ``evil`` adding ``.envrc`` and
+``.vscode/tasks.json``, ``feature`` changing ``src/``; a stash holding an untracked
+``.envrc``) next to ``../evil/`` (``.git/hooks/pre-commit``, ``.envrc``,
+``.bastion/settings.json``, ``src/app.py``), ``../clean/`` (``src/``, ``docs/``,
+``README.md``) and ``../withgit/`` (its own ``.git``, ``lib/``); in the project
+``fixtures.tar`` (``.envrc``), ``fixtures.tgz`` and ``fixtures.zip``
+(``.git/hooks/pre-commit``), ``nested.tar`` (``pkg/.bastion/settings.json``),
+``links.tar`` (``vendor/hooks -> ../.git/hooks``), ``links.zip`` (``env -> .envrc``),
+``plant.a`` (``.envrc``), ``lib.a``, ``dotenv/.envrc.gz``, ``dist.zip``,
+``node-v20.tar.gz``, ``bundle.7z`` (a real 7z header), ``corrupt.tar``, ``evil.patch``
+(adds ``.envrc``), ``x.diff`` (changes ``.bastion/settings.json``), ``fix.patch``
+(changes ``src/app.py``), ``rename.patch`` (``notes.txt`` → ``.vscode/tasks.json``) and
+an empty ``build/``.
 """
 
 from __future__ import annotations

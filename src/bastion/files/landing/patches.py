@@ -15,7 +15,6 @@ def patch_texts(scene: Scene, files: Sequence[str]) -> list[str]:
     when one is written earlier in the script or comes as a here-document — every
     here-document body of the script (more files, never fewer)."""
     from ...shell.inline import heredoc_bodies
-    from ..patch import PATCH_COMMANDS  # noqa: F401 - the same reader as apply_patch
 
     texts: list[str] = []
     use_bodies = False
