@@ -117,7 +117,8 @@ def rsync(scene: Scene) -> Iterator[str]:
     if scene.dynamic(dest):
         raise Unlistable(f"the destination {dest} is only known when the command runs")
     dest_real = scene.real(dest)
-    excluded = _rsync_excludes(parsed.values("--exclude"))
+    filters = parsed.has("--include", "--include-from", "--filter", "-f", "-F", "--files-from")
+    excluded = _rsync_excludes([] if filters else parsed.values("--exclude"))  # an include may win over them
     many = len(sources) > 1 or dest.endswith("/") or os.path.isdir(dest_real)
     for word in sources:
         if remote(word):
@@ -144,7 +145,8 @@ def rsync(scene: Scene) -> Iterator[str]:
 
 def _rsync_excludes(patterns: list[str]) -> Callable[[str], bool]:
     """``--exclude=NAME`` (no slash inside, an optional trailing one) as a test of one
-    path component; other patterns are ignored, which only lists more."""
+    path component; other patterns, and every exclude when an include or filter rule is
+    given, are ignored, which only lists more."""
     import fnmatch
 
     simple = [p.rstrip("/") for p in patterns if p and "/" not in p.rstrip("/")]
