@@ -446,3 +446,10 @@ def test_every_record_says_why_and_has_examples() -> None:
         names |= form.commands
     for code, (title, why) in landing.FINDINGS.items():
         assert code.startswith("FS") and title and why
+
+
+def test_a_zip_with_too_many_entries_asks_before_reading_them(scene: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(landing.limits, "MAX_ENTRIES", 1)
+    decision = _decide(scene, "unzip -o fixtures.zip")  # two entries
+    assert decision.verdict is Verdict.ASK and not decision.immune, decision.reason
+    assert any(f.code == "FS008" for f in decision.findings)

@@ -38,6 +38,10 @@ def _zip_entries(path: str) -> Iterator[Entry]:
     import zipfile
 
     try:
+        with open(path, "rb") as handle:  # the entry count, before zipfile reads every entry
+            end = zipfile._EndRecData(handle)  # type: ignore[attr-defined]  # noqa: SLF001
+        if end and end[zipfile._ECD_ENTRIES_TOTAL] > limits.MAX_ENTRIES:  # type: ignore[attr-defined]  # noqa: SLF001
+            raise Unlistable(f"{path} holds more than {limits.MAX_ENTRIES} files")
         with zipfile.ZipFile(path) as archive:
             infos = archive.infolist()
             if len(infos) > limits.MAX_ENTRIES:

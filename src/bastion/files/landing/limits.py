@@ -13,4 +13,4 @@ MAX_UNPACKED_BYTES = 512 * 1024 * 1024
 #: A patch file bigger than this is not read.
 MAX_PATCH_BYTES = 4 * 1024 * 1024
 #: Seconds a ``git`` listing may take.
-GIT_TIMEOUT = 3.0
+GIT_TIMEOUT = 2.0
