@@ -276,6 +276,7 @@ UNLISTABLE = [
     "git fetch origin && git checkout origin/evil -- .",
     "git fetch origin && git checkout evil2",
     "git branch -m evil evil9 && git checkout evil9",
+    "git stash && git stash pop",
 ]
 
 #: A busy developer's copies and extractions: decided as before (allowed).

@@ -71,7 +71,7 @@ class _Repo:
     def missing(self, revision: str) -> Iterator[str]:
         """What a revision that does not resolve lands: nothing (git fails), unless an
         earlier command in the script may fetch or make it."""
-        if _makes_revisions(self.scene):
+        if _makes_revisions(self.scene, revision):
             raise Unlistable(f"{revision} may come from an earlier command")
         return iter(())
 
@@ -107,9 +107,9 @@ _REF_MAKERS = frozenset({"fetch", "pull", "clone", "am", "bundle", "stash", "com
                          "cherry-pick", "revert", "tag", "update-ref", "notes", "replace", "submodule", "remote"})
 
 
-def _makes_revisions(scene: Scene) -> bool:
-    """A command before this one may make a revision: a git command that fetches or
-    commits, or any command whose effects bastion cannot see."""
+def _makes_revisions(scene: Scene, revision: str) -> bool:
+    """A command before this one may make ``revision``: a git command that fetches or
+    commits (``git stash`` only a stash), or any command whose effects bastion cannot see."""
     from ...shell.catalog import canonical_name
 
     for cmd in scene.earlier:
@@ -117,7 +117,7 @@ def _makes_revisions(scene: Scene) -> bool:
             continue
         if canonical_name(cmd.name) == "git":
             sub, rest, _where = git_sub(cmd.argv[1:])
-            if sub in _REF_MAKERS and not set(rest) & _SEQUENCER:
+            if sub in _REF_MAKERS and not set(rest) & _SEQUENCER and (sub != "stash" or revision.startswith("stash")):
                 return True
             if sub == "branch" and set(rest) & {"-m", "-M", "--move", "-c", "-C", "--copy"}:
                 return True  # a renamed or copied branch
@@ -336,12 +336,26 @@ def _stash(repo: _Repo, rest: Sequence[str]) -> Iterator[str]:
         ops = ops[1:]
     stash = ops[0] if ops else "stash@{0}"
     stash = f"stash@{{{stash}}}" if stash.isdigit() else stash
+    if _stashed_before(repo.scene):
+        raise Unlistable("a stash made just before it may or may not be the one it takes")
     if not repo.resolves(stash):
         yield from repo.missing(stash)
         return
     yield from repo.changes(f"{stash}^1", stash)
     if repo.resolves(f"{stash}^3"):
         yield from repo.names("ls-tree", "-r", "--name-only", "--full-tree", "-z", f"{stash}^3")
+
+
+def _stashed_before(scene: Scene) -> bool:
+    """``git stash`` (push or save) runs before this command in the script."""
+    from ...shell.catalog import canonical_name
+
+    for cmd in scene.earlier:
+        if cmd.argv and canonical_name(cmd.name) == "git":
+            sub, rest, _where = git_sub(cmd.argv[1:])
+            if sub == "stash" and (not rest or rest[0] in ("push", "save") or rest[0].startswith("-")):
+                return True
+    return False
 
 
 def _worktree(repo: _Repo, rest: Sequence[str]) -> Iterator[str]:
