@@ -9,6 +9,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# Property tests judge outcomes, never speed: a busy machine must not fail them.
+settings.register_profile("bastion", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("bastion")
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 

@@ -358,7 +358,7 @@ def _detoured(draw: st.DrawFn) -> str:
     return code
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(command=_detoured())
 def test_composed_detours_are_denied(guards: dict[Mode, Callable[[str], object]], command: str) -> None:
     for mode in (Mode.BYPASS, Mode.DONT_ASK):

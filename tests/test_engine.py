@@ -100,7 +100,7 @@ def test_custom_layer_can_allow_but_not_past_a_hard_block(project, bastion_env):
     assert guard.check(bash(project, "rm -rf /")).verdict is Verdict.DENY
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(
     position=st.integers(min_value=0, max_value=13),
     mode=st.sampled_from(list(Mode)),
@@ -119,7 +119,7 @@ def test_property_an_exception_never_allows(project, bastion_env, position, mode
         assert decision.verdict is not Verdict.ALLOW
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(
     mode=st.sampled_from(list(Mode)),
     command=st.sampled_from(["npm publish", "npm publish --tag next", "cd src && npm publish", "sudo npm publish"]),

@@ -110,7 +110,7 @@ _ALPHABET = st.sampled_from(list("ab-,.{}'\"\\ $") + ["$'\\x41'", "\\ ", "{a,b}"
 
 
 @pytest.mark.skipif(_BASH is None, reason="bash is not installed")
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(st.lists(_ALPHABET, min_size=1, max_size=12).map("".join))
 def test_decoding_agrees_with_bash_on_random_words(tmp_path, words: str) -> None:
     """Whenever bastion calls a word literal, bash must produce exactly those words."""

@@ -191,7 +191,7 @@ _COMMAND = st.builds(lambda tool, args: " ".join([tool, *args]), st.sampled_from
 _PREFIX = st.sampled_from(["", "cd src && ", "NODE_ENV=test ", "timeout 5 "])
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(prefix=_PREFIX, commands=st.lists(_COMMAND, min_size=1, max_size=3), joiner=st.sampled_from([" && ", " ; ", " || "]))
 def test_a_saved_suggestion_matches_its_trigger_and_nothing_destructive(project, bastion_env, tmp_path_factory, prefix, commands, joiner):
     command = prefix + joiner.join(commands)
