@@ -7,6 +7,7 @@ no personal settings) about each call and prints the verdict with its reason.
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import tempfile
 from typing import Any
@@ -39,13 +40,22 @@ def _project() -> str:
 
 
 def run_demo(*, color: bool = False) -> int:
+    """Show the main job on a fresh project, which is removed afterwards."""
+    root = _project()
+    try:
+        return _show(root, color=color)
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def _show(root: str, *, color: bool) -> int:
+    """Decide each demo call in the throw-away project and print why."""
     from .engine import Guard
     from .explain import verdict_label
     from .model import ToolCall
 
-    root = _project()
     guard = Guard.from_settings(root, isolated=True)
-    print(f"bastion demo — a fresh git project in {root}, built-in defaults only\n")
+    print(f"bastion demo — a throw-away git project in {root}, built-in defaults only\n")
     counts: dict[str, int] = {}
     for tool, tool_input, what in DEMO_CALLS:
         decision = guard.check(ToolCall(tool, tool_input, cwd=root, session_id="demo"))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -162,9 +163,18 @@ def evaluate_texts(path: Path, records: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def evaluate(paths: Iterable[str]) -> list[dict[str, Any]]:
+    """Decide every record of each file in a throw-away project, which is removed afterwards."""
+    project, env = _project()
+    try:
+        return _evaluate_in(project, env, paths)
+    finally:
+        shutil.rmtree(os.path.dirname(project), ignore_errors=True)
+
+
+def _evaluate_in(project: str, env: dict[str, str], paths: Iterable[str]) -> list[dict[str, Any]]:
+    """Decide every record of each file against the throw-away project."""
     from .engine import Guard
 
-    project, env = _project()
     guard = Guard.from_settings(project, isolated=True, env=env)
     reports = []
     for name in paths:
