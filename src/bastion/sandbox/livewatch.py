@@ -105,6 +105,10 @@ class CreationWatch:
             return os.path.lexists(path)
 
     def close(self) -> None:
+        """Close the watch off the caller's path: the kernel waits for a grace period
+        (about 20 ms) before closing an inotify descriptor, which the run need not pay."""
         if self._fd >= 0:
-            os.close(self._fd)
-            self._fd = -1
+            fd, self._fd = self._fd, -1
+            import threading
+
+            threading.Thread(target=os.close, args=(fd,), name="bastion-unwatch", daemon=True).start()
