@@ -73,7 +73,9 @@ class _Progress:
 
 
 def _project() -> tuple[str, dict[str, str]]:
-    root = tempfile.mkdtemp(prefix="bastion-eval-")
+    """A throw-away project, home and config outside /tmp: people keep those elsewhere, and
+    a corpus full of /tmp clean-ups would otherwise be judged as wiping them."""
+    root = tempfile.mkdtemp(prefix="bastion-eval-", dir="/var/tmp" if os.path.isdir("/var/tmp") else None)
     project = os.path.join(root, "project")
     os.makedirs(os.path.join(project, "src"))
     subprocess.run(["git", "init", "-q", project], check=False, capture_output=True)
