@@ -1,33 +1,149 @@
-"""Regenerate the measured parts of README.md from real runs.
+"""Regenerate the measured parts of README.md and docs/*.md from real runs.
 
     python scripts/readme_tables.py [--skip-bench] [--corpus ../shared/corpus]
 
-Each generated block sits between ``<!-- NAME:start -->`` and ``<!-- NAME:end -->``
-markers: ``demo`` (``bastion demo``), ``accuracy`` (``bastion eval`` over the corpus)
-and ``speed`` (``benchmarks/bench.py``). Run it whenever decisions or speed change.
+Each generated block sits between ``<!-- NAME:start -->`` and ``<!-- NAME:end -->`` markers,
+in whichever of README.md and docs/**/*.md holds it; its headings are set one level below
+the heading it sits under. The blocks: ``demo`` (``bastion demo``), ``accuracy``
+(``bastion eval`` over the corpus), ``attacks`` (``scripts/attack_report.py``),
+``real-sessions`` (``scripts/real_sessions_report.py``), ``peer-suites``
+(``scripts/peer_suites_report.py``), ``speed`` (``benchmarks/bench.py``), and the README's
+summaries ``headline-accuracy`` (from the runs above) and ``headline-speed`` (read from the
+``speed`` block, so ``--skip-bench`` keeps both as they were). A block whose data is absent
+(no ``../shared``) keeps its last values, with a message. Run it whenever decisions or speed
+change.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import subprocess
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+HEADING = re.compile(r"^(#{1,6}) ", re.M)
 
 
 def _run(argv: list[str]) -> str:
     done = subprocess.run(argv, capture_output=True, text=True, cwd=ROOT, check=True)
+    if done.stderr.strip().startswith("skipped:"):
+        print(done.stderr.strip(), file=sys.stderr)
     return done.stdout.strip()
 
 
-def _replace(text: str, name: str, body: str) -> str:
-    pattern = re.compile(rf"(<!-- {name}:start -->\n)(?:.*?\n)?(<!-- {name}:end -->)", re.S)
-    if not pattern.search(text):
-        raise SystemExit(f"README.md has no <!-- {name}:start --> … <!-- {name}:end --> block")
-    return pattern.sub(lambda m: m.group(1) + body + "\n" + m.group(2), text)
+def _pages() -> list[Path]:
+    return [ROOT / "README.md", *sorted((ROOT / "docs").glob("**/*.md"))]
+
+
+def _block(name: str) -> re.Pattern[str]:
+    return re.compile(rf"(<!-- {re.escape(name)}:start -->\n)(?:.*?\n)?(<!-- {re.escape(name)}:end -->)", re.S)
+
+
+def _nest(text: str, before: str) -> str:
+    """Shift the block's headings so its top one sits one level below the heading above it
+    (outside code fences), so a block reads right wherever it lives."""
+    levels = [len(m.group(1)) for m in HEADING.finditer(_outside_fences(text))]
+    if not levels:
+        return text
+    above = [len(m.group(1)) for m in HEADING.finditer(_outside_fences(before))]
+    shift = (above[-1] + 1 if above else 2) - min(levels)
+    lines, fenced = [], False
+    for line in text.split("\n"):
+        if line.startswith("```"):
+            fenced = not fenced
+        match = None if fenced else HEADING.match(line)
+        if match:
+            line = "#" * min(6, max(1, len(match.group(1)) + shift)) + line[len(match.group(1)):]
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def _outside_fences(text: str) -> str:
+    return re.sub(r"^```.*?^```", "", text, flags=re.S | re.M)
+
+
+def fill(texts: dict[Path, str], name: str, body: str) -> None:
+    """Put ``body`` into every ``name`` block; a block that appears nowhere is an error."""
+    found = False
+    for path, text in texts.items():
+        pattern = _block(name)
+        match = pattern.search(text)
+        if match:
+            found = True
+            nested = _nest(body, text[: match.start()])
+            texts[path] = pattern.sub(lambda m, b=nested: m.group(1) + b + "\n" + m.group(2), text)
+    if not found:
+        raise SystemExit(f"no <!-- {name}:start --> … <!-- {name}:end --> block in README.md or docs/")
+
+
+def current(texts: dict[Path, str], name: str) -> str:
+    """The body of a block as it stands (the first one found)."""
+    for text in texts.values():
+        match = re.search(rf"<!-- {re.escape(name)}:start -->\n(.*?)<!-- {re.escape(name)}:end -->", text, re.S)
+        if match:
+            return match.group(1)
+    return ""
+
+
+def _pct(part: float, whole: float, digits: int = 1) -> str:
+    return f"{100 * part / whole:.{digits}f}%"
+
+
+def accuracy_rows(reports: list[dict]) -> list[str]:
+    """Headline rows from ``bastion eval --json``."""
+    rows = []
+    for report in reports:
+        every = report["overall"]["all"]
+        if report["kind"] == "dangerous":
+            rows.append(f"| dangerous commands ({every['n']:,}, {len(report['by_source'])} sources): asked or denied | "
+                        f"{_pct(every['ask'] + every['deny'], every['n'])} |")
+        elif report["kind"] == "benign":
+            rows.append(f"| benign commands ({every['n']:,}): denied / allowed without a question | "
+                        f"{_pct(every['deny'], every['n'], 2)} / {_pct(every['allow'], every['n'])} |")
+    return rows
+
+
+def attack_rows(attacks: str) -> list[str]:
+    """Headline row from ``scripts/attack_report.py``'s text."""
+    held = re.findall(r"#+ (\w+)/catastrophic\.jsonl\s+catastrophic: (\d+);.*?never allowed where nobody answers \d+ \(([\d.]+%)\)", attacks, re.S)
+    if not held:
+        return []
+    names = " / ".join(name for name, _, _ in held)
+    return [f"| catastrophic attack commands never allowed where nobody answers ({names}) | "
+            + " / ".join(f"{pct} of {n}" for _, n, pct in held) + " |"]
+
+
+def _cell(block: str, section: str, row: str, column: int) -> str | None:
+    """One cell of a table under the heading that starts with ``section`` in a block."""
+    part = re.split(r"^#+ ", block, flags=re.M)
+    for chunk in part:
+        if chunk.startswith(section):
+            for line in chunk.splitlines():
+                cells = [c.strip() for c in re.split(r"(?<!\\)\|", line)[1:-1]]
+                if cells and cells[0] == row:
+                    return cells[column]
+    return None
+
+
+def speed_rows(speed: str) -> list[str]:
+    """Headline rows read from the ``speed`` block (the last bench run)."""
+    wanted = [
+        ("deciding a `git status` call in process (`Guard.check`)", "In-process Guard.check", "`git status`", 1, "µs"),
+        ("shell parse + analyse of `git status`", "Shell parse + analyse", "`git status`", 1, "µs"),
+        ("whole hook process, `bastion hook claude-code`, warm decision server", "Whole process",
+         "`bastion hook claude-code` (`git status`)", 1, "ms"),
+        ("prompt-injection scan of a 10 KB README", "Injection scanner", "10 KB README (prose, shell, links)", 1, "µs"),
+        ("sandbox's added time for `true` (bubblewrap)", "Sandbox overhead", "`true`", 3, "ms"),
+    ]
+    rows = []
+    for label, section, row, column, unit in wanted:
+        value = _cell(speed, section, row, column)
+        if value:
+            rows.append(f"| {label} | {value} {unit} |")
+    return ["| speed (median, on a 2-core machine) | result |", "|---|---:|", *rows] if rows else []
 
 
 def main() -> int:
@@ -36,27 +152,56 @@ def main() -> int:
     parser.add_argument("--skip-bench", action="store_true")
     args = parser.parse_args()
     python = sys.executable
-    readme = ROOT / "README.md"
-    text = readme.read_text(encoding="utf-8")
+    texts = {path: path.read_text(encoding="utf-8") for path in _pages()}
 
     demo = _run([python, "-m", "bastion", "demo"])
     demo = re.sub(r"/tmp/bastion-demo-\w+", "/tmp/bastion-demo-…", demo)
-    text = _replace(text, "demo", "```\n$ make demo\n" + demo + "\n```")
+    fill(texts, "demo", "```\n$ make demo\n" + demo + "\n```")
 
+    headline: list[str] | None = []
     corpus = Path(args.corpus)
-    files = [str(corpus / name) for name in ("dangerous_commands.jsonl", "benign_commands.jsonl")]
-    accuracy = _run([python, "-m", "bastion", "eval", *files])
-    text = _replace(text, "accuracy", accuracy)
+    files = [corpus / name for name in ("dangerous_commands.jsonl", "benign_commands.jsonl")]
+    if all(f.is_file() for f in files):
+        sys.path.insert(0, str(ROOT / "src"))
+        from bastion.evaluate import render_markdown
 
-    attacks = _run([python, str(ROOT / "scripts" / "attack_report.py")]).replace("#### ", "##### ")
-    text = _replace(text, "attacks", attacks.strip())
+        reports = json.loads(_run([python, "-m", "bastion", "eval", "--json", *map(str, files)]))
+        fill(texts, "accuracy", render_markdown(reports).strip())
+        headline += accuracy_rows(reports)
+    else:
+        print(f"skipped: no corpus at {corpus}; the accuracy tables keep their last values", file=sys.stderr)
+        headline = None
+
+    attacks = _run([python, str(ROOT / "scripts" / "attack_report.py")]).strip()
+    fill(texts, "attacks", attacks)
+    if headline is not None:
+        headline += attack_rows(attacks)
+
+    for name, script in (("real-sessions", "real_sessions_report.py"), ("peer-suites", "peer_suites_report.py")):
+        out = _run([python, str(ROOT / "scripts" / script), "--json"])
+        if not out:  # the script said why on stderr
+            headline = None
+            continue
+        report = json.loads(out)
+        fill(texts, name, report["markdown"])
+        if headline is not None:
+            headline += report["headline"]
+
+    if headline:
+        fill(texts, "headline-accuracy", "\n".join(["| accuracy (built-in defaults) | result |", "|---|---:|", *headline]))
+    else:
+        print("skipped: the headline accuracy table keeps its last values (some data is absent)", file=sys.stderr)
 
     if not args.skip_bench:
-        speed = _run([python, str(ROOT / "benchmarks" / "bench.py")]).replace("## ", "#### ")
-        text = _replace(text, "speed", speed)
+        fill(texts, "speed", _run([python, str(ROOT / "benchmarks" / "bench.py")]))
+    speed = speed_rows(current(texts, "speed"))
+    if speed:
+        fill(texts, "headline-speed", "\n".join(speed))
 
-    readme.write_text(text, encoding="utf-8")
-    print("README.md updated")
+    for path, text in texts.items():
+        if text != path.read_text(encoding="utf-8"):
+            path.write_text(text, encoding="utf-8")
+            print(f"{path.relative_to(ROOT)} updated")
     return 0
 
 

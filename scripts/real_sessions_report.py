@@ -1,0 +1,149 @@
+"""What bastion decides on shell commands that public coding agents really ran.
+
+    .venv/bin/python scripts/real_sessions_report.py [--json] [DIR]
+
+DIR (default ``../shared/real_sessions``) holds ``commands.jsonl`` (one unique command per
+source, as the agent ran it, and ``command_checked`` with ``<PROJECT>``/``<HOME>`` for the
+throw-away project and home) and ``results.jsonl`` (the study's judgement of each ask:
+needless / edit / justified / artifact). Every command runs through the real guard with
+built-in defaults only, in a throw-away git project under /var/tmp, in ``default`` mode and
+in ``bypassPermissions`` mode. Prints Markdown, or with ``--json`` ``{"markdown", "headline",
+"totals"}`` for ``scripts/readme_tables.py``. Exits 0 with a message when DIR is absent.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import os
+import shutil
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+
+SKIPPED = 0  # exit status when the data is absent: nothing to measure is not a failure
+
+
+def _load(path: Path) -> list[dict[str, Any]]:
+    with open(path, encoding="utf-8") as handle:
+        return [json.loads(line) for line in handle if line.strip()]
+
+
+def _outcome(decision: Any) -> str:
+    """allow / ask / immune ask / deny: an immune ask is a deny wherever nobody can answer."""
+    verdict = decision.verdict.value
+    return "immune ask" if verdict == "ask" and decision.immune else verdict
+
+
+def measure(folder: Path) -> dict[str, Any]:
+    """Decide every command in both modes; tally per source."""
+    from bastion.engine import Guard
+    from bastion.evaluate import _project  # the same throw-away project, home and config as `bastion eval`
+    from bastion.model import Mode, ToolCall
+
+    commands = _load(folder / "commands.jsonl")
+    judgements = {r["id"]: r.get("judgement") for r in _load(folder / "results.jsonl")} \
+        if (folder / "results.jsonl").is_file() else {}
+    project, env = _project()
+    try:
+        home = env["HOME"]
+        guards = {mode: Guard.from_settings(project, isolated=True, env=env, mode=mode) for mode in (Mode.DEFAULT, Mode.BYPASS)}
+        tallies: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
+        agents: dict[str, set[str]] = collections.defaultdict(set)
+        for record in commands:
+            text = record.get("command_checked") or record["command"]
+            text = text.replace("<PROJECT>", project).replace("<HOME>", home)
+            source = record["source"]
+            agents[source].add(record.get("agent", "?"))
+            for mode, guard in guards.items():
+                outcome = _outcome(guard.check(ToolCall("Bash", {"command": text}, cwd=project)))
+                tallies[source][f"{mode.value} {outcome}"] += 1
+                if mode is Mode.DEFAULT and outcome in ("ask", "immune ask"):
+                    tallies[source][f"ask judged {judgements.get(record['id']) or 'not judged'}"] += 1
+            tallies[source]["n"] += 1
+    finally:
+        shutil.rmtree(os.path.dirname(project), ignore_errors=True)
+    return {"tallies": {k: dict(v) for k, v in tallies.items()}, "agents": {k: sorted(v) for k, v in agents.items()}}
+
+
+def _pct(part: int, whole: int) -> str:
+    return f"{100 * part / whole:.1f}%" if whole else "–"
+
+
+def _agents(names: list[str]) -> str:
+    """``X (a)``, ``X (b)`` → ``X (a, b)``: one agent run with several models."""
+    grouped: dict[str, list[str]] = {}
+    for name in names:
+        base, _, model = name.partition(" (")
+        grouped.setdefault(base, []).append(model.rstrip(")"))
+    return ", ".join(f"{base} ({', '.join(m for m in models if m)})" if any(models) else base
+                     for base, models in grouped.items())
+
+
+def render(data: dict[str, Any]) -> tuple[str, list[str], dict[str, int]]:
+    """The Markdown tables, the README's headline rows and the totals."""
+    tallies = {k: collections.Counter(v) for k, v in data["tallies"].items()}
+    total: collections.Counter[str] = sum(tallies.values(), collections.Counter())
+    rows = sorted(tallies.items(), key=lambda kv: -kv[1]["n"]) + [("**all**", total)]
+
+    def asked(c: collections.Counter[str]) -> int:
+        return c["default ask"] + c["default immune ask"]
+
+    lines = [
+        "| source | agent | commands | allowed | asked | denied | needless asks | denied in bypassPermissions | immune asks in bypassPermissions |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for source, c in rows:
+        agent = _agents(data["agents"].get(source, []))
+        n = c["n"]
+        lines.append(
+            f"| {source} | {agent} | {n} | {c['default allow']} ({_pct(c['default allow'], n)}) | "
+            f"{asked(c)} ({_pct(asked(c), n)}) | {c['default deny']} | "
+            f"{c['ask judged needless']} ({_pct(c['ask judged needless'], n)}) | "
+            f"{c['bypassPermissions deny']} | {c['bypassPermissions immune ask']} |"
+        )
+    kinds = ("needless", "edit", "justified", "artifact", "not judged")
+    lines += [
+        "",
+        f"The {asked(total)} asks in `default` mode, by the study's judgement of each:",
+        "",
+        "| judgement | asks | share |",
+        "|---|---:|---:|",
+    ]
+    for kind in kinds:
+        count = total[f"ask judged {kind}"]
+        lines.append(f"| {kind} | {count} | {_pct(count, asked(total))} |")
+    n = total["n"]
+    headline = [
+        f"| real agent sessions ({n:,} shell commands agents ran), default mode: allowed / asked / denied | "
+        f"{_pct(total['default allow'], n)} / {_pct(asked(total), n)} / {total['default deny']} |",
+        f"| the same: asks the dataset's study judged needless | {_pct(total['ask judged needless'], n)} of commands |",
+        f"| the same in bypassPermissions: denied / immune asks (a deny where nobody can be asked) | "
+        f"{total['bypassPermissions deny']} / {total['bypassPermissions immune ask']} |",
+    ]
+    totals = {"n": n, "allow": total["default allow"], "ask": asked(total), "deny": total["default deny"],
+              "needless": total["ask judged needless"], "bypass_deny": total["bypassPermissions deny"],
+              "bypass_immune_ask": total["bypassPermissions immune ask"]}
+    return "\n".join(lines), headline, totals
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("folder", nargs="?", default=str(ROOT.parent / "shared" / "real_sessions"))
+    parser.add_argument("--json", action="store_true", help="markdown, headline rows and totals as one JSON object")
+    args = parser.parse_args(argv)
+    folder = Path(args.folder)
+    if not (folder / "commands.jsonl").is_file():
+        print(f"skipped: no real-session commands at {folder / 'commands.jsonl'} (the ../shared data is absent)", file=sys.stderr)
+        return SKIPPED
+    markdown, headline, totals = render(measure(folder))
+    print(json.dumps({"markdown": markdown, "headline": headline, "totals": totals}) if args.json else markdown)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
