@@ -122,7 +122,7 @@ def render(data: dict[str, Any]) -> tuple[str, list[str], dict[str, int]]:
         f"| real agent sessions ({n:,} shell commands agents ran), default mode: allowed / asked / denied | "
         f"{_pct(total['default allow'], n)} / {_pct(asked(total), n)} / {total['default deny']} |",
         f"| the same: asks the dataset's study judged needless | {_pct(total['ask judged needless'], n)} of commands |",
-        f"| the same in bypassPermissions: denied / immune asks (a deny where nobody can be asked) | "
+        f"| the same in bypassPermissions: denied outright / immune asks, which become denies there (nobody to ask) | "
         f"{total['bypassPermissions deny']} / {total['bypassPermissions immune ask']} |",
     ]
     totals = {"n": n, "allow": total["default allow"], "ask": asked(total), "deny": total["default deny"],
