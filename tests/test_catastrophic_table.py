@@ -16,7 +16,7 @@ from conftest import throwaway_workspace
 from bastion.catastrophic import EFFECTS, Effect, catastrophic_codes, effect_of
 from bastion.engine import Guard
 from bastion.model import Finding, LayerResult, Mode, Severity, ToolCall, Verdict
-from bastion.shell.intents import CODES
+from bastion.shell.catalog.intents import CODES
 
 MODES = (Mode.DEFAULT, Mode.BYPASS, Mode.DONT_ASK)
 

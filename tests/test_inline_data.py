@@ -2,7 +2,7 @@
 
 * Printed text is data: a string counts as a command only where a process call (or
   eval) receives it, and as a file only where a file call receives it
-  (``shell/inline_data.py``); printing, logging, quoting or comparing it is harmless.
+  (``shell/meaning/inline_data.py``); printing, logging, quoting or comparing it is harmless.
 * A secret read with the language's own file API and sent with its own network API is
   secret exfiltration (HB008), with the home directory and path pieces folded
   (``effects.fold_home``).
@@ -18,8 +18,8 @@ import pytest
 
 from bastion.engine import Guard
 from bastion.model import Mode, ToolCall, Verdict
-from bastion.shell import effects
-from bastion.shell.inline_data import live_code
+from bastion.shell.meaning import effects
+from bastion.shell.meaning.inline_data import live_code
 
 PRINTED_DATA = [
     "node -e \"console.log('curl x | sh')\"",

@@ -5,7 +5,7 @@ The attacker cases vary the language (python, perl, ruby, node, php) and the cal
 form (``system "…"``, ``q{…}``, backticks, argv lists, ``[shell, '-c', X]``,
 ``spawn``, ``execSync``, ``Popen(..., shell=True)``); the effects they reach are
 HB001 (home/root deleted), HB003 (block device written), HB004 (fork bomb), HB006/7
-(shells on sockets) and HB017 (setuid shell). Tables live in ``shell/effects.py``.
+(shells on sockets) and HB017 (setuid shell). Tables live in ``shell/meaning/effects.py``.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ import pytest
 
 from bastion.engine import Guard
 from bastion.model import Mode, ToolCall, Verdict
-from bastion.shell import effects
-from bastion.shell.targets import is_block_device
+from bastion.shell.meaning import effects
+from bastion.shell.meaning.targets import is_block_device
 
 ATTACKS = [
     "perl -e 'fork while 1'",

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from bastion.engine import Guard
-from bastion.files.runs_later import as_commands
+from bastion.shell.meaning.planted import as_commands
 from bastion.model import Mode, ToolCall, Verdict
 
 MODES = [Mode.DEFAULT, Mode.ACCEPT_EDITS, Mode.BYPASS, Mode.DONT_ASK]

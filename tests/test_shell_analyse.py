@@ -1,7 +1,7 @@
 """The shell analysis as the layers see it: hard blocks (layer 2), findings (layer 6),
 tier, known-safe (layer 7), unknown commands, paths and hosts.
 
-Most cases go through the real parser (``bastion.shell.parse.parse``); a few build
+Most cases go through the real parser (``bastion.shell.syntax.parse.parse``); a few build
 ``Script``/``TooComplex`` objects directly to pin behaviour that must not depend on
 how the parser splits a command.
 """
@@ -13,9 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bastion.model import Tier
-from bastion.shell.analyse import Analysis, analyse
-from bastion.shell.parse import parse
-from bastion.shell.script import Script, SimpleCommand, TooComplex
+from bastion.shell.meaning.analyse import Analysis, analyse
+from bastion.shell.syntax.parse import parse
+from bastion.shell.syntax.script import Script, SimpleCommand, TooComplex
 
 WS = "/home/dev/project"
 HOME = "/home/dev"

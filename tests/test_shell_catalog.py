@@ -14,18 +14,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bastion.model import Tier
-from bastion.shell import catalog as C
-from bastion.shell.inline import awk_risks, code_intents, fork_bomb, heredoc_bodies, sed_commands, sql_risks
-from bastion.shell.intents import CODES, RiskFactor, safety
-from bastion.shell.options import parse_args
-from bastion.shell.script import Redirect, SimpleCommand
-from bastion.shell.semantics import Ctx, classify
-from bastion.shell.targets import critical_reason, is_block_device, persistence_level, secret_level
+from bastion.shell.catalog import catalog as C
+from bastion.shell.meaning.inline import awk_risks, code_intents, fork_bomb, heredoc_bodies, sed_commands, sql_risks
+from bastion.shell.catalog.intents import CODES, RiskFactor, safety
+from bastion.shell.syntax.options import parse_args
+from bastion.shell.syntax.script import Redirect, SimpleCommand
+from bastion.shell.meaning.semantics import ANALYSER, Ctx, classify
+from bastion.shell.meaning.targets import critical_reason, is_block_device, persistence_level, secret_level
 from bastion.model import Severity
 
 WS = "/home/dev/project"
 HOME = "/home/dev"
-CTX = Ctx(WS, HOME, (WS,))
+CTX = Ctx(WS, HOME, (WS,), ANALYSER)
 
 R, L, H, D = Tier.READ_ONLY, Tier.LOW_RISK, Tier.HIGH_RISK, Tier.DESTRUCTIVE
 
@@ -705,8 +705,8 @@ def test_safety_rating() -> None:
 
 
 def test_every_cli_spec_parses_with_valid_values() -> None:
-    from bastion.shell.catalog_cli import cli_spec, table
-    from bastion.shell.semantics import DISPATCH
+    from bastion.shell.catalog.catalog_cli import cli_spec, table
+    from bastion.shell.meaning.semantics import DISPATCH
 
     CLI = table()
     valid = re.compile(r"r|l|\?|CAT\d{3}")
@@ -725,7 +725,7 @@ def test_every_cli_spec_parses_with_valid_values() -> None:
 
 
 def test_cli_spec_grammar() -> None:
-    from bastion.shell.catalog_cli import parse_spec
+    from bastion.shell.catalog.catalog_cli import parse_spec
 
     spec = parse_spec("=-f; .:r; log,show$:r; push:CAT001; *:CAT009; !-x,--exec:CAT006; ~msl::CAT020; >last,-o")
     assert spec.value_opts == {"-f"} and spec.bare == "r" and spec.default == "CAT009"
@@ -789,7 +789,7 @@ def test_cli_tools(argv: tuple[str, ...], expected: str) -> None:
 
 @settings(max_examples=300, deadline=None)
 @given(
-    st.sampled_from(sorted(__import__("bastion.shell.catalog_cli_data", fromlist=["CLI"]).CLI)),
+    st.sampled_from(sorted(__import__("bastion.shell.catalog.catalog_cli_data", fromlist=["CLI"]).CLI)),
     st.lists(st.sampled_from(["--help", "-h", "list", "show", "run", "-o", "out", "a", "b", "-w", "https://x.org/a", "/etc/passwd", "~/.ssh/id_rsa", "--", "x=1", "ephemeral:/tmp/a"]), max_size=6),
 )
 def test_cli_tools_never_raise_and_secrets_still_count(name: str, args: list[str]) -> None:

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from bastion.shell.parse import parse
-from bastion.shell.script import Script, SimpleCommand, TooComplex
+from bastion.shell.syntax.parse import parse
+from bastion.shell.syntax.script import Script, SimpleCommand, TooComplex
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 
@@ -118,7 +118,7 @@ def test_astral_characters_do_not_crash_the_parser() -> None:
 
     script = (
         "import random\n"
-        "from bastion.shell.parse import parse\n"
+        "from bastion.shell.syntax.parse import parse\n"
         "rnd = random.Random(4)\n"
         "for _ in range(3000):\n"
         "    text = ''.join(chr(rnd.choice([rnd.randint(0, 127), rnd.randint(0x10000, 0x10FFFF)]))\n"

@@ -23,7 +23,7 @@ import pytest
 
 from bastion.engine import Guard
 from bastion.model import Mode, ToolCall, Verdict
-from bastion.shell.literal import output
+from bastion.shell.syntax.literal import output
 
 MODES = (Mode.DEFAULT, Mode.BYPASS, Mode.DONT_ASK)
 
@@ -235,6 +235,6 @@ def test_pwd_prints_the_folder_it_is_given() -> None:
     ],
 )
 def test_find_names_the_files_it_matches(args: tuple[str, ...], named: list[str]) -> None:
-    from bastion.shell.checks.find_expr import named_matches
+    from bastion.shell.meaning.checks.find_expr import named_matches
 
     assert named_matches(args) == named

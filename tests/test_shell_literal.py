@@ -1,4 +1,4 @@
-"""What echo and printf print (:mod:`bastion.shell.literal`), checked against real bash.
+"""What echo and printf print (:mod:`bastion.shell.syntax.literal`), checked against real bash.
 
 The parser feeds this text to a shell that reads it, so it must be bash's text exactly
 (or None when not modelled, never a guess)."""
@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bastion.shell.literal import output, tee_files, xargs_items
+from bastion.shell.syntax.literal import output, tee_files, xargs_items
 
 BASH = shutil.which("bash")
 needs_bash = pytest.mark.skipif(BASH is None, reason="bash is not installed")

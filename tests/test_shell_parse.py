@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from bastion.shell import parse as parse_module
-from bastion.shell.parse import MAX_BYTES, MAX_COMMANDS, UNKNOWN_CWD, parse
-from bastion.shell.script import Redirect, Script, TooComplex
+from bastion.shell.syntax import parse as parse_module
+from bastion.shell.syntax.parse import MAX_BYTES, MAX_COMMANDS, UNKNOWN_CWD, parse
+from bastion.shell.syntax.script import Redirect, Script, TooComplex
 
 
 def argvs(result) -> list[tuple[str, ...]]:

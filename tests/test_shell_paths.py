@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bastion.shell.parse import parse
-from bastion.shell.paths import PathAccess, extract_paths, resolve
-from bastion.shell.script import Redirect, SimpleCommand
+from bastion.shell.syntax.parse import parse
+from bastion.shell.meaning.paths import PathAccess, extract_paths, resolve
+from bastion.shell.syntax.script import Redirect, SimpleCommand
 
 CWD = "/work/proj"
 HOME = "/home/me"

@@ -1,6 +1,6 @@
 """The plain-command path must give exactly what the tree-sitter path gives.
 
-``bastion.shell.plain`` splits plain commands and pipelines without building a syntax
+``bastion.shell.syntax.plain`` splits plain commands and pipelines without building a syntax
 tree. These tests parse every such text twice, once on each path, and compare the
 whole result: commands (argv, pipeline positions, wrappers, origin …), findings, and
 whether the text is too complex.
@@ -14,9 +14,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import bastion.shell.parse as parse_module
-from bastion.shell.parse import parse
-from bastion.shell.plain import plain_stages
+import bastion.shell.syntax.parse as parse_module
+from bastion.shell.syntax.parse import parse
+from bastion.shell.syntax.plain import plain_stages
 from conftest import CORPUS
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bastion.shell.parse import MAX_DEPTH, parse
-from bastion.shell.unwrap import NON_SUGGESTABLE, WRAPPERS, peel, shell_string
+from bastion.shell.syntax.parse import MAX_DEPTH, parse
+from bastion.shell.syntax.unwrap import NON_SUGGESTABLE, WRAPPERS, peel, shell_string
 
 
 def only(command: str):

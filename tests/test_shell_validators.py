@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 
 from bastion.model import Finding, Severity
-from bastion.shell import parse as parse_module
-from bastion.shell.parse import parse
-from bastion.shell.validators import MODULES, SyntaxView, by_id, can_meet_plain_text, run_validators, validators
+from bastion.shell.syntax import parse as parse_module
+from bastion.shell.syntax.parse import parse
+from bastion.shell.syntax.validators import MODULES, SyntaxView, by_id, can_meet_plain_text, run_validators, validators
 
 ALL = validators()
 IDS = [m.ID for m in ALL]

@@ -8,10 +8,10 @@ import shlex
 
 import pytest
 
-from bastion.shell.analyse import analyse
-from bastion.shell.checks.find_expr import deletes_everything
-from bastion.shell.checks.root import root_caps, sets_id_bits
-from bastion.shell.parse import parse
+from bastion.shell.meaning.analyse import analyse
+from bastion.shell.meaning.checks.find_expr import deletes_everything
+from bastion.shell.meaning.checks.root import root_caps, sets_id_bits
+from bastion.shell.syntax.parse import parse
 
 WS, HOME = "/home/dev/project", "/home/dev"
 

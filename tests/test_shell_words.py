@@ -14,8 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bastion.model import Severity
-from bastion.shell.parse import parse
-from bastion.shell.words import (
+from bastion.shell.syntax.parse import parse
+from bastion.shell.syntax.words import (
     decode_ansi_c,
     expand_braces,
     skeleton,

@@ -92,7 +92,7 @@ def test_not_match(record: tamper.Tamper, example: Any, project: Path, home_with
 
 #: Switching the guard off one level down: inside interpreter code, in text planted in a
 #: file that runs later, in a literal script run later in the same line. The shell
-#: analysis finds HB016 there itself (shell/checks/guard.py applies the per-command records).
+#: analysis finds HB016 there itself (shell/meaning/checks/guard.py applies the per-command records).
 NESTED_OFF = [
     "perl -e 'exec(q{pkill -f bastion})'",
     "python3 -c \"import os; os.system('pip uninstall -y bastion-guard')\"",
@@ -163,8 +163,8 @@ def test_text_that_only_mentions_switching_the_guard_off_is_not_denied(command: 
 
 def test_the_shell_analysis_finds_hb016_on_its_own() -> None:
     """The knowledge lives in the analysis: any caller of ``analyse`` sees it."""
-    from bastion.shell.analyse import analyse
-    from bastion.shell.parse import parse
+    from bastion.shell.meaning.analyse import analyse
+    from bastion.shell.syntax.parse import parse
 
     for command in ("pkill -f bastion", "perl -e 'exec(q{pkill -f bastion})'", "kill $(pgrep -f '[b]astion')"):
         analysis = analyse(parse(command), cwd="/w", home="/home/u")

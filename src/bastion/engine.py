@@ -147,7 +147,7 @@ class Context:
         key = f"paths_of:{id(cmd)}"
 
         def build() -> list[PathUse]:
-            from .shell.paths import extract_paths
+            from .shell.meaning.paths import extract_paths
 
             uses: list[PathUse] = []
             for access in extract_paths(cmd, cwd=self.call.run_dir, home=self.home):
@@ -193,7 +193,7 @@ class Context:
             command = self.command
             if command is None:
                 return None
-            from .shell.parse import parse
+            from .shell.syntax.parse import parse
 
             return parse(command)
 
@@ -207,7 +207,7 @@ class Context:
             parsed = self.parsed
             if parsed is None:
                 return None
-            from .shell.analyse import analyse
+            from .shell.meaning.analyse import analyse
 
             return analyse(
                 parsed, cwd=self.call.run_dir, home=self.home, workspace_roots=self.workspace.roots

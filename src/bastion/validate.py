@@ -80,7 +80,7 @@ def _posix_shell(program: str) -> bool:
     program that is merely called ``bash``)."""
     import posixpath
 
-    from .shell.catalog import STANDARD_BIN_DIRS
+    from .shell.catalog.catalog import STANDARD_BIN_DIRS
 
     folder, name = posixpath.split(program)
     return name in POSIX_SHELLS and (not folder or folder in STANDARD_BIN_DIRS)

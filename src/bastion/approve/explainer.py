@@ -150,13 +150,13 @@ def _short_name(argv: Sequence[str]) -> str:
 
 
 def _shell(call: ToolCall, decision: Decision, home: str) -> Explanation:
-    from ..shell.analyse import analyse
-    from ..shell.parse import parse
+    from ..shell.meaning.analyse import analyse
+    from ..shell.syntax.parse import parse
 
     command = call.command or ""
     parsed = parse(command)
     analysis = analyse(parsed, cwd=call.cwd, home=home, workspace_roots=(call.cwd,))
-    from ..shell.catalog import PRIVILEGE
+    from ..shell.catalog.catalog import PRIVILEGE
 
     names = list(dict.fromkeys(
         " ".join([*(w for w in cmd.wrappers if w in PRIVILEGE), _short_name(cmd.argv)])

@@ -49,7 +49,7 @@ from .workspace import Workspace, is_within, resolve_path
 
 __all__ = ["PathVerdict", "check_access", "suggest_edit_scope", "OPS"]
 
-#: The access kinds path producers use (file tools and ``shell.paths.PathAccess.op``).
+#: The access kinds path producers use (file tools and ``shell.meaning.paths.PathAccess.op``).
 OPS = frozenset({"read", "write", "delete", "exec"})
 
 _VERB = {"read": "reading", "write": "writing", "delete": "deleting", "exec": "running"}

@@ -34,7 +34,7 @@ _LANDING_HITS = 3
 def _landing_verdicts(ctx: Any) -> list[Any]:
     """What copies and extractions put in place (``files.landing``), judged like any
     write: a protected path or credential store (``check_access``'s immune verdicts) or
-    a file that runs later (``shell.targets``) is an immune FS007 ask naming it; a
+    a file that runs later (``shell.meaning.targets``) is an immune FS007 ask naming it; a
     source that cannot be listed is an ordinary FS008 ask."""
 
     def build() -> list[Any]:
@@ -47,7 +47,7 @@ def _landing_verdicts(ctx: Any) -> list[Any]:
                          complex_=bool(parsed.complex))
         if not found:
             return []
-        from ..shell.targets import persistence_level
+        from ..shell.meaning.targets import persistence_level
         from .check import PathVerdict, _show, check_access
         from .landing import Unlistable
         from .protected import ProtectionConfig

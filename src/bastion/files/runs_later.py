@@ -10,21 +10,18 @@ the same for echoed text). Writing a backdoor target (``authorized_keys``, sudoe
 any other file that runs later needs a person in every mode (an immune ask).
 
 Which files run later, and how much (1: runs later, 2: a backdoor), is the persistence
-table in ``shell.targets``; this layer only reads it.
+table in ``shell.meaning.targets``; this layer only reads it.
 """
 
 from __future__ import annotations
 
-import re
 from typing import Any, Iterable
 
 from ..model import Finding, Kind, LayerResult, Tier, ToolCall, Verdict
-from ..shell.lazyre import LazyPattern
+from ..shell.meaning.planted import as_commands
 
 #: How much planted text is analysed; the rest of a huge file is not read as code.
 MAX_CONTENT = 64 * 1024
-#: ``ExecStart=…`` and friends in a systemd unit: the command each one runs.
-_UNIT_EXEC = LazyPattern(r"^\s*Exec[A-Za-z]*\s*=\s*[-@:+!]*(.*)$", re.M)
 #: Variables that load a library into every program started after them.
 _PRELOADS = ("LD_PRELOAD", "LD_AUDIT", "DYLD_INSERT_LIBRARIES")
 _CONTENT_KEYS = ("content", "new_string", "new_source", "contents", "text")
@@ -48,31 +45,12 @@ def planted_text(call: ToolCall) -> str:
     return "\n".join(parts)[:MAX_CONTENT]
 
 
-def as_commands(text: str, path: str) -> str:
-    """The commands ``text`` becomes once written to ``path``: a unit's ``Exec*=`` lines,
-    a crontab's lines without their schedule (and user) fields, anything else as shell."""
-    from ..shell.analyse import _CRON_FIELDS
-
-    if path.endswith((".service", ".timer", ".socket", ".path")) or "/systemd/" in path:
-        return "\n".join(m.group(1) for m in _UNIT_EXEC.finditer(text))
-    if "cron" in path:
-        system = path.startswith(("/etc/crontab", "/etc/cron.d/"))
-        lines = []
-        for line in text.splitlines():
-            stripped = _CRON_FIELDS.sub("", line, count=1)
-            if stripped != line and system:
-                stripped = stripped.split(None, 1)[1] if len(stripped.split(None, 1)) > 1 else ""
-            lines.append(stripped)
-        return "\n".join(lines)
-    return text
-
-
 def planted_hard_blocks(text: str, path: str, *, cwd: str, home: str, roots: Iterable[str]) -> list[Finding]:
     """The hard blocks (download-and-run, reverse shell, wipe …) of ``text`` written to
     ``path``, each saying where it was planted."""
-    from ..shell.analyse import analyse
-    from ..shell.intents import finding
-    from ..shell.parse import parse
+    from ..shell.meaning.analyse import analyse
+    from ..shell.catalog.intents import finding
+    from ..shell.syntax.parse import parse
 
     commands = as_commands(text, path)
     if not commands.strip():
@@ -95,7 +73,7 @@ class RunsLater:
     def check(self, call: ToolCall, ctx: Any) -> LayerResult | None:
         if call.kind not in (Kind.FILE_WRITE, Kind.FILE_EDIT, Kind.SHELL, Kind.MCP):
             return None
-        from ..shell.targets import persistence_level
+        from ..shell.meaning.targets import persistence_level
 
         targets = [(use.path, level) for use in ctx.path_uses
                    if use.op == "write" and (level := persistence_level(use.path, ctx.home))]
@@ -108,7 +86,7 @@ class RunsLater:
             if found:
                 return _deny(f"blocked: {found[0].message}", found)
             if level >= 2:
-                from ..shell.intents import finding
+                from ..shell.catalog.intents import finding
 
                 hit = finding("HB011", f"{call.canonical_tool} {path}")
                 return _deny(f"blocked: {hit.message}", [hit])

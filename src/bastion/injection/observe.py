@@ -112,8 +112,8 @@ def _analysis(call: ToolCall, env: Mapping[str, str]) -> Any:
     """The shell analysis of the call's command (None if there is none to be had)."""
     if not call.command:
         return None
-    from ..shell.analyse import analyse
-    from ..shell.parse import parse
+    from ..shell.meaning.analyse import analyse
+    from ..shell.syntax.parse import parse
 
     home = env.get("HOME") or os.path.expanduser("~")
     try:

@@ -127,8 +127,8 @@ def _runs_code_after_writing(ctx: Any) -> str | None:
     """The file written when a later sub-command runs code (a build, a test runner, a
     script): what runs may be what was just written (``printf … > Makefile && make``,
     ``cp /tmp/x.sh . && bash x.sh``). None otherwise."""
-    from ..shell.analyse import analyse
-    from ..shell.script import Script
+    from ..shell.meaning.analyse import analyse
+    from ..shell.syntax.script import Script
 
     written: str | None = None
     for cmd in ctx.parsed.commands:

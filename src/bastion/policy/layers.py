@@ -55,7 +55,7 @@ def _matching_rule(rules: Iterable[Any], call: ToolCall, ctx: Any) -> Any | None
 
 def _command_hits(rule: Any, command: str, ctx: Any) -> bool:
     """A Bash rule matches the whole command or any spelling of a sub-command."""
-    from ..shell.forms import deny_forms
+    from ..shell.syntax.forms import deny_forms
 
     if rule.matches_command(command) or rule.matches_command(" ".join(command.split())):
         return True
@@ -134,7 +134,7 @@ class PluginGuards:
         # (`cd x && docker run` is caught by `^docker`)
         commands: list[str | None] = [None]
         if call.kind is Kind.SHELL and self.phase == "restrict" and ctx.policy.plugins:
-            from ..shell.forms import deny_forms
+            from ..shell.syntax.forms import deny_forms
 
             commands += [form for cmd in _shell_commands(ctx) for form in deny_forms(cmd)]
         strongest: tuple[str, str, str] | None = None
@@ -156,7 +156,7 @@ class PluginGuards:
         """Like an allow rule, a plugin's allow pattern must cover **every** sub-command
         (``frob; git push --force`` is not covered by ``^frob\b``), each writing only
         inside the workspace."""
-        from ..shell.forms import allow_form
+        from ..shell.syntax.forms import allow_form
 
         parsed = ctx.parsed
         if parsed is None or parsed.complex or not parsed.commands or not ctx.policy.plugins:
@@ -290,7 +290,7 @@ def _mcp_covered(rule: Any, call: ToolCall, ctx: Any) -> bool:
 def _shell_covered(rules: tuple[Any, ...], call: ToolCall, ctx: Any) -> list[str]:
     """The rules that together cover every sub-command, or [] when one is uncovered."""
     from ..model import Severity
-    from ..shell.forms import allow_form
+    from ..shell.syntax.forms import allow_form
 
     parsed = ctx.parsed
     if parsed is None or parsed.complex or not parsed.commands:

@@ -3,7 +3,7 @@
 Users of every agent CLI report the same failure: they click "always allow", and the
 next identical call asks again, because the saved rule was built from a spelling the
 matcher never sees (a ``cd`` prefix, an environment variable, a wrapper). bastion builds
-each suggestion from the exact string its allow layer matches (``shell.forms.allow_form``:
+each suggestion from the exact string its allow layer matches (``shell.syntax.forms.allow_form``:
 safe variables and harmless wrappers stripped, one rule per sub-command, ``cd`` left to
 the workspace check) and then *proves* it:
 
@@ -94,15 +94,15 @@ def _exact_rule(words: Sequence[str]) -> str:
 
 
 def _base(name: str) -> str:
-    from ..shell.catalog import canonical_name
+    from ..shell.catalog.catalog import canonical_name
 
     return canonical_name(name.rsplit("/", 1)[-1])
 
 
 def _never_a_prefix(name: str) -> bool:
     """Shells, wrappers and privilege tools: no rule may start with them alone."""
-    from ..shell import catalog
-    from ..shell.unwrap import NON_SUGGESTABLE
+    from ..shell.catalog import catalog
+    from ..shell.syntax.unwrap import NON_SUGGESTABLE
 
     return name in NON_SUGGESTABLE or name in catalog.PRIVILEGE or name in catalog.WRAPPERS
 
@@ -145,7 +145,7 @@ def identity_length(argv: Sequence[str]) -> int:
     ``python3 manage.py migrate`` → 2. Raises _Skip for commands no rule may describe
     (a shell's ``-c``, an interpreter's inline code, a bare wrapper).
     """
-    from ..shell import catalog
+    from ..shell.catalog import catalog
 
     name = _base(argv[0])
     if _no_rule(name):
@@ -235,7 +235,7 @@ def is_too_broad(rule_text: str) -> bool:
     if not words:
         return True
     head = _base(words[0])
-    from ..shell import catalog
+    from ..shell.catalog import catalog
 
     if _no_rule(head):
         return True
@@ -279,7 +279,7 @@ def _too_broad_for_files(rule: Any) -> bool:
 
 
 def _shell_suggestions(call: ToolCall, ctx: Any) -> list[str]:
-    from ..shell.forms import allow_form
+    from ..shell.syntax.forms import allow_form
     from .layers import _shell_covered
 
     parsed = ctx.parsed
@@ -371,8 +371,8 @@ def examples_for(rule_text: str, call: ToolCall) -> tuple[list[str], list[str]]:
     except RuleError:
         return [], []
     if rule.tool == "Bash" and call.command is not None:
-        from ..shell.forms import allow_form
-        from ..shell.parse import parse
+        from ..shell.syntax.forms import allow_form
+        from ..shell.syntax.parse import parse
         from .variants import variants
 
         parsed = parse(call.command)

@@ -92,8 +92,8 @@ ALWAYS: tuple[str, ...] = (
 @cache
 def _catalog_siblings(name: str) -> tuple[str, ...]:
     """``tool sub`` for every sub-command the shell catalog rates destructive."""
-    from ..shell import catalog
-    from ..shell.intents import CODES
+    from ..shell.catalog import catalog
+    from ..shell.catalog.intents import CODES
 
     subs = catalog.GIT if name == "git" else getattr(catalog.TOOLS.get(name), "subs", {})
     return tuple(

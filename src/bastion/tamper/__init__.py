@@ -10,7 +10,7 @@ applies it:
 * **off** — the guard stops checking: a deny in every mode (finding ``HB016``), whose
   reason tells the person to run the command themselves in a terminal if they mean it.
   The records that read one command line (``per_command``) are applied by the shell
-  analysis to every simple command it reads (``shell/checks/guard.py``), so HB016 is
+  analysis to every simple command it reads (``shell/meaning/checks/guard.py``), so HB016 is
   found wherever the command would run: typed, inside interpreter code (``perl -e
   'exec(q{pkill -f bastion})'``), or planted in a file that runs later; this layer turns
   those findings into its reason and applies the records that need the whole call (the
@@ -201,7 +201,7 @@ def guard_off(cmd: Any, source: str = "", depth: int = 0) -> list[tuple[Tamper, 
         return []
     commands = [cmd]
     if command_name(cmd.argv[0]) == "kill" and any(w in source for w in _FINDERS):
-        from ..shell.parse import parse
+        from ..shell.syntax.parse import parse
 
         commands += [c for c in parse(source).commands if c.argv and command_name(c.argv[0]) in _FINDERS]
     scene = Scene(commands, [], "", None, None)
@@ -266,7 +266,7 @@ class TamperGuard:
     def check(self, call: ToolCall, ctx: Any) -> LayerResult | None:
         if call.kind not in (Kind.SHELL, Kind.MCP, Kind.FILE_WRITE, Kind.FILE_EDIT):
             return None
-        from ..shell.intents import finding
+        from ..shell.catalog.intents import finding
 
         off = _shell_off(call, ctx)
         scene = scene_of(call, ctx) if call.kind is not Kind.MCP else None

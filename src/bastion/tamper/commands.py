@@ -5,7 +5,7 @@ run``/``pipx run bastion``)."""
 from __future__ import annotations
 
 from typing import Sequence
-from ..shell.lazyre import LazyPattern
+from ..shell.syntax.lazyre import LazyPattern
 
 
 def base_name(word: str) -> str:

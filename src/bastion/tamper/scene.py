@@ -7,7 +7,7 @@ from typing import Any, Sequence
 
 from ..model import Kind, ToolCall
 from .commands import LAUNCHERS, PYTHON, bastion_args, base_name, command_name, verb_of
-from ..shell.lazyre import LazyPattern
+from ..shell.syntax.lazyre import LazyPattern
 
 #: Nested code is read at most this deep (code that runs code that runs bastion).
 MAX_DEPTH = 3
@@ -71,7 +71,7 @@ _LITERAL = LazyPattern(r"""(['"])((?:\\.|(?!\1).)*)\1""")
 
 def _code_strings(cmd: Any, source: str) -> list[str]:
     """Inline code an interpreter runs: ``-c``/``-e`` strings and here-documents."""
-    from ..shell.catalog import INTERPRETERS, canonical_name
+    from ..shell.catalog.catalog import INTERPRETERS, canonical_name
 
     name = canonical_name(command_name(cmd.argv[0]))
     options = INTERPRETERS.get(name)
@@ -79,7 +79,7 @@ def _code_strings(cmd: Any, source: str) -> list[str]:
         return []
     codes = [cmd.argv[i + 1] for i, a in enumerate(cmd.argv[1:-1], start=1) if a in options]
     if any(r.op.startswith("<<") for r in cmd.redirects):
-        from ..shell.inline import heredoc_bodies
+        from ..shell.meaning.inline import heredoc_bodies
 
         codes += heredoc_bodies(source, base_name(cmd.argv[0]))
     codes += [r.target for r in cmd.redirects if r.op == "<<<"]
@@ -89,9 +89,9 @@ def _code_strings(cmd: Any, source: str) -> list[str]:
 def _nested_commands(code: str) -> list[Any]:
     """Commands inside interpreter code: shell strings it hands to ``system()``-like calls
     and argv lists it runs (``subprocess.run(["bastion", "trust"])``)."""
-    from ..shell.inline import code_intents
-    from ..shell.parse import parse
-    from ..shell.script import SimpleCommand
+    from ..shell.meaning.inline import code_intents
+    from ..shell.syntax.parse import parse
+    from ..shell.syntax.script import SimpleCommand
 
     found: list[Any] = []
     for text in code_intents(code).commands:
@@ -111,8 +111,8 @@ def inner_commands(cmd: Any) -> list[Any]:
     parts = verb_of(args) if args is not None else None
     if not parts or parts[0] not in ("run", "mcp-proxy") or not parts[2]:
         return []
-    from ..shell.parse import parse
-    from ..shell.script import SimpleCommand
+    from ..shell.syntax.parse import parse
+    from ..shell.syntax.script import SimpleCommand
 
     tail = parts[2]
     return list(parse(tail[0]).commands) if len(tail) == 1 else [SimpleCommand(tail, origin="bastion run")]

@@ -10,7 +10,7 @@ another tree (``checkout``, ``switch``, ``restore --source``, ``reset --hard``,
 ``read-tree -u``, ``archive | tar x``). This package lists the source at decision time
 and yields every path that would land (one record per command family, :data:`FORMS`);
 the file layers (``files.layers``) judge those paths with the one protected-path judge
-(``check.check_access``) and the runs-later table (``shell.targets``), so no list of
+(``check.check_access``) and the runs-later table (``shell.meaning.targets``), so no list of
 protected names lives here.
 
 * **Listed** — a folder on disk (walked), an archive's table of contents
@@ -30,7 +30,7 @@ Paths land *lexically* below the destination resolved through its symlinks: a na
 archive or a folder is judged where it would be written, ``..`` folded (over-reporting an
 archive that ``tar`` would refuse is the safe side). Links in archives count twice: the
 link's own name and where it points. A ``{}`` that ``find -exec`` or ``xargs`` fills at
-run time is not listed (``shell.paths`` does not name it either).
+run time is not listed (``shell.meaning.paths`` does not name it either).
 
 The examples of each record assume this scene, which ``tests/test_copy_plants.py``
 builds for real: a git project (branches ``main``, ``evil`` adding ``.envrc`` and
@@ -221,8 +221,8 @@ def landings(commands: Sequence[Any], *, cwd: str, home: str, source: str = "", 
     """Every copy or extraction among ``commands`` (a parse's simple commands, in
     order), each with the paths it would put in place. ``complex_``: the parse was too
     complex, so words may hold expansions only the shell knows."""
-    from ...shell.catalog import canonical_name
-    from ...shell.paths import command_base
+    from ...shell.catalog.catalog import canonical_name
+    from ...shell.meaning.paths import command_base
 
     out: list[Landing] = []
     for index, cmd in enumerate(commands):

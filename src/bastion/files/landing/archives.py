@@ -173,8 +173,8 @@ def _tar_long(args: Sequence[str]) -> tuple[str, ...]:
 def tar(scene: Scene) -> Iterator[str]:
     """tar / bsdtar ``x``: the archive's members below ``-C`` (or here), after
     ``--strip-components``; only the members named, if any."""
-    from ...shell.options import parse_args
-    from ...shell.paths import tar_args
+    from ...shell.syntax.options import parse_args
+    from ...shell.meaning.paths import tar_args
 
     parsed = parse_args(_tar_long(tar_args(scene.args)), frozenset(_TAR_VALUES.split()))
     names = parsed.names
@@ -226,8 +226,8 @@ def _stdin_archive(scene: Scene) -> Iterator[Entry]:
 def _tar_created(scene: Scene, feeder: Any) -> Iterator[Entry]:
     """The members ``tar c[f -] PATHS |`` writes to its output: each path and, for a
     folder, everything below it (``tar cf - dir | tar xf - -C dest`` copies a folder)."""
-    from ...shell.options import parse_args
-    from ...shell.paths import command_base, tar_args
+    from ...shell.syntax.options import parse_args
+    from ...shell.meaning.paths import command_base, tar_args
 
     parsed = parse_args(_tar_long(tar_args(tuple(feeder.argv[1:]))), frozenset(_TAR_VALUES.split()))
     archive = parsed.value("-f", "--file")
@@ -256,7 +256,7 @@ def _tar_created(scene: Scene, feeder: Any) -> Iterator[Entry]:
 def unzip(scene: Scene) -> Iterator[str]:
     """unzip: the members (named ones only, if any; ``-x`` excluded) below ``-d``;
     ``-j`` drops their folders. Listing, testing and printing modes land nothing."""
-    from ...shell.options import parse_args
+    from ...shell.syntax.options import parse_args
 
     args = list(scene.args)
     excludes: list[str] = []
@@ -303,7 +303,7 @@ def sevenzip(scene: Scene) -> Iterator[str]:
 def pax(scene: Scene) -> Iterator[str]:
     """pax ``-r`` reads an archive (``-f`` or standard input) into the current folder;
     ``-rw`` copies its operands into the last one, as ``cp -r`` would."""
-    from ...shell.options import parse_args
+    from ...shell.syntax.options import parse_args
 
     parsed = parse_args(scene.args, frozenset("-f -s -x -o -p -b -B -D -E -G -T -U".split()))
     if not parsed.has("-r"):
@@ -395,7 +395,7 @@ def _is_zip_or_tar(path: str) -> bool:
 
 def decompress(scene: Scene) -> Iterator[str]:
     """gunzip and friends write each operand without its suffix (``.envrc.gz`` → ``.envrc``)."""
-    from ...shell.options import parse_args
+    from ...shell.syntax.options import parse_args
 
     parsed = parse_args(scene.args, frozenset("-S --suffix -T --threads -b -L".split()))
     decompressing = scene.name.startswith("un") or scene.name in ("gunzip", "bunzip2") or parsed.has(

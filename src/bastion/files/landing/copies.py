@@ -26,7 +26,7 @@ def copy(scene: Scene) -> Iterator[str]:
     """cp / mv / ln / install / scp: each source lands as the destination, or below it
     under its own name when the destination is a folder (``-t``, several sources, an
     existing folder); ``src/.`` brings the content."""
-    from ...shell.options import parse_args
+    from ...shell.syntax.options import parse_args
 
     name = scene.name
     parsed = parse_args(scene.args, frozenset(_COPY_VALUES[name].split()))
@@ -105,7 +105,7 @@ _RSYNC_VALUES = frozenset(
 def rsync(scene: Scene) -> Iterator[str]:
     """rsync: ``src/`` brings its content into the destination, ``src`` brings itself;
     simple ``--exclude`` names are honoured, anything subtler over-reports."""
-    from ...shell.options import parse_args
+    from ...shell.syntax.options import parse_args
 
     parsed = parse_args(scene.args, _RSYNC_VALUES)
     ops = list(parsed.operands)

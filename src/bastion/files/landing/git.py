@@ -110,7 +110,7 @@ _REF_MAKERS = frozenset({"fetch", "pull", "clone", "am", "bundle", "stash", "com
 def _makes_revisions(scene: Scene, revision: str) -> bool:
     """A command before this one may make ``revision``: a git command that fetches or
     commits (``git stash`` only a stash), or any command whose effects bastion cannot see."""
-    from ...shell.catalog import canonical_name
+    from ...shell.catalog.catalog import canonical_name
 
     for cmd in scene.earlier:
         if not cmd.argv:
@@ -134,7 +134,7 @@ _NOT_CREATING = frozenset("-d -D --delete -m -M --move -c -C --copy -l --list -a
 def _created(scene: Scene, name: str) -> str | None:
     """The start point of branch ``name`` when a command before this one creates it
     (``git branch NAME [START]``, ``checkout -b``, ``switch -c``, ``worktree add -b``)."""
-    from ...shell.catalog import canonical_name
+    from ...shell.catalog.catalog import canonical_name
 
     start = None
     for cmd in scene.earlier:
@@ -190,8 +190,8 @@ def _branch(repo: _Repo, name: str, *, guess: bool = True) -> str | None:
 
 def git_archive(scene: Scene, feeder: Any) -> Iterator[Entry]:
     """The members ``git archive [--prefix=P] TREE [PATHS]`` writes to its output."""
-    from ...shell.options import parse_args
-    from ...shell.paths import command_base
+    from ...shell.syntax.options import parse_args
+    from ...shell.meaning.paths import command_base
 
     _sub, rest, where = git_sub(feeder.argv[1:])
     parsed = parse_args(rest, frozenset("--prefix --format -o --output --remote --exec --add-file --add-virtual-file".split()))
@@ -220,7 +220,7 @@ _SEQUENCER = frozenset({"--continue", "--abort", "--quit", "--skip", "--edit-tod
 
 
 def _parse(rest: Sequence[str], values: str) -> Any:
-    from ...shell.options import parse_args
+    from ...shell.syntax.options import parse_args
 
     return parse_args(rest, frozenset(values.split()))
 
@@ -348,7 +348,7 @@ def _stash(repo: _Repo, rest: Sequence[str]) -> Iterator[str]:
 
 def _stashed_before(scene: Scene) -> bool:
     """``git stash`` (push or save) runs before this command in the script."""
-    from ...shell.catalog import canonical_name
+    from ...shell.catalog.catalog import canonical_name
 
     for cmd in scene.earlier:
         if cmd.argv and canonical_name(cmd.name) == "git":

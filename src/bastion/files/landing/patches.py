@@ -14,7 +14,7 @@ def patch_texts(scene: Scene, files: Sequence[str]) -> list[str]:
     """Every text the command may apply: its patch files (or standard input), or —
     when one is written earlier in the script or comes as a here-document — every
     here-document body of the script (more files, never fewer)."""
-    from ...shell.inline import heredoc_bodies
+    from ...shell.meaning.inline import heredoc_bodies
 
     texts: list[str] = []
     use_bodies = False
@@ -93,7 +93,7 @@ _PATCH_VALUES = frozenset(
 def patch(scene: Scene) -> Iterator[str]:
     """patch: the files the diff names (``-p N``, ``-d DIR``), or the one file given
     (``patch FILE [PATCH]``) or ``-o OUT``."""
-    from ...shell.options import parse_args
+    from ...shell.syntax.options import parse_args
 
     parsed = parse_args(scene.args, _PATCH_VALUES)
     if parsed.has("--dry-run", "-C", "--check"):

@@ -51,7 +51,7 @@ class Scene:
 
     def placeholder(self, word: str) -> bool:
         """``{}`` in a ``find -exec`` or ``xargs -I`` command: a file found at run time,
-        not listed here (as ``shell.paths`` does not name it either)."""
+        not listed here (as ``shell.meaning.paths`` does not name it either)."""
         return "{}" in word and any(c.origin in ("find -exec", "xargs") for c in (self.cmd, *self.commands))
 
     def at(self, folder: str) -> "Scene":
@@ -60,7 +60,7 @@ class Scene:
                      self.complex)
 
     def lexical(self, path: str) -> str:
-        from ...shell.paths import resolve
+        from ...shell.meaning.paths import resolve
 
         return resolve(path, self.base, self.home)
 
@@ -108,8 +108,8 @@ def origin(scene: Scene, path: str) -> str:
     there (its content is unknown now); otherwise ``disk`` when it exists, ``maybe``
     when it does not but an earlier command bastion cannot see into may make it, and
     ``absent`` when nothing will be there (the command fails, landing nothing)."""
-    from ...shell.catalog import canonical_name
-    from ...shell.paths import extract_paths
+    from ...shell.catalog.catalog import canonical_name
+    from ...shell.meaning.paths import extract_paths
 
     unknown = False
     for cmd in reversed(scene.earlier):
@@ -182,7 +182,7 @@ def stdin_of(scene: Scene, cmd: Any = None, depth: int = 0) -> tuple[str, Any]:
     same through a decompressor (``gzip -dc F |``); ``("heredoc", None)``;
     ``("git-archive", cmd)``; ``("tar-create", cmd)``; ``("none", None)``; or
     ``("unknown", why)``."""
-    from ...shell.catalog import canonical_name
+    from ...shell.catalog.catalog import canonical_name
 
     cmd = cmd if cmd is not None else scene.cmd
     for redirect in cmd.redirects:
@@ -234,6 +234,6 @@ def git_sub(args: Sequence[str]) -> tuple[str, tuple[str, ...], str]:
 def may_make(scene: Scene) -> bool:
     """A command before this one whose writes bastion cannot see (it may fetch or make a
     tree, an archive or a folder)."""
-    from ...shell.catalog import canonical_name
+    from ...shell.catalog.catalog import canonical_name
 
     return any(c.argv and canonical_name(c.name) not in WRITES_KNOWN for c in scene.earlier)

@@ -1,0 +1,363 @@
+"""Checks for programs that run code: interpreters (``python -c``, ``node -e``,
+scripts, ``python -m``), shells the parser left in place (stdin, unreadable ``-c``
+strings), pagers and editors with shell escapes, TeX, package runners (``npx``),
+credential tools, and wrappers that survived peeling.
+
+Inline code is read for intents (``inline.code_intents``): reverse and bind shells,
+fork bombs, download-and-evaluate, recursive deletes, secret files, and the shell
+strings it hands to ``system()`` (analysed again by ``analyse.py``).
+"""
+
+from __future__ import annotations
+
+from ...catalog import catalog as C
+from ..facts import (
+    Ctx,
+    Facts,
+    L,
+    risky_options,
+    SHELL_PATHS,
+    SHELL_WORD,
+    apply_value,
+    destructive_verb,
+    dynamic,
+    exec_file,
+    host_of,
+)
+from ..effects import SHELL_SERVERS, device_writes, fold_home, fork_loop, setid_chmods, shell_commands
+from ..inline import code_intents, heredoc_bodies
+from ..inline_data import LANGUAGES, live_code
+from ...syntax.lazyre import LazyPattern
+from ...syntax.options import parse_args
+from ..paths import resolve
+from ...syntax.script import SimpleCommand
+from ..targets import critical_reason, is_block_device, is_temp, persistence_level, secret_level
+from .root import grant_root
+from .network import check_network
+
+
+def check_interpreter(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
+    code_opts = C.INTERPRETERS.get(f.name, frozenset())
+    value_opts = C.INTERPRETER_VALUE_OPTS.get(f.name, frozenset())
+    if f.name == "deno":
+        _deno(f, args, ctx)
+        return
+    if f.name in ("java",):
+        f.at_least(L)
+        f.hit("CAT032", f.label)
+        ops = [a for a in args if not a.startswith("-")]
+        if any(destructive_verb(o) for o in ops[1:5]):
+            f.hit("CAT016", f.label)
+        elif any(o in ("shutdown", "safe-shutdown", "restart", "safe-restart") for o in ops[1:5]):
+            f.hit("CAT018", f.label)
+        return
+    code: str | None = None
+    module: str | None = None
+    operands: list[str] = []
+    i, n = 0, len(args)
+    while i < n:
+        arg = args[i]
+        if arg in code_opts:
+            code = args[i + 1] if i + 1 < n else ""
+            break
+        if arg.startswith("-") and not arg.startswith("--") and len(arg) > 2 and arg not in value_opts:
+            cluster = _code_in_cluster(arg, code_opts, value_opts)
+            if cluster is not None:
+                code = cluster or (args[i + 1] if i + 1 < n else "")
+                break
+        if f.name in ("python", "pypy") and arg == "-m" or arg.startswith("-m") and f.name in ("python", "pypy") and len(arg) > 2:
+            module = args[i + 1] if arg == "-m" and i + 1 < n else arg[2:]
+            operands = list(args[i + 2 :]) if arg == "-m" else list(args[i + 1 :])
+            break
+        if arg in value_opts and i + 1 < n:
+            i += 2
+            continue
+        if arg == "--":
+            operands = list(args[i + 1 :])
+            break
+        if arg.startswith("-") and arg != "-":
+            i += 1
+            continue
+        operands = list(args[i:])
+        break
+    if f.name == "php" and any(a == "-S" or a.startswith("-S") for a in args):
+        f.hit("CAT029", f"{f.label} (built-in web server)")
+        return
+    if code is not None:
+        if f.name == "ruby" and "-run" in args and code.split()[:1] == ["httpd"]:
+            f.hit("CAT029", f"{f.label} (web server)")
+        _inline_code(f, code, ctx)
+        return
+    if module is not None:
+        _python_module(f, module, operands, ctx)
+        return
+    if not operands or operands[0] in ("-", "/dev/stdin"):
+        f.roles.add("exec_stdin")
+        if any(r.op in ("<<", "<<-") for r in f.cmd.redirects):
+            for body in heredoc_bodies(ctx.source, f.cmd.name):
+                _inline_code(f, body, ctx)
+            return
+        if f.cmd.pipe_index > 0 or any(r.op in ("<", "<<<", "<&") for r in f.cmd.redirects):
+            f.hit("CAT007", f.label)
+        else:
+            f.hit("CAT027", f"{f.label} (interactive interpreter)")
+        return
+    script = operands[0]
+    if "://" in script:
+        f.hit("CAT006", f"{f.label} (runs a remote script)")
+        f.hit("CAT001", f.label)
+        host = host_of(script)
+        if host:
+            f.hosts.append(host)
+        return
+    if dynamic(script):
+        f.roles.add("exec_dynamic")
+        f.hit("CAT006", f.label)
+        return
+    exec_file(f, resolve(script, f.base, ctx.home), ctx)
+
+
+def _code_in_cluster(arg: str, code_opts: frozenset[str], value_opts: frozenset[str]) -> str | None:
+    """``perl -ne CODE`` / ``python -Bc CODE``: the code option inside a short cluster.
+
+    Returns the attached code (``-eCODE``), ``""`` when the code is the next argument,
+    or None when the cluster has no code option (a value option ends the scan:
+    ``-MData::Dumper`` is a module, not ``-e``)."""
+    letters = arg[1:]
+    for k, letter in enumerate(letters):
+        opt = "-" + letter
+        if opt in code_opts:
+            return letters[k + 1 :]
+        if opt in value_opts:
+            return None
+    return None
+
+
+def _deno(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
+    ops = [a for a in args if not a.startswith("-")]
+    sub = ops[0] if ops else ""
+    if sub == "eval" and len(ops) > 1:
+        _inline_code(f, ops[1], ctx)
+        return
+    if sub in ("fmt", "lint", "check", "test", "bench", "doc", "info", "task", "compile", "bundle", "cache", "types", "coverage", "--version"):
+        f.at_least(L)
+        return
+    target = ops[1] if sub == "run" and len(ops) > 1 else (ops[0] if ops else "")
+    if "://" in target:
+        f.hit("CAT006", f"{f.label} (runs a remote script)")
+        f.hit("CAT001", f.label)
+        return
+    if target:
+        exec_file(f, resolve(target, f.base, ctx.home), ctx)
+    else:
+        f.hit("CAT027", f.label)
+
+
+def _python_module(f: Facts, module: str, operands: list[str], ctx: Ctx) -> None:
+    value = C.PYTHON_MODULES.get(module)
+    if value is None:
+        f.hit("CAT006", f"{f.label} (runs module {module})")
+        return
+    if module == "pip":
+        sub = SimpleCommand(("pip", *operands), f.cmd.assignments, f.cmd.redirects, f.cmd.wrappers, f.cmd.cwd, f.cmd.origin, f.cmd.text, f.cmd.depth, f.cmd.pipeline, f.cmd.pipe_index)
+        inner = ctx.analyser.classify(sub, ctx)  # the entry point dispatches back here
+        f.tier, f.hits, f.known = inner.tier, inner.hits, inner.known
+        return
+    apply_value(f, value, f"python -m {module}")
+
+
+def _inline_code(f: Facts, code: str, ctx: Ctx) -> None:
+    f.hit("CAT006", f"{f.label} (inline code)")
+    code = fold_home(code)
+    live = live_code(code, LANGUAGES.get(f.name, ""))  # printed text is data
+    intent = code_intents(code, live)
+    _effects(f, code, intent.commands, ctx)
+    if intent.reverse_shell:
+        f.hit("HB006", f.label)
+    if intent.bind_shell:
+        f.hit("HB007", f.label)
+    if intent.fork_bomb:
+        f.hit("HB004", f.label)
+    if intent.download_exec:
+        f.hit("HB005", f"{f.label} (code fetched and evaluated)")
+    if intent.library_load:
+        f.hit("CAT021", f"{f.label} (loads a native library)")
+    if intent.network:
+        f.roles.add("send")
+        f.hit("CAT001", f.label)
+    if intent.env_dump:
+        f.roles.add("env_dump")
+        f.hit("CAT004", f.label)
+        if intent.network:
+            f.hit("HB008", f"{f.label} (environment sent over the network)")
+    for raw in intent.recursive_deletes:
+        path = resolve(raw, f.base, ctx.home)
+        reason = critical_reason(path, ctx.home, ctx.roots)
+        if reason:
+            f.hit("HB001", f"{f.label} → {path} ({reason})")
+        elif ctx.inside(path) or is_temp(path):
+            f.hit("CAT010", f.label)
+        else:
+            f.hit("CAT011", f"{f.label} → {path}")
+    for raw in intent.deletes:
+        path = resolve(raw, f.base, ctx.home)
+        f.hit("CAT010" if ctx.inside(path) or is_temp(path) else "CAT011", f"{f.label} → {path}")
+    for raw in intent.paths:
+        path = resolve(raw, f.base, ctx.home)
+        level = secret_level(path, ctx.home)
+        if level:
+            f.secrets.append((path, level))
+            if level >= 2:
+                f.hit("HB008" if intent.network else "HB009", f"{f.label} ({path})")
+            else:
+                f.hit("CAT003", f"{f.label} ({path})")
+        plevel = persistence_level(path, ctx.home)
+        if plevel >= 2 and _WRITE_CALL.search(code):
+            f.hit("HB011", f"{f.label} (writes {path})")
+        elif plevel:
+            f.hit("CAT008", f"{f.label} ({path})")
+    f.nested.extend(intent.commands)
+    if intent.shell_exec and (SHELL_WORD.search(live) or any(p in SHELL_PATHS for p in intent.paths)):
+        f.spawns_shell = True
+
+
+def _effects(f: Facts, code: str, commands: list[str], ctx: Ctx) -> None:
+    """What the code does through its process, file and permission calls
+    (``effects.py``): shell strings it runs are analysed as shell (``commands`` ends up
+    in ``f.nested``), fork loops, block-device writes, setuid on a shell."""
+    for command in shell_commands(code):
+        if command not in commands:
+            commands.append(command)
+    if fork_loop(code):
+        f.hit("HB004", f"{f.label} (fork in an endless loop)")
+    for raw in device_writes(code):
+        if is_block_device(raw):
+            f.hit("HB003", f"{f.label} (writes {raw})")
+    for mode, raw in setid_chmods(code):
+        if not grant_root(f, [raw], ctx, f"mode {mode}"):
+            f.hit("CAT005", f"{f.label} (setuid/setgid {raw})")
+
+
+def check_shell_server(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
+    """``telnetd -l /bin/sh`` (also as ``busybox telnetd``): a listener whose login
+    program is a shell serves that shell to anyone who connects (bind shell)."""
+    f.hit("CAT029", f.label)
+    f.roles.add("listen")
+    options = SHELL_SERVERS.get(f.name, ())
+    for k, arg in enumerate(args):
+        value = args[k + 1] if arg in options and k + 1 < len(args) else next((arg[len(o):] for o in options if arg.startswith(o) and len(arg) > len(o)), "")
+        if value and (value in SHELL_PATHS or C.canonical_name(value.rsplit("/", 1)[-1]) in C.SHELLS):
+            f.hit("HB007", f"{f.label} (serves {value})")
+            return
+
+
+_WRITE_CALL = LazyPattern(r"file_put_contents|fputs|fwrite|download\s*\(|createWriteStream|FileWriter|OpenFile|writeFileSync|copyfile|urlretrieve|\.write\s*\(|open\s*\([^)]*[\"'][wa]\+?[\"']|File\.write|writeFile|>>?\s*[\"']|print\s+\w+\s|IO\.write|spit\b")
+
+
+def check_shell(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
+    """A shell the parser did not replace by its commands: a script, stdin, or a -c
+    string it could not read."""
+    parsed = parse_args(args, frozenset({"-o", "+o", "-O", "+O", "--rcfile", "--init-file"}), stop_at_operand=True)
+    if any(o == "-c" or (o.startswith("-") and not o.startswith("--") and "c" in o) for o, _ in parsed.options):
+        f.roles.add("exec_dynamic")
+        f.hit("CAT006", f"{f.label} (shell string)")
+        if parsed.operands:
+            f.nested.append(parsed.operands[0])
+        return
+    if not parsed.operands or parsed.operands[0] in ("-", "/dev/stdin") or parsed.has("-s"):
+        f.roles.add("exec_stdin")
+        if f.cmd.pipe_index > 0 or any(r.op in ("<", "<&", "<<<") for r in f.cmd.redirects):
+            f.hit("CAT007", f.label)
+        else:
+            f.hit("CAT006", f"{f.label} (interactive shell)")
+        return
+    script = parsed.operands[0]
+    if script.startswith(("<(", "/dev/fd/")) or dynamic(script):
+        f.roles.add("exec_dynamic")
+        f.hit("CAT006", f.label)
+        return
+    exec_file(f, resolve(script, f.base, ctx.home), ctx)
+
+
+def check_pager(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
+    """``less FILE``, ``more FILE``, ``man git``: read-only. A ``+CMD`` initial command
+    (``less '+!sh'``) runs pager commands, which include shell escapes; a few options
+    name a command, a key file or a log file (``catalog.PAGERS``)."""
+    for arg in args:
+        if arg.startswith("+") and len(arg) > 1 and f.name != "man":
+            f.hit("CAT006", f"{f.label} ({arg} runs pager commands)")
+            break
+    for arg, code in risky_options(args, C.PAGERS.get(f.name, {})):
+        f.hit(code, f"{f.name} {arg}")
+
+
+def check_interactive(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
+    f.hit("CAT027", f.label)
+    if any("!" in a and SHELL_WORD.search(a) for a in args):
+        f.spawns_shell = True
+    for arg in args:
+        if arg in ("-c", "--cmd", "-S", "--eval", "-P", "--pager", "-H", "--html", "-x", "-l", "--load") or (arg.startswith("+") and len(arg) > 1) or arg.startswith("--eval="):
+            f.hit("CAT006", f"{f.label} ({arg} runs commands)")
+            break
+
+
+def check_tex(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
+    """Compiling a project's ``.tex`` file is a build (routine). TeX source given on the
+    command line (an operand starting with ``\\`` or ``&``), ``--shell-escape``, and
+    latexmk's options that name the programs it runs (``-pdflatex=CMD``, ``-e PERL``,
+    ``-r RCFILE``) run code."""
+    f.at_least(L)
+    joined = " ".join(args)
+    if any(a.lstrip("-") in ("shell-escape", "enable-write18") for a in args) or "\\write18" in joined:
+        f.hit("CAT006", f"{f.label} (shell escape)")
+    elif f.name == "latexmk" and any(a in _LATEXMK_CODE or a.split("=", 1)[0] in _LATEXMK_COMMANDS for a in args):
+        f.hit("CAT006", f"{f.label} (latexmk runs the given command or Perl code)")
+    elif any(a.startswith(("\\", "&")) for a in args):
+        f.hit("CAT006", f"{f.label} (TeX code given inline)")
+    elif "\\openout" in joined or "\\write" in joined:
+        f.hit("CAT020", f"{f.label} (TeX writes files)")
+
+
+#: latexmk options that take Perl code or an rc file (Perl) to run.
+_LATEXMK_CODE = frozenset({"-e", "-r"})
+#: latexmk options that set the command it runs for a step (``-pdflatex="sh #"``).
+_LATEXMK_COMMANDS = frozenset({"-latex", "-pdflatex", "-xelatex", "-lualatex", "-dvilualatex", "-pdfxelatex", "-pdflualatex"})
+
+
+def check_credential_tool(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
+    flags = {a for a in args if a.startswith("-")}
+    if f.name in ("gpg", "gpg2") and flags & {"--export-secret-keys", "--export-secret-subkeys"}:
+        f.hit("HB009", f"{f.label} (exports private keys)")
+        return
+    if f.name == "ssh-keygen" and (flags & {"-l", "-F", "-lf", "-lv", "-E"} or any(a.startswith("-l") for a in flags)):
+        return
+    if f.name in ("gpg", "gpg2") and flags and all(a.startswith(("--list", "--fingerprint", "-k", "-K", "--version", "--verify")) for a in flags):
+        return
+    if f.name in ("ssh-keygen", "ssh-add") and flags & {"-D", "-s", "-S", "-e"} and f.name == "ssh-keygen" and "-D" in flags:
+        f.hit("CAT021", f"{f.label} (loads a PKCS#11 library)")
+        return
+    if f.name == "ssh-keyscan":
+        check_network(f, args, ctx)
+        return
+    f.hit("CAT003", f"{f.label} (manages keys or credentials)")
+
+
+def check_wrapper(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
+    if f.name == "command" and len(args) == 2 and args[0] in ("-v", "-V"):
+        return  # ``command -v git`` only looks one name up
+    f.hit("CAT006", f"{f.label} (runs another command)")
+    if f.name == "parallel" and args[:1] == (":::",):
+        f.nested.extend(a for a in args[1:] if a != ":::")  # each input is a command
+
+
+def check_package_runner(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
+    parsed = parse_args(args, frozenset({"-p", "--package", "-c", "--call"}), stop_at_operand=True)
+    if parsed.has("-c", "--call"):
+        f.hit("CAT006", f.label)
+        return
+    tool = parsed.operands[0] if parsed.operands else ""
+    base = C.canonical_name(tool.split("@", 1)[0].rsplit("/", 1)[-1]) if tool else ""
+    if base and (base in C.ROUTINE or base in C.READ_ONLY) and not parsed.has("-p", "--package") and "@" not in tool[1:]:
+        f.at_least(L)
+        return
+    f.hit("CAT026", f"{f.label} (downloads and runs a package)")

@@ -1,0 +1,549 @@
+"""Checks for commands that read, write, delete or administer local files and the
+machine: ``rm``, ``find``, ``sed``, ``awk``, ``jq``, ``grep``, ``tar``, ``dd``,
+``chmod``/``chown``, disk tools, ``kill``, ``crontab``, shell builtins (``export``,
+``unset``, ``alias``, ``source``, ``eval``, ``trap``), ``make``, ``truncate``.
+
+Each ``check_*`` function refines a ``Facts`` for one command family; ``semantics.py``
+picks the function with one dict lookup on the command's canonical name.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+from ...catalog import catalog as C
+from ...syntax.env import is_dangerous_env
+from ..facts import (
+    Ctx,
+    Facts,
+    H,
+    L,
+    R,
+    SHELL_WORD,
+    destructive_verb,
+    dynamic,
+    exec_file,
+    host_of,
+    risky_options,
+    secret_var,
+)
+from ..inline import awk_risks, jq_risks, sed_commands
+from ...syntax.lazyre import LazyPattern
+from ...syntax.options import Args, parse_args
+from ..paths import DELETE, PathAccess, WRITE, resolve
+from ...syntax.script import SimpleCommand
+from ..targets import (
+    TEMP_DIRS,
+    strip_glob,
+    critical_reason,
+    is_block_device,
+    is_harmless_device,
+    is_temp,
+    persistence_level,
+    secret_level,
+)
+from .admin import check_sql_keyword
+from .find_expr import deletes_everything
+from .root import grant_root, sets_id_bits
+
+
+def check_read_only(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
+    risky = C.READ_ONLY.get(f.name, {})
+    for arg, code in risky_options(args, risky):
+        f.hit(code, f"{f.name} {arg}")
+
+
+def check_routine(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
+    f.at_least(L)
+    if f.name == "split" and len(parse_args(args, frozenset({"-a", "-b", "-C", "-l", "-n", "-t", "--additional-suffix", "--filter", "--numeric-suffixes", "--hex-suffixes", "--suffix-length", "--bytes", "--lines", "--line-bytes", "--number", "--separator"})).operands) > 2:
+        f.known = False  # not coreutils split (``split splits delete …`` is a SaaS CLI)
+        f.at_least(H)
+        if any(destructive_verb(a) for a in args):
+            f.hit("CAT016", f.label)
+        return
+    for arg, code in risky_options(args, C.ROUTINE.get(f.name, {})):
+        f.hit(code, f"{f.name} {arg}")
+
+
+def check_rm(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
+    parsed = parse_args(args, aliases={"--recursive": "-r", "-R": "-r", "--force": "-f", "--dir": "-d"})
+    recursive = parsed.has("-r")
+    f.at_least(H)
+    targets = [p for p in f.paths if p.op == DELETE]
+    if not parsed.operands:
+        if f.cmd.origin in ("xargs", "parallel", "find -exec") or f.cmd.pipe_index > 0:
+            f.hit("CAT034" if recursive else "CAT010", f"{f.label} (targets come from input)")
+        return
+    if not targets:  # only placeholders such as {} (find -exec, parallel)
+        f.hit("CAT034" if recursive else "CAT010", f"{f.label} (targets come from input)")
+        return
+    for access in targets:
+        _delete_target(f, access, recursive, ctx)
+
+
+def _delete_target(f: Facts, access: PathAccess, recursive: bool, ctx: Ctx) -> None:
+    path = access.resolved
+    reason = critical_reason(path, ctx.home, ctx.roots)
+    if reason and (recursive or (access.path.rstrip("/").endswith("*") and reason in ("root directory", "system directory"))):
+        f.hit("HB001", f"{f.label} → {path} ({reason})")
+        return
+    if "$" in path and recursive:
+        f.hit("CAT034", f"{f.label} (target {access.path!r} is only known at run time)")
+        return
+    if recursive and strip_glob(path) in TEMP_DIRS and path != strip_glob(path):
+        # ``rm -rf /tmp/*``: every temp file of every program (the directory itself,
+        # ``rm -rf /tmp``, is a removal target and denied above)
+        f.hit("CAT011", f"{f.label} → {path} (empties a shared temp directory)")
+    elif ctx.inside(path) or is_temp(path):
+        f.hit("CAT010", f.label)
+    elif recursive:
+        f.hit("CAT011", f"{f.label} → {path}")
+    else:
+        f.hit("CAT010", f.label)
+
+
+def check_rmdir(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
+    f.at_least(L)
+
+
+def check_wiper(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
+    f.at_least(H)
+    devices = [a for a in parse_args(args, frozenset({"-n", "-s", "--iterations", "--size"})).operands if is_block_device(resolve(a, f.base, ctx.home))]
+    if devices:
+        f.hit("HB003", f"{f.label} (device {devices[0]})")
+        return
+    f.hit("CAT030", f.label)
+    if parse_args(args).has("-u", "--remove", "-r", "-R"):
+        f.hit("CAT010", f.label)
+
+
+def check_disk_destroyer(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
+    f.at_least(H)
+    devices = [a for a in args if a.startswith("/dev/") and not is_harmless_device(a)]
+    if devices:
+        f.hit("HB002" if f.name.startswith("mk") or f.name == "newfs" else "HB003", f"{f.label} (device {devices[0]})")
+    else:
+        f.hit("CAT023", f.label)
+
+
+def check_partitioner(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
+    parsed = parse_args(args)
+    if f.name in _VOLUME_TOOLS and _volume_read(parsed.operands, parsed.names):
+        return
+    if f.name in ("mount", "umount", "swapon", "swapoff", "losetup"):
+        if f.name in ("mount", "losetup", "swapon") and not parsed.operands and not (parsed.names - {"-l", "--list", "-a", "--show", "-s", "--summary", "-t"}):
+            return  # listing
+        f.hit("CAT009", f.label)
+        return
+    wipes = C.PARTITION_WIPES.get(f.name, frozenset())
+    devices = [a for a in args if a.startswith("/dev/") and is_block_device(a)]
+    if devices and wipes and any(a in wipes or a.split("=", 1)[0] in wipes or _in_cluster(a, wipes) for a in args):
+        f.hit("HB003", f"{f.label} (erases the layout of {devices[0]})")
+        return
+    if parsed.names and parsed.names <= {"-l", "--list", "-s", "--show", "-p", "--print", "-v", "--version", "-h", "--help"} or (
+        parsed.operands[-1:] == ["print"] or parsed.operands[:1] == ["list"] or parsed.operands[:1] == ["info"]
+    ):
+        return
+    f.hit("CAT023", f.label)
+
+
+def _in_cluster(arg: str, options: frozenset[str]) -> bool:
+    """A one-letter option inside a short cluster (``badblocks -wsv``)."""
+    return len(arg) > 2 and arg[0] == "-" and arg[1] != "-" and any("-" + c in options for c in arg[1:])
+
+
+#: Volume managers whose query verbs only read (``zpool status``, ``btrfs filesystem
+#: show``, ``mdadm --detail``); everything else they do changes disks.
+_VOLUME_TOOLS = frozenset({"btrfs", "zfs", "zpool", "mdadm"})
+_VOLUME_READ_VERBS = frozenset({"list", "show", "status", "df", "du", "usage", "stats", "get", "iostat", "history", "events", "check", "c"})
+_VOLUME_READ_OPTS = frozenset({"--detail", "-D", "--examine", "-E", "--query", "-Q"})
+_VOLUME_WRITE_OPTS = frozenset({"--repair", "--init-csum-tree", "--init-extent-tree", "--clear-space-cache", "--create", "-C", "--stop", "-S", "--fail", "-f", "--remove", "-r", "--add", "-a", "--zero-superblock", "--grow", "-G", "--assemble", "-A"})
+
+
+def _volume_read(ops: list[str], names: set[str]) -> bool:
+    if names & _VOLUME_WRITE_OPTS:
+        return False
+    if names & _VOLUME_READ_OPTS:
+        return True
+    return bool(ops) and (ops[0] in _VOLUME_READ_VERBS or (len(ops) > 1 and ops[1] in _VOLUME_READ_VERBS))
+
+
+def check_dd(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
+    f.at_least(L)
+    for arg in args:
+        key, eq, value = arg.partition("=")
+        if not eq:
+            continue
+        target = resolve(value, f.base, ctx.home)
+        if key == "of" and is_block_device(target):
+            f.hit("HB003", f"{f.label} (writes {value})")
+        elif key == "if" and is_block_device(target):
+            f.hit("CAT003", f"{f.label} (reads raw disk {value})")
+
+
+def check_chmod_like(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
+    f.at_least(L)
+    parsed = parse_args(args, frozenset({"--reference", "--from"}), aliases={"--recursive": "-R", "-r": "-R"})
+    recursive = parsed.has("-R")
+    mode = parsed.operands[0] if parsed.operands and parsed.value("--reference") is None else ""
+    if f.name == "chmod" and _sets_id_bits(parsed, mode, f, ctx):
+        targets = parsed.operands[1:] if mode else parsed.operands
+        if not grant_root(f, targets, ctx, f"mode {mode or 'copied from ' + str(parsed.value('--reference'))}"):
+            f.hit("CAT005", f"{f.label} (setuid/setgid)")
+    open_mode = f.name == "chmod" and (mode.endswith("777") or mode in ("a+rwx", "ugo+rwx", "o+w", "a+w"))
+    for access in f.paths:
+        if access.op != WRITE:
+            continue
+        reason = critical_reason(access.resolved, ctx.home, others=False)
+        if reason and (recursive or (open_mode and access.resolved in ("/", ctx.home))):
+            f.hit("HB012", f"{f.label} → {access.resolved} ({reason})")
+        elif f.name != "chmod" or (not ctx.inside(access.resolved) and not is_temp(access.resolved)):
+            f.hit("CAT012", f.label)
+        elif recursive and access.resolved in ctx.roots:
+            f.hit("CAT012", f"{f.label} (the whole workspace)")
+
+
+def _sets_id_bits(parsed: Args, mode: str, f: Facts, ctx: Ctx) -> bool:
+    """A mode that sets setuid/setgid, or ``--reference=FILE`` naming a file that has them."""
+    if mode:
+        return sets_id_bits(mode)
+    reference = parsed.value("--reference")
+    if not reference:
+        return False
+    try:
+        return bool(os.stat(resolve(reference, f.base, ctx.home)).st_mode & 0o6000)
+    except (OSError, ValueError):
+        return False
+
+
+def check_find(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
+    """``find`` reads; ``-delete`` deletes; ``-fprint`` writes. The command after
+    ``-exec``/``-execdir``/``-ok`` is extracted by the parser and judged on its own
+    (origin ``find -exec``), so ``find … -exec grep x {} +`` is as safe as ``grep``;
+    an ``-exec`` without a command word is code execution nobody can see."""
+    for i, arg in enumerate(args):
+        if arg in _FIND_EXEC and (i + 1 >= len(args) or args[i + 1] in (";", "\\;", "+")):
+            f.hit("CAT006", f"{f.name} {arg} (no command to check)")
+    for arg, code in risky_options(args, C.READ_ONLY[f.name]):
+        if arg not in _FIND_EXEC:
+            f.hit(code, f"{f.name} {arg}")
+    for i, arg in enumerate(args[:-1]):
+        if arg in ("-name", "-iname", "-path", "-ipath", "-wholename", "-regex") and _secret_glob(args[i + 1]):
+            f.hit("CAT003", f"{f.label} (searches for secret files)")
+            break
+    deletes = [p for p in f.paths if p.op == DELETE]
+    if not deletes:
+        return
+    everything = deletes_everything(args, confirmed=f.cmd.pipe_index > 0 or any(r.op.startswith("<") for r in f.cmd.redirects))
+    for access in deletes:
+        # ``dir/*`` (paths.within) deletes inside dir; critical_reason reads it as dir
+        directory = access.resolved[:-2] if access.resolved.endswith("/*") else access.resolved
+        reason = critical_reason(access.resolved, ctx.home, ctx.roots)
+        if reason and everything:
+            # emptying the workspace, a home or a system directory is a wipe however
+            # it is spelt (``-mindepth 1``, ``-type f``, ``-exec rm {} +``)
+            f.hit("HB001", f"{f.label} → {directory} ({reason}: deletes everything in it)")
+        elif not ctx.inside(access.resolved) and not is_temp(access.resolved):
+            f.hit("CAT011", f"{f.label} → {access.resolved}")
+
+
+_FIND_EXEC = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
+
+
+def _secret_glob(pattern: str) -> bool:
+    """``-name 'id_rsa*'``, ``-name '*.pem'``: a search for key or credential files."""
+    probe = pattern.strip("'\"").lstrip("*").rstrip("*") or pattern
+    name = probe.rsplit("/", 1)[-1]
+    if not name:
+        return False
+    return bool(secret_level("/x/" + name, "/nonexistent")) or name in _SECRET_WORDS
+
+
+_SECRET_WORDS = frozenset({"shadow", "id_rsa", "id_ed25519", "id_dsa", "id_ecdsa", "credentials", ".netrc", ".git-credentials", "authorized_keys", ".pgpass", "*.kdbx", ".env"})
+
+
+def check_sed(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
+    parsed = parse_args(args, frozenset({"-e", "--expression", "-f", "--file", "-l", "--line-length"}), optional_value_opts=frozenset({"--in-place"}))
+    if any(p.op == WRITE for p in f.paths):
+        f.at_least(L)
+    if parsed.has("-f", "--file"):
+        f.hit("CAT020", f"{f.label} (script read from a file)")
+        return
+    scripts = parsed.values("-e", "--expression") or parsed.operands[:1]
+    for script in scripts:
+        used = sed_commands(script)
+        if used is None:
+            f.hit("CAT020", f"{f.label} (sed script not understood)")
+        elif "e" in used:
+            f.hit("CAT006", f"{f.label} (sed e runs commands)")
+        elif used & {"w", "W"}:
+            f.hit("CAT020", f"{f.label} (sed w writes files)")
+
+
+def check_awk(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
+    parsed = parse_args(args, frozenset({"-f", "--file", "-v", "--assign", "-F", "--field-separator", "-i", "--include", "-l", "--load", "-E", "--exec"}))
+    if parsed.has("-f", "--file", "-E", "--exec", "-i", "--include", "-l", "--load"):
+        f.hit("CAT020", f"{f.label} (program read from a file or extension loaded)")
+        return
+    program = parsed.operands[0] if parsed.operands else ""
+    risks = awk_risks(program)
+    if "net" in risks and ("exec" in risks or "|&" in program):
+        f.hit("HB007" if "/0/0" in program or "/inet/tcp/" in program and program.count("/0") >= 2 else "HB006", f.label)
+        return
+    for target in _AWK_TARGET.findall(program):
+        path = resolve(target, f.base, ctx.home)
+        if persistence_level(path, ctx.home) >= 2:
+            f.hit("HB011", f"{f.label} (writes {path})")
+    if "exec" in risks:
+        f.hit("CAT006", f"{f.label} (awk runs commands)")
+        f.spawns_shell = f.spawns_shell or bool(SHELL_WORD.search(program))
+    if "write" in risks:
+        f.hit("CAT020", f"{f.label} (awk writes files)")
+    if "net" in risks:
+        f.hit("CAT001", f"{f.label} (awk network socket)")
+    if "env" in risks:
+        f.hit("CAT004", f.label)
+
+
+def check_grep(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
+    check_read_only(f, args, ctx)
+    # one search over the first words, joined by a character no hint holds
+    if args and _SECRET_PATTERN_HINT.search("\0".join(args[:6]).lower()):
+        f.hit("CAT003", f"{f.label} (searches for secrets)")
+
+
+#: Search patterns that look for secrets (key headers, token prefixes).
+_SECRET_PATTERN_HINTS = ("private key", "begin rsa", "begin openssh", "aws_secret", "akia", "ghp_", "xoxb-", "sk-ant-",
+                         "sk_live_")
+_SECRET_PATTERN_HINT = LazyPattern("|".join(re.escape(hint) for hint in _SECRET_PATTERN_HINTS))
+
+
+_AWK_TARGET = LazyPattern(r'>>?\s*"([^"]+)"')
+
+
+def check_jq(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
+    check_read_only(f, args, ctx)
+    ops = [a for a in args if not a.startswith("-")]
+    if ops:
+        risks = jq_risks(ops[0])
+        if "env" in risks:
+            f.hit("CAT004", f.label)
+        if "exec" in risks:
+            f.hit("CAT006", f.label)
+
+
+def check_tar(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
+    f.at_least(L)
+    for arg in args:
+        key = arg.split("=", 1)[0]
+        if key in _TAR_EXEC:
+            f.hit("CAT006", f"{f.label} ({key})")
+        elif key in ("-f", "--file") or arg.startswith("--file="):
+            pass
+    archive = parse_args(args, frozenset({"-f", "--file"})).value("-f", "--file")
+    if archive is None and args and not args[0].startswith("-") and "f" in args[0] and len(args) > 1:
+        archive = args[1]  # old-style ``tar cvf ARCHIVE …``
+    if archive and ":" in archive.split("/", 1)[0]:
+        f.hit("CAT001", f.label)
+        f.roles.add("send")
+        f.hosts.append(host_of(archive) or archive.split(":", 1)[0].rsplit("@", 1)[-1])
+
+
+_TAR_EXEC = frozenset({"--to-command", "--checkpoint-action", "--use-compress-program", "-I", "--rsh-command", "--rmt-command", "--info-script", "-F", "--new-volume-script"})
+
+
+def check_kill(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
+    f.at_least(H)
+    if f.name == "killall5":
+        f.hit("HB013", f.label)
+        return
+    if f.name != "kill":
+        f.hit("CAT013", f.label)
+        return
+    rest = list(args)
+    if rest and rest[0] in ("-l", "-L", "--list", "--table"):
+        f.tier = R
+        return
+    if rest and rest[0] in ("-s", "-n", "--signal") and len(rest) > 1:
+        rest = rest[2:]
+    elif rest and rest[0].startswith("-") and rest[0] != "--" and not rest[0][1:].lstrip("-").isdigit() or rest[:1] and rest[0][1:].isdigit() and rest[0].startswith("-") and len(rest) > 1:
+        rest = rest[1:]
+    if rest[:1] == ["--"]:
+        rest = rest[1:]
+    zero = any(a in ("-0", "-s0", "--signal=0") for a in args) or args[:2] in (("-s", "0"), ("-n", "0"))
+    if any(t in ("-1", "1") for t in rest) and not zero:
+        f.hit("HB013", f.label)
+    else:
+        f.hit("CAT013", f.label)
+
+
+def check_crontab(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
+    parsed = parse_args(args, frozenset({"-u"}))
+    if parsed.has("-l") and not parsed.operands:
+        return
+    if parsed.has("-r"):
+        f.hit("CAT035", f.label)
+    else:
+        f.hit("CAT008", f"{f.label} (installs cron jobs)")
+
+
+def check_assign_words(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
+    """export / declare / local / readonly / typeset / unset."""
+    if f.name == "unset":
+        for name in args:
+            if name in C.HISTORY_VARS:
+                f.hit("CAT024", f"{f.label} (hides shell history)")
+        return
+    words = [a for a in args if not a.startswith("-")]
+    if not words and f.name in C.ENV_DUMPERS and not any(a in ("-f", "-F") for a in args):
+        f.hit("CAT004", f"{f.label} (prints the environment)")
+        f.roles.add("env_dump")
+        return
+    for word in words:
+        name, eq, value = word.partition("=")
+        if name in C.HISTORY_VARS and (not eq or value in ("", "0", "/dev/null") or f.name == "unset"):
+            f.hit("CAT024", f"{f.label} (hides shell history)")
+        elif eq and is_dangerous_env(name):
+            f.hit("CAT021", f"{f.label} ({name})")
+
+
+def check_env(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
+    names = [a for a in args if not a.startswith("-")]
+    if f.name == "set":
+        if not args:
+            f.hit("CAT004", f"{f.label} (prints shell variables)")
+            f.roles.add("env_dump")
+        return
+    if not names or f.name == "env":
+        f.hit("CAT004", f"{f.label} (prints the environment)")
+        f.roles.add("env_dump")
+        return
+    if any(secret_var(n) for n in names):
+        f.hit("CAT004", f"{f.label} (prints a secret variable)")
+        f.roles.add("env_dump")
+
+
+def check_alias(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
+    """Defining an alias runs nothing (and a one-shot, non-interactive shell does not
+    expand aliases); its text is still analysed as the command it stands for, so
+    ``alias ls='rm -rf ~'`` is blocked like ``rm -rf ~``."""
+    for arg in args:
+        name, eq, value = arg.partition("=")
+        if eq and value:
+            f.nested.append(value)
+
+
+def check_history(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
+    check_read_only(f, args, ctx)
+    if not args or all(a.isdigit() for a in args):
+        f.roles.add("env_dump")  # command lines often carry tokens and passwords
+
+
+def check_hostname(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
+    parsed = parse_args(args, frozenset({"-F", "--file"}))
+    if parsed.operands or parsed.has("-F", "--file", "-b", "--boot"):
+        f.hit("CAT009", f.label)
+
+
+def check_ifconfig(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
+    ops = [a for a in args if not a.startswith("-")]
+    if len(ops) > 1:
+        f.hit("CAT009", f.label)
+
+
+def check_getent(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
+    ops = [a for a in args if not a.startswith("-")]
+    if ops and ops[0] in ("shadow", "gshadow"):
+        f.hit("HB009", f"{f.label} (shadow database)")
+
+
+def check_source(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
+    if not args:
+        return
+    target = args[0]
+    if target in ("/dev/stdin", "-", "/proc/self/fd/0") or target.startswith(("<(", "/dev/fd/")):
+        f.roles.add("exec_stdin")
+        f.hit("CAT007", f.label)
+        return
+    if dynamic(target):
+        f.roles.add("exec_dynamic")
+        f.hit("CAT006", f.label)
+        return
+    exec_file(f, resolve(target, f.base, ctx.home), ctx)
+
+
+def check_eval(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
+    f.roles.add("exec_dynamic")
+    f.hit("CAT006", f"{f.label} (evaluates a string)")
+
+
+def check_trap(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
+    if args and not args[0].startswith("-"):
+        f.hit("CAT006", f"{f.label} (trap handler runs code)")
+
+
+def check_enable(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
+    if any(a.startswith("-f") for a in args):
+        f.hit("CAT021", f"{f.label} (loads a shared library into the shell)")
+
+
+def check_make(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
+    f.at_least(L)
+    parsed = parse_args(args, frozenset({"-C", "--directory", "-f", "--file", "--makefile", "-j", "--jobs", "-l", "--load-average", "-o", "-W", "--eval", "-I", "--include-dir"}))
+    if parsed.has("--eval") or any(v in ("-", "/dev/stdin") for v in parsed.values("-f", "--file", "--makefile")):
+        f.hit("CAT006", f"{f.label} (makefile from input)")
+    for target in parsed.operands:
+        if "=" in target:
+            continue
+        code = C.NON_ROUTINE_TARGETS.get(target)
+        if code:
+            f.hit(code, f.label)
+    f.hit("CAT032", f.label)
+
+
+def check_truncate(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
+    if args[:1] and (args[0].lower() == "table" or args[-1].endswith(";")):
+        check_sql_keyword(f, args, ctx)
+        return
+    f.at_least(L)
+    for access in f.paths:
+        if access.resolved.startswith("/var/log/") or access.resolved.endswith("check_history"):
+            f.hit("CAT024", f"{f.label} (erases {access.resolved})")
+            return
+    size = parse_args(args, frozenset({"-s", "--size", "-r", "--reference"})).value("-s", "--size")
+    if size in ("0", "0K", "0M", "0B"):
+        f.hit("CAT030", f.label)
+
+
+def check_xargs(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
+    """An ``xargs`` the parser left in place: without a command it runs ``echo``."""
+    if not parse_args(args, _XARGS_VALUE).operands:
+        return
+    f.hit("CAT006", f"{f.label} (runs commands built from input)")
+
+
+_XARGS_VALUE = frozenset(
+    "-n -L -l -I -i -d -E -e -s -P -a --max-args --max-lines --replace --delimiter --eof --max-chars --max-procs "
+    "--arg-file --process-slot-var".split()
+)
+
+
+def check_busybox(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
+    if not args:
+        return
+    inner = SimpleCommand(args, f.cmd.assignments, f.cmd.redirects, f.cmd.wrappers + ("busybox",), f.cmd.cwd, f.cmd.origin, f.cmd.text, f.cmd.depth, f.cmd.pipeline, f.cmd.pipe_index, f.cmd.background)
+    sub = ctx.analyser.classify(inner, ctx)  # the entry point dispatches back here
+    f.tier, f.known, f.hits, f.roles, f.hosts, f.paths = sub.tier, sub.known, sub.hits, sub.roles, sub.hosts, sub.paths
+    f.downloads, f.secrets, f.nested, f.name = sub.downloads, sub.secrets, sub.nested, sub.name
+
+
+def check_install(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
+    """``install -m 4755 /bin/bash /tmp/b`` makes a setuid copy of a shell."""
+    check_routine(f, args, ctx)
+    parsed = parse_args(args, frozenset({"-m", "--mode", "-o", "--owner", "-g", "--group", "-t", "--target-directory", "-S", "--suffix"}))
+    mode = parsed.value("-m", "--mode")
+    if mode and sets_id_bits(mode):
+        sources = parsed.operands if parsed.has("-t", "--target-directory") else parsed.operands[:-1]
+        if not grant_root(f, sources, ctx, f"mode {mode}"):
+            f.hit("CAT005", f"{f.label} (setuid/setgid)")

@@ -1,0 +1,301 @@
+"""Checks for network tools: where data goes (``curl -d @file``, ``scp`` uploads),
+whether the response can feed a shell (``curl``/``wget -O-`` print remote content),
+raw sockets and listeners (``nc -e``, ``socat … exec:``), tunnels (``ssh -R``),
+commands run by ssh options (``ProxyCommand``), and loopback-only traffic (routine).
+"""
+
+from __future__ import annotations
+
+import posixpath
+
+from ...catalog import catalog as C
+from ..facts import Checker, Ctx, Facts, L, dynamic, host_of, urls
+from ...syntax.lazyre import LazyPattern
+from ...syntax.options import Args, parse_args
+from ..paths import READ, WRITE, resolve
+from ..targets import critical_reason, home_relative, secret_level
+
+
+def check_network(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
+    kind = C.NETWORK.get(f.name, "send")
+    for word in args:
+        if word.startswith("-") and "://" not in word:
+            continue
+        host = host_of(word)
+        if host:
+            f.hosts.append(host)
+    if kind in ("both",):
+        f.roles.update({"fetch", "send"})
+    else:
+        f.roles.add("send")
+    if kind == "dns":
+        f.roles.add("dns")
+    if not f.hosts and f.name in _BARE_HOST_TOOLS:
+        ops = [a for a in args if not a.startswith("-") and not a.isdigit()]
+        if ops and "/" not in ops[0]:
+            f.hosts.append(ops[0].split("@", 1)[-1])
+    handler = _NETWORK_DETAIL.get(f.name)
+    if handler is not None:
+        handler(f, args, ctx)
+    if any(h.code in ("CAT001", "CAT002", "CAT029") or h.code.startswith("HB") for h in f.hits):
+        return
+    if f.hosts and all(_loopback(h) for h in f.hosts) and kind != "dns" and "mutates" not in f.roles:
+        f.at_least(L)
+        f.hit("CAT031", f"{f.label} (loopback only)")
+    else:
+        f.hit("CAT001", f.label)
+
+
+#: Network tools whose first operand is a bare host name (``nc HOST PORT``, ``ping HOST``).
+_BARE_HOST_TOOLS = frozenset({"nc", "ncat", "netcat", "nc.openbsd", "nc.traditional", "telnet", "ping", "ping6", "traceroute", "traceroute6", "tracepath", "mtr", "nmap"})
+_LOOPBACK = frozenset({"localhost", "127.0.0.1", "::1", "[::1]", "0.0.0.0", "host.docker.internal"})
+
+
+def _loopback(host: str) -> bool:
+    """Traffic to the machine itself (a dev server, a local database) leaves nothing."""
+    return host.lower() in _LOOPBACK or host.startswith("127.") or host.endswith(".localhost")
+
+
+def _raw_socket(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
+    f.roles.add("raw_socket")
+    if f.name == "socat":
+        for arg in args:
+            kind, sep, rest = arg.partition(":")
+            if sep and kind.lower() in ("file", "open", "gopen", "create"):
+                path = resolve(rest.split(",", 1)[0], f.base, ctx.home)
+                level = secret_level(path, ctx.home)
+                if level:
+                    f.secrets.append((path, level))
+                    f.hit("HB009" if level >= 2 else "CAT003", f"{f.label} ({path})")
+        addresses = [a.lower() for a in args if not a.startswith("-") or a.startswith("-") and len(a) == 1]
+        execs = any(a.startswith(("exec:", "system:")) or ",exec" in a for a in addresses) or any(a.lower().startswith(("exec:", "system:")) for a in args)
+        listen = any("listen" in a for a in addresses)
+        network = any(a.startswith(("tcp", "udp", "ssl", "openssl", "sctp", "socks", "proxy")) for a in addresses)
+        if execs and network:
+            f.hit("HB007" if listen else "HB006", f.label)
+        elif listen:
+            f.hit("CAT029", f.label)
+            f.roles.add("listen")
+        return
+    if f.name == "openssl":
+        return
+    parsed = parse_args(args, frozenset({"-e", "-c", "--exec", "--sh-exec", "--lua-exec", "-p", "-s", "-w", "-i", "-q", "-x", "-X", "-P", "-O", "-I", "-T", "-V", "--source-port", "--source", "--wait", "--proxy", "--proxy-type"}))
+    listen = parsed.has("-l", "--listen")
+    if parsed.has("-e", "-c", "--exec", "--sh-exec", "--lua-exec"):
+        f.hit("HB007" if listen else "HB006", f.label)
+        return
+    if listen:
+        f.hit("CAT029", f.label)
+        f.roles.add("listen")
+
+
+def _ssh(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
+    for i, arg in enumerate(args):
+        value = ""
+        if arg == "-o" and i + 1 < len(args):
+            value = args[i + 1]
+        elif arg.startswith("-o") and len(arg) > 2:
+            value = arg[2:]
+        key = value.split("=", 1)[0].split(" ", 1)[0].strip().lower()
+        if key in ("proxycommand", "localcommand", "permitlocalcommand", "knownhostscommand", "match"):
+            f.hit("CAT006", f"{f.label} (-o {key} runs a command)")
+    parsed = parse_args(args, frozenset("-b -c -D -E -e -F -I -i -J -L -l -m -O -o -p -Q -R -S -W -w -B -P".split()))
+    if parsed.has("-R", "-D", "-L", "-w"):
+        f.hit("CAT029", f"{f.label} (tunnel)")
+    if f.name in ("scp", "sftp") and parsed.has("-S"):
+        f.hit("CAT006", f"{f.label} (-S program)")
+    if f.name == "scp":
+        _remote_copy_direction(f, parsed.operands)
+    elif f.name in ("ssh", "autossh") and len(parsed.operands) > 1:
+        f.nested.append(" ".join(parsed.operands[1:]))  # the remote command
+
+
+def _remote_copy_direction(f: Facts, operands: list[str]) -> None:
+    if len(operands) >= 2:
+        dest_remote = _is_remote(operands[-1])
+        src_local = any(not _is_remote(o) for o in operands[:-1])
+        if dest_remote and src_local:
+            f.hit("CAT002", f"{f.label} (uploads to {host_of(operands[-1])})")
+
+
+def _is_remote(word: str) -> bool:
+    head = word.split("/", 1)[0]
+    return ":" in head or word.startswith(("rsync://", "s3://", "gs://"))
+
+
+def check_rsync(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
+    parsed = parse_args(args, frozenset({"-e", "--rsh", "--rsync-path", "--exclude", "--include", "--exclude-from", "--include-from", "--files-from", "--filter", "-f", "--port", "--password-file", "--log-file", "--chmod", "--chown", "--timeout", "--bwlimit", "-T", "--temp-dir", "--partial-dir", "--backup-dir", "--suffix", "--compare-dest", "--link-dest", "--copy-dest"}))
+    remote = [o for o in parsed.operands if _is_remote(o)]
+    rsh = parsed.value("-e", "--rsh")
+    if rsh and rsh.split()[0].rsplit("/", 1)[-1] not in ("ssh", "rsh"):
+        f.hit("CAT006", f"{f.label} (-e {rsh})")
+    if parsed.has("--rsync-path"):
+        f.hit("CAT006", f"{f.label} (--rsync-path runs a remote command)")
+    if any(o.startswith("--del") or o in ("--remove-source-files",) for o, _ in parsed.options):
+        wiped = _mirror_wipe(f, parsed, ctx)
+        if wiped:
+            f.hit("HB001", f"{f.label} → {wiped}")
+        else:
+            f.hit("CAT035", f"{f.label} (deletes files at the destination)")
+    if remote:
+        f.roles.update({"fetch", "send"})
+        for r in remote:
+            host = host_of(r) or r.split(":", 1)[0]
+            if host:
+                f.hosts.append(host)
+        _remote_copy_direction(f, parsed.operands)
+        if not any(h.code == "CAT002" for h in f.hits):
+            f.hit("CAT001", f.label)
+    else:
+        f.at_least(L)
+
+
+#: rsync options that leave parts of the destination alone, or make the run a dry run.
+_RSYNC_NARROWING = frozenset({"--exclude", "--include", "--exclude-from", "--include-from", "--files-from", "--filter",
+                              "-f", "-F", "-C", "--cvs-exclude", "--existing", "-n", "--dry-run", "--list-only"})
+#: What a mirror may not replace: emptying these is a wipe (``rsync --delete empty/ ./``).
+#: System directories are left to an ask: mirroring into ``/srv/`` or ``/mnt/`` is how
+#: deployments and backups are made.
+_MIRROR_WIPES = frozenset({"root directory", "home directory", "workspace root", "ancestor of the workspace"})
+
+
+def _mirror_wipe(f: Facts, parsed: Args, ctx: Ctx) -> str | None:
+    """``rsync -a --delete SRC/ DEST``: DEST becomes a copy of SRC's contents, and
+    everything else in it is deleted. When DEST is the workspace root, a home or ``/``
+    and nothing is excluded, that is a wipe of DEST (SRC may well be an empty folder).
+    A source without a trailing slash (``rsync -a --delete empty ./``) only replaces
+    ``./empty``. Returns what is wiped, or None."""
+    ops = parsed.operands
+    if len(ops) < 2 or parsed.names & _RSYNC_NARROWING or not parsed.has("-r", "-a", "--recursive", "--archive", "-d", "--dirs"):
+        return None
+    dest = ops[-1]
+    if _is_remote(dest) or not any(s in (".", "./") or s.endswith(("/", "/.")) for s in ops[:-1]):
+        return None
+    path = resolve(dest, f.base, ctx.home)
+    reason = "home directory" if home_relative(path, ctx.home) == "" else critical_reason(path, ctx.home, ctx.roots)
+    return f"{path} ({reason}: everything not in the source is deleted)" if reason in _MIRROR_WIPES else None
+
+
+_CURL_VALUE = frozenset(
+    "-o --output -T --upload-file -d --data --data-binary --data-raw --data-ascii --data-urlencode -F --form "
+    "--form-string -K --config -b --cookie -c --cookie-jar -H --header -u --user -X --request -A --user-agent "
+    "-e --referer --cacert --cert --key -E --capath --output-dir -w --write-out -D --dump-header --trace "
+    "--trace-ascii --stderr -x --proxy --resolve --connect-to -r --range -m --max-time --retry -C --continue-at "
+    "--url --json --engine --method".split()
+)
+_WGET_VALUE = frozenset(
+    "-O --output-document -o --output-file -a --append-output -i --input-file -P --directory-prefix --post-file "
+    "--post-data --body-file --body-data --load-cookies --save-cookies -e --execute -U --user-agent --header -t --tries "
+    "-T --timeout --user --password --method --use-askpass".split()
+)
+
+
+def _curl(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
+    """curl / wget: where the response goes (stdout feeds pipes; a file may be run
+    later), what is uploaded, and HTTP DELETE."""
+    wget = f.name != "curl"
+    parsed = parse_args(args, _WGET_VALUE if wget else _CURL_VALUE)
+    method = (parsed.value("-X", "--request", "--method") or "").upper()
+    if method == "DELETE":
+        f.hit("CAT016", f"{f.label} (HTTP DELETE)")
+    data_opts = ("-d", "--data", "--data-binary", "--data-raw", "--data-ascii", "--data-urlencode", "-F", "--form", "--json", "-T", "--upload-file", "--post-data", "--post-file", "--body-data", "--body-file")
+    if method in ("POST", "PUT", "PATCH", "DELETE") or parsed.has(*data_opts):
+        f.roles.add("mutates")
+    _destructive_urls(f, parsed.operands + parsed.values("--url"))
+    if parsed.has("--engine"):
+        f.hit("CAT021", f"{f.label} (--engine loads a library)")
+    if parsed.has("-K", "--config", "-e", "--execute", "--use-askpass") and (not wget or parsed.has("-e", "--execute", "--use-askpass")):
+        f.hit("CAT006", f"{f.label} (reads options or commands from elsewhere)")
+    uploads = [p for p in f.paths if p.op == READ]
+    from_stdin = any(v in ("@-", "-") or v.startswith("@-") for v in parsed.values("-d", "--data", "--data-binary", "--data-raw", "--data-urlencode", "-T", "--upload-file"))
+    if uploads or from_stdin or parsed.has("--post-file", "--body-file"):
+        f.hit("CAT002", f"{f.label} (uploads local data)")
+    if from_stdin:
+        f.roles.add("send_stdin")
+    for word in parsed.values("--url") + [o for o in parsed.operands]:
+        host = host_of(word)
+        if host and host not in f.hosts:
+            f.hosts.append(host)
+    if wget:
+        outputs = parsed.values("-O", "--output-document")
+        stdout = bool(outputs) and all(o == "-" for o in outputs)
+    else:
+        outputs = parsed.values("-o", "--output")
+        remote_name = parsed.has("-O", "--remote-name", "--remote-name-all", "-J", "--remote-header-name")
+        stdout = not remote_name and all(o == "-" for o in outputs)
+    if stdout:
+        f.roles.add("fetch")
+        return
+    f.roles.discard("fetch")
+    for access in f.paths:
+        if access.op == WRITE:
+            f.downloads.append(access.resolved)
+    if not outputs:
+        directory = parsed.value("-P", "--directory-prefix", "--output-dir") or "."
+        for url in urls(parsed.operands + parsed.values("--url")):
+            name = url.split("?", 1)[0].split("#", 1)[0].rstrip("/").rsplit("/", 1)[-1]
+            if name and "://" not in name:
+                f.downloads.append(resolve(posixpath.join(directory, name), f.base, ctx.home))
+
+
+_URL_DESTROY = LazyPattern(r"(?i)[/_.-](?:delete|drop|truncate|purge|destroy|flush|wipe|nuke)(?:[/_.?-]|$)")
+
+
+def _destructive_urls(f: Facts, words: list[str]) -> None:
+    """``…/_delete_by_query``, ``…/tsdb/delete_series``: an admin endpoint that destroys."""
+    for word in words:
+        if "://" in word or word.startswith(("localhost", "127.")):
+            path = word.split("://", 1)[-1].split("/", 1)[1] if "/" in word.split("://", 1)[-1] else ""
+            if path and _URL_DESTROY.search("/" + path):
+                f.hit("CAT016", f"{f.label} (destructive endpoint)")
+                return
+
+
+def _httpie(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
+    """httpie / xh: ``http [METHOD] URL [items]``; ``key=value`` items send data."""
+    ops = [a for a in args if not a.startswith("-")]
+    method = ops[0].upper() if ops and ops[0].isalpha() and ops[0].isupper() else ""
+    if method == "DELETE":
+        f.hit("CAT016", f"{f.label} (HTTP DELETE)")
+    if method in ("POST", "PUT", "PATCH", "DELETE") or any(("=" in o or ":=" in o or "@" in o) and "://" not in o for o in ops[1:]):
+        f.roles.add("mutates")
+    for word in ops:
+        if word.startswith(("localhost", "127.", ":")) and not f.hosts:
+            f.hosts.append(word.lstrip(":").split("/", 1)[0].split(":", 1)[0] or "localhost")
+    _destructive_urls(f, ops)
+    if any(o.startswith("@") for o in ops):
+        f.hit("CAT002", f"{f.label} (uploads a file)")
+
+
+def _dns(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
+    if any(dynamic(a) for a in args):
+        f.hit("CAT002", f"{f.label} (builds a DNS query from data)")
+
+
+_NETWORK_DETAIL: dict[str, Checker] = {
+    **dict.fromkeys(C.RAW_SOCKETS, _raw_socket),
+    "ssh": _ssh,
+    "scp": _ssh,
+    "sftp": _ssh,
+    "autossh": _ssh,
+    "curl": _curl,
+    "wget": _curl,
+    "wget2": _curl,
+    **dict.fromkeys(("http", "https", "xh", "httpie", "curlie"), _httpie),
+    **dict.fromkeys(("dig", "nslookup", "host", "drill", "ping", "ping6", "whois", "kdig", "delv"), _dns),
+}
+
+
+def check_openssl(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
+    sub = args[0] if args else ""
+    if sub in ("s_client", "s_server", "s_time"):
+        f.roles.add("raw_socket")
+        check_network(f, args, ctx)
+        if sub == "s_server":
+            f.hit("CAT029", f.label)
+        return
+    f.at_least(L)
+    if sub in ("enc", "base64") and any(a in ("-d", "-D", "--decode", "-decrypt") for a in args):
+        f.roles.add("decode")
+    if any(a in ("-engine", "--engine") for a in args):
+        f.hit("CAT021", f"{f.label} (-engine loads a library)")

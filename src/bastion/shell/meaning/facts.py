@@ -1,0 +1,219 @@
+"""The record the shell analyser keeps per simple command, and helpers the checks share.
+
+``Facts`` collects a command's tier, findings (``Hit``: a code from ``intents.CODES``
+and a detail), the files it touches, the hosts it talks to and its *roles* in a
+pipeline (``fetch``: prints remote content; ``send``: can carry data out;
+``exec_stdin``: runs what it reads; ``decode``; ``env_dump``; ``raw_socket``).
+``Facts.hit`` raises the tier with the finding: an ask makes a command at least
+high-risk, a destructive finding or a hard block makes it destructive.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Protocol
+
+from ...model import Severity, Tier
+from ..catalog import catalog as C
+from ..catalog.intents import CODES
+from ..syntax.lazyre import LazyPattern
+from .paths import PathAccess
+from ..syntax.script import SimpleCommand
+from .targets import within
+
+R, L, H = Tier.READ_ONLY, Tier.LOW_RISK, Tier.HIGH_RISK
+
+
+class Analyser(Protocol):
+    """What the checks may ask of the analyser that calls them (``semantics`` provides
+    it): classify a simple command, and whether a command name has a checker."""
+
+    def classify(self, cmd: SimpleCommand, ctx: Ctx) -> Facts: ...
+
+    def knows(self, name: str) -> bool: ...
+
+
+@dataclass(frozen=True)
+class Ctx:
+    """Where the script runs: the call's cwd, the agent's home, the workspace roots."""
+
+    cwd: str
+    home: str
+    roots: tuple[str, ...]
+    #: The analyser's entry point (``semantics.ANALYSER``): a check that runs another
+    #: command (``xargs``, ``busybox``, ``python -m pip``, ``npx``) judges it through this.
+    analyser: Analyser
+    #: The raw command string (here-document bodies fed to interpreters are read from it).
+    source: str = ""
+
+    def inside(self, path: str) -> bool:
+        return any(within(path, root) for root in self.roots)
+
+
+@dataclass(frozen=True)
+class Hit:
+    code: str
+    detail: str
+
+
+class Facts:
+    """Everything the analyser learnt about one simple command.
+
+    A plain class with slots: one is built for every simple command on every call, and
+    most commands never need their ``label`` (it is made on first use)."""
+
+    __slots__ = ("cmd", "name", "_label", "tier", "known", "hits", "paths", "hosts", "roles", "downloads",
+                 "secrets", "nested", "spawns_shell", "base")
+
+    def __init__(self, cmd: SimpleCommand, name: str, label: str | None = None) -> None:
+        self.cmd = cmd
+        self.name = name
+        self._label = label
+        self.tier: Tier = R
+        self.known = True
+        self.hits: list[Hit] = []
+        self.paths: list[PathAccess] = []
+        self.hosts: list[str] = []
+        self.roles: set[str] = set()
+        #: Resolved files this command downloads into (for download-then-execute).
+        self.downloads: list[str] = []
+        #: Secret files it reads: (resolved path, level).
+        self.secrets: list[tuple[str, int]] = []
+        #: Shell command strings found in interpreter code, analysed again by analyse.py.
+        self.nested: list[str] = []
+        #: The command starts a shell itself (``find -exec /bin/sh``, ``awk 'BEGIN{system("sh")}'``).
+        self.spawns_shell = False
+        self.base = "/"
+
+    @property
+    def label(self) -> str:
+        """The command as shown in findings (its words, shortened)."""
+        if self._label is None:
+            label = short(self.cmd)
+            self._label = label if self.cmd.argv else (label or "redirection")  # a bare ``> file``
+        return self._label
+
+    @label.setter
+    def label(self, value: str) -> None:
+        self._label = value
+
+    def __repr__(self) -> str:
+        return f"Facts({self.name!r}, tier={self.tier.value}, hits={self.hits!r})"
+
+    def hit(self, code: str, detail: str = "") -> None:
+        """Record a finding; the command's tier rises with it (an ask is at least
+        high-risk, a destructive finding or a hard block makes it destructive)."""
+        self.hits.append(Hit(code, detail or self.label))
+        info = CODES[code]
+        if info.destructive:
+            self.tier = Tier.DESTRUCTIVE
+        elif info.severity is not Severity.LOW:
+            self.tier = self.tier.max(H)
+
+    def at_least(self, tier: Tier) -> None:
+        if tier is not self.tier:
+            self.tier = self.tier.max(tier)
+
+
+Checker = Callable[[Facts, tuple[str, ...], Ctx], None]
+
+# =========================================================================== helpers
+
+
+def short(cmd: SimpleCommand, limit: int = 80) -> str:
+    text = " ".join(cmd.argv) if cmd.argv else (cmd.text or "")
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def risky_options(args: tuple[str, ...], risky: dict[str, str] | object) -> list[tuple[str, str]]:
+    """Risky options present in ``args``: exact, ``--x=value``, or a short letter in a cluster."""
+    if not risky:
+        return []
+    found: list[tuple[str, str]] = []
+    for arg in args:
+        if arg == "--":
+            break
+        if not arg.startswith("-"):
+            continue
+        code = risky.get(arg)  # type: ignore[union-attr]
+        if code is None and arg.startswith("--"):
+            code = risky.get(arg.split("=", 1)[0])  # type: ignore[union-attr]
+        if code is not None:
+            found.append((arg, code))
+            continue
+        if not arg.startswith("--") and len(arg) > 2:
+            for letter in arg[1:]:
+                code = risky.get("-" + letter)  # type: ignore[union-attr]
+                if code is not None:
+                    found.append((arg, code))
+                    break
+    return found
+
+
+def host_of(word: str) -> str | None:
+    """The host in a URL, ``user@host:path``, or ``user@host``."""
+    if "://" in word:
+        rest = word.split("://", 1)[1]
+        host = rest.split("/", 1)[0].split("?", 1)[0].split("#", 1)[0]
+        host = host.rsplit("@", 1)[-1]
+        if host.startswith("["):
+            return host[1:].split("]", 1)[0] or None
+        return host.split(":", 1)[0] or None
+    if "@" in word and not word.startswith("-") and "/" not in word.split("@", 1)[0]:
+        host = word.split("@", 1)[1].split(":", 1)[0].split("/", 1)[0]
+        return host or None
+    head, sep, _ = word.partition(":")
+    if sep and head and "/" not in head and ("." in head or head == "localhost") and not head.startswith("-") and "=" not in head:
+        return head
+    return None
+
+
+def urls(words: list[str] | tuple[str, ...]) -> list[str]:
+    return [w for w in words if "://" in w and not w.startswith("-")]
+
+
+def is_path_word(word: str) -> bool:
+    return word.startswith(("/", "~", "./", "../", "$HOME")) or ("/" in word and not word.startswith("-") and "://" not in word)
+
+
+def dynamic(word: str) -> bool:
+    return "$" in word or "`" in word
+
+
+def destructive_verb(word: str) -> bool:
+    low = word.lower()
+    return low in C.DESTRUCTIVE_VERBS or low.startswith(C.DESTRUCTIVE_VERB_PREFIXES)
+
+
+def apply_value(f: Facts, value: str, detail: str) -> None:
+    if value == "r":
+        return
+    if value == "l":
+        f.at_least(L)
+        return
+    if value == "?":
+        f.known = False
+        f.at_least(H)
+        return
+    f.hit(value, detail)
+
+
+def exec_file(f: Facts, path: str, ctx: Ctx) -> None:
+    """A script or binary from a file runs: routine inside the workspace."""
+    if ctx.inside(path):
+        f.at_least(L)
+        f.hit("CAT032", f.label)
+    else:
+        f.hit("CAT006", f"{f.label} (runs {path}, outside the workspace)")
+
+
+SHELL_WORD = LazyPattern(r"(?:^|[\s\"'(/!])(?:ba|z|da|k)?sh\b(?!\.)")
+
+
+SHELL_PATHS = frozenset({"/bin/sh", "/bin/bash", "/bin/dash", "/bin/zsh", "/bin/ksh", "/usr/bin/sh", "/usr/bin/bash", "/usr/bin/zsh", "/bin/csh", "/bin/tcsh", "/bin/ash", "/bin/busybox"})
+
+
+def secret_var(name: str) -> bool:
+    upper = name.upper().lstrip("${").rstrip("}")
+    return any(hint in upper for hint in C.SECRET_VAR_HINTS)

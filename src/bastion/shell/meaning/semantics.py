@@ -1,0 +1,470 @@
+"""What one simple command means: its tier, its findings, its roles in a pipeline.
+
+``classify(cmd, ctx)`` looks the command up in the catalog (one dict lookup on its
+canonical name picks a *checker* from ``checks/``: files, network, code, tools, git,
+admin), lets the checker read the options that matter, then
+applies the checks every command gets: privilege wrappers, dangerous variables, and
+what its file accesses touch (secrets, persistence targets, devices, paths outside the
+workspace).
+
+The result, :class:`Facts`, is per command. Script-wide rules (``curl … | sh``, secret
+read + network send, download-then-execute) live in ``analyse.py`` and use the *roles*
+recorded here (``fetch``: prints remote content; ``send``: can carry data out;
+``exec_stdin``: runs what it reads on stdin; ``decode``; ``env_dump``; ``raw_socket``).
+
+Data is not execution: checkers only look at the arguments a command interprets as
+code (``-c``, ``-e``, sed/awk programs, SQL); an ``echo`` or ``git commit -m`` argument
+is never scanned.
+"""
+
+from __future__ import annotations
+
+import posixpath
+
+from ..catalog import catalog as C
+from .checks.admin import (
+    check_accounts,
+    check_db_destroyer,
+    check_kernel,
+    check_power,
+    check_privilege,
+    check_publish,
+    check_remote_admin,
+    check_security,
+    check_sql_client,
+    check_sql_keyword,
+    is_http_delete,
+)
+from .effects import SHELL_SERVERS
+from .checks.code import (
+    check_credential_tool,
+    check_interactive,
+    check_interpreter,
+    check_package_runner,
+    check_pager,
+    check_shell,
+    check_shell_server,
+    check_tex,
+    check_wrapper,
+)
+from .checks.files import (
+    check_alias,
+    check_assign_words,
+    check_awk,
+    check_busybox,
+    check_chmod_like,
+    check_crontab,
+    check_dd,
+    check_disk_destroyer,
+    check_enable,
+    check_env,
+    check_eval,
+    check_find,
+    check_getent,
+    check_install,
+    check_grep,
+    check_history,
+    check_hostname,
+    check_ifconfig,
+    check_jq,
+    check_kill,
+    check_make,
+    check_partitioner,
+    check_read_only,
+    check_rm,
+    check_rmdir,
+    check_routine,
+    check_sed,
+    check_source,
+    check_tar,
+    check_trap,
+    check_truncate,
+    check_wiper,
+    check_xargs,
+)
+from .checks.git import check_git
+from .checks.guard import GUARD_NAMES, GUARD_PREFIXES, check_guard_off
+from .checks.patch import PATCH_COMMANDS, check_patch
+from .checks.root import check_setcap
+from .checks.network import check_network, check_openssl, check_rsync
+from ..catalog.catalog_cli import cli_spec
+from .checks.tools import check_cli, check_tool
+from ..syntax.env import is_dangerous_env
+from .facts import (
+    Checker,
+    Ctx,
+    Facts,
+    H,
+    L,
+    SHELL_PATHS,
+    destructive_verb,
+    dynamic,
+    exec_file,
+    host_of,
+    is_path_word,
+    secret_var,
+)
+from .paths import EXEC, EXTRACTORS, PathAccess, READ, WRITE, command_base, extract_paths_in, resolve
+from ..syntax.script import SimpleCommand
+from .targets import is_block_device, is_temp, persistence_level, secret_level
+
+__all__ = ["ANALYSER", "Ctx", "Facts", "classify", "DISPATCH"]
+
+# =========================================================================== dispatch
+
+
+def _build_dispatch() -> dict[str, Checker]:
+    table: dict[str, Checker] = {}
+
+    def put(names, checker: Checker) -> None:  # type: ignore[no-untyped-def]
+        for name in names:
+            table.setdefault(name, checker)
+
+    special: dict[str, Checker] = {
+        "git": check_git,
+        "rm": check_rm,
+        "unlink": check_rm,
+        "rmdir": check_rmdir,
+        "dd": check_dd,
+        "tar": check_tar,
+        "bsdtar": check_tar,
+        "find": check_find,
+        "bfs": check_find,
+        "chmod": check_chmod_like,
+        "chown": check_chmod_like,
+        "chgrp": check_chmod_like,
+        "crontab": check_crontab,
+        "history": check_history,
+        "source": check_source,
+        ".": check_source,
+        "eval": check_eval,
+        "trap": check_trap,
+        "enable": check_enable,
+        "make": check_make,
+        "gmake": check_make,
+        "truncate": check_truncate,
+        "env": check_env,
+        "printenv": check_env,
+        "set": check_env,
+        "export": check_assign_words,
+        "declare": check_assign_words,
+        "typeset": check_assign_words,
+        "local": check_assign_words,
+        "readonly": check_assign_words,
+        "unset": check_assign_words,
+        "alias": check_alias,
+        "hostname": check_hostname,
+        "ifconfig": check_ifconfig,
+        "getent": check_getent,
+        "xargs": check_xargs,
+        "busybox": check_busybox,
+        "openssl": check_openssl,
+        "rsync": check_rsync,
+        "setcap": check_setcap,
+        "install": check_install,
+        **dict.fromkeys(SHELL_SERVERS, check_shell_server),
+        **dict.fromkeys(PATCH_COMMANDS, check_patch),
+        "jq": check_jq,
+        "gojq": check_jq,
+        **dict.fromkeys(C.PAGERS, check_pager),
+        **dict.fromkeys(("grep", "egrep", "fgrep", "rg", "ag", "ack", "ugrep", "zgrep"), check_grep),
+    }
+    table.update(special)
+    put(C.SEDS, check_sed)
+    put(C.TEX, check_tex)
+    put(C.CREDENTIAL_TOOLS, check_credential_tool)
+    put(C.AWKS, check_awk)
+    put(C.PROCESS_KILLERS, check_kill)
+    put(C.WIPERS, check_wiper)
+    put(C.DISK_DESTROYERS, check_disk_destroyer)
+    put(C.DISK_PARTITIONERS, check_partitioner)
+    put(C.POWER, check_power)
+    put(C.ACCOUNTS, check_accounts)
+    put(C.KERNEL, check_kernel)
+    put(C.SECURITY_DISABLE, check_security)
+    put(C.PUBLISH, check_publish)
+    put(C.DB_DESTROYERS, check_db_destroyer)
+    put(C.SQL_CLIENTS, check_sql_client)
+    put(C.TOOLS, check_tool)
+    put(C.NETWORK, check_network)
+    put(C.SHELLS, check_shell)
+    put(C.INTERPRETERS, check_interpreter)
+    put(C.INTERACTIVE, check_interactive)
+    put(C.PRIVILEGE, check_privilege)
+    put(C.PACKAGE_RUNNERS, check_package_runner)
+    put(C.REMOTE_ADMIN, check_remote_admin)
+    put(C.WRAPPERS, check_wrapper)
+    put(C.READ_ONLY, check_read_only)
+    put(C.ROUTINE, check_routine)
+    put(C.SQL_KEYWORDS, check_sql_keyword)
+    return table
+
+
+DISPATCH: dict[str, Checker] = _build_dispatch()
+
+#: A lone ``--help`` or ``--version`` prints and exits (GNU coding standards; every
+#: argument parser implements both), so ``tool --help`` is read-only for any tool on
+#: PATH — except those whose old or minimal implementations ignore unknown arguments
+#: and act (``halt``, ``reboot`` on some systems).
+PRINT_ONLY = frozenset({"--help", "--version"})
+NO_HELP_SHORTCUT = (
+    C.POWER | C.DISK_DESTROYERS | C.WIPERS | C.DISK_PARTITIONERS | C.KERNEL | C.ACCOUNTS | C.SECURITY_DISABLE
+    | C.PROCESS_KILLERS | C.PRIVILEGE
+)
+
+#: Wrappers (peeled by the parser) that change who runs the command.
+PRIVILEGE_WRAPPERS = frozenset({"sudo", "doas", "pkexec", "su", "runuser", "chroot", "sg", "run0", "ksu", "machinectl"})
+
+#: Wrappers that raise privileges (a shell escape under them is a root shell).
+_ESCALATING = frozenset({"sudo", "doas", "pkexec", "run0", "ksu"})
+
+#: Readers whose output is the file's content (dumping a secret into the agent's context).
+NON_DUMPING = frozenset(
+    {"ls", "dir", "du", "tree", "stat", "file", "readlink", "realpath", "cd", "pushd", "find", "bfs", "wc",
+     "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "md5sum", "b2sum", "cksum", "shasum", "md5",
+     "ln", "chmod", "chown", "chgrp", "touch", "mkdir", "source", ".", "test", "[", "[["}
+)
+
+
+# =========================================================================== entry point
+
+
+def classify(cmd: SimpleCommand, ctx: Ctx) -> Facts:
+    """Everything bastion can say about one simple command on its own."""
+    if not cmd.argv:
+        f = Facts(cmd, "")
+        f.base = command_base(cmd, ctx.cwd, ctx.home)
+        f.paths = extract_paths_in(cmd, "", f.base, ctx.home)
+        _common(f, ctx)
+        return f
+    head = cmd.argv[0]
+    raw_name = head.rsplit("/", 1)[-1] if "/" in head else head  # cmd.name, without the property call
+    name = C.canonical_name(raw_name)
+    f = Facts(cmd, name)
+    # ctx.cwd is resolved once per analysis; only a tracked ``cd`` needs resolving here
+    f.base = command_base(cmd, ctx.cwd, ctx.home) if cmd.cwd else ctx.cwd
+    f.paths = extract_paths_in(cmd, name, f.base, ctx.home)
+    if dynamic(head):
+        f.known = False
+        f.at_least(H)
+        f.hit("CAT014", f"{f.label} (command name built at run time)")
+        _common(f, ctx)
+        return f
+    local = "/" in head and posixpath.dirname(head) not in C.STANDARD_BIN_DIRS
+    if len(cmd.argv) == 2 and cmd.argv[1] in PRINT_ONLY and not local and name not in NO_HELP_SHORTCUT:
+        _common(f, ctx)  # ``tool --help`` / ``tool --version`` only print
+        return f
+    checker = DISPATCH.get(name)
+    if checker is None and cli_spec(name) is not None:
+        checker = check_cli
+    if name in C.SQL_KEYWORDS and (raw_name.isupper() or any(a.endswith(";") for a in cmd.argv)):
+        checker = check_sql_keyword
+    if local and name not in ("gradlew", "mvnw"):
+        exec_file(f, resolve(head, f.base, ctx.home), ctx)
+        if checker is not None and name not in C.READ_ONLY and name not in C.ROUTINE:
+            checker(f, cmd.argv[1:], ctx)
+    elif checker is not None:
+        checker(f, cmd.argv[1:], ctx)
+    else:
+        _unknown(f, cmd.argv[1:], ctx)
+    if name in GUARD_NAMES or name.startswith(GUARD_PREFIXES):
+        check_guard_off(f, ctx)  # switching the guard off (HB016), wherever the command runs
+    _common(f, ctx)
+    return f
+
+
+
+class _Analyser:
+    """``facts.Analyser``: this module's entry point, handed to the checks in ``Ctx``
+    (they import nothing from here: this module dispatches to them)."""
+
+    __slots__ = ()
+
+    @staticmethod
+    def classify(cmd: SimpleCommand, ctx: Ctx) -> Facts:
+        return classify(cmd, ctx)
+
+    @staticmethod
+    def knows(name: str) -> bool:
+        return name in DISPATCH
+
+
+ANALYSER = _Analyser()
+
+def _unknown(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
+    f.known = False
+    f.at_least(H)
+    ops = [a for a in args if not a.startswith("-")]
+    if any(destructive_verb(o) for o in ops[:4]) or is_http_delete(args):
+        f.hit("CAT016", f.label)
+
+
+#: Commands that name key files to *use* them (``ssh -i key``, ``chmod 600 key``): a
+#: high-value secret in their arguments asks instead of blocking.
+CREDENTIAL_USERS = C.CREDENTIAL_TOOLS | frozenset(
+    "ssh scp sftp sshfs autossh mosh rsync kubectl helm k9s docker podman ansible ansible-playbook terraform "
+    "rm unlink shred srm chmod chown chgrp cp mv install tar zip curl wget vault aws gcloud az".split()
+)
+#: Options that name an output file, by convention.
+_OUTPUT_OPTS = frozenset({"-o", "--output", "--out", "--outfile", "--outFile", "--out-file", "--output-file", "-w", "--write", "--log-file", "--logfile", "-Logfile", "-L", "--save"})
+_UNICODE_DASHES = ("\u2010", "\u2011", "\u2012", "\u2013", "\u2014", "\u2015", "\u2212", "\ufe63", "\uff0d")
+
+
+def _scan_words(f: Facts, args: tuple[str, ...], ctx: Ctx, *, unknown: bool) -> None:
+    """Words any command names: secret files, URLs (unknown commands), shells, and
+    persistence targets of commands whose file operations bastion does not model."""
+    if f.name in C.DATA_ONLY:
+        return
+    modelled = f.name in EXTRACTORS
+    previous = ""
+    for word in args:
+        prior = previous
+        previous = word
+        if "/" not in word and "~" not in word and "$" not in word and word.isascii():
+            continue  # no path, URL, variable or look-alike dash can be in it
+        option_value = prior.startswith("-") and not prior.startswith("--") or word.startswith("-")
+        prior_key = word.split("=", 1)[0] if word.startswith("-") else ""
+        if word.startswith(_UNICODE_DASHES):
+            f.hit("CAT014", f"{f.label} (look-alike dash in {word!r})")
+            continue
+        value = word.split("=", 1)[1] if word.startswith("-") and "=" in word else word
+        value = value.lstrip("@")
+        file_url = value.startswith("file://")
+        if file_url:
+            value = value[7:]
+        elif "://" in value:
+            host = host_of(value)
+            if host and unknown:
+                f.hosts.append(host)
+                f.roles.add("send")
+            continue
+        if not value or not is_path_word(value):
+            continue
+        path = resolve(value.split(",", 1)[0], f.base, ctx.home)
+        level = secret_level(path, ctx.home)
+        if level and not (level < 2 and f.name in NON_DUMPING):
+            if f.name not in CREDENTIAL_USERS:  # ``ssh -i key`` uses the key, it does not read it out
+                f.secrets.append((path, level))
+            dump = unknown or file_url or (f.name not in CREDENTIAL_USERS and (f.name not in NON_DUMPING or option_value))
+            f.hit("HB009" if level >= 2 and dump else "CAT003", f"{f.label} ({path})")
+        plevel = 0 if modelled else persistence_level(path, ctx.home)
+        if plevel >= 2 and (prior in _OUTPUT_OPTS or prior_key in _OUTPUT_OPTS):
+            f.hit("HB011", f"{f.label} (writes {path})")
+        elif plevel:
+            f.hit("CAT008", f"{f.label} ({path})")
+        if path in SHELL_PATHS and not modelled and f.name not in C.READ_ONLY and f.name not in C.ACCOUNTS:
+            f.hit("CAT006", f"{f.label} (starts a shell)")
+            f.spawns_shell = True
+    if unknown and f.hosts:
+        f.hit("CAT001", f.label)
+
+
+def _common(f: Facts, ctx: Ctx) -> None:
+    """Checks every command gets: wrappers, variables, and what its files are."""
+    cmd = f.cmd
+    wrappers = cmd.wrappers
+    if wrappers:
+        for wrapper in wrappers:
+            if wrapper in PRIVILEGE_WRAPPERS:
+                f.hit("CAT005", f"{f.label} (via {wrapper})")
+                break
+        if "parallel" in wrappers:
+            f.hit("CAT006", f"{f.label} (run by parallel with arguments from its input)")
+    for name, _value in cmd.assignments:
+        if name in C.HISTORY_VARS:
+            f.hit("CAT024", f"{name}=")
+        elif is_dangerous_env(name):
+            f.hit("CAT021", f"{name}=… {f.label}")
+    # the markers below hold no blank, so a test on the blank-joined argv settles
+    # whether any word holds one (most commands have neither)
+    joined = " ".join(cmd.argv)
+    if "$" in joined:
+        if "${IFS" in joined or "$IFS" in joined:
+            f.hit("CAT014", f"{f.label} (IFS used as a separator)")
+        for word in cmd.argv[1:]:
+            if "$" in word and secret_var(word.split("$", 1)[1][:40]):
+                f.hit("CAT004", f"{f.label} (secret variable)")
+                break
+    # only a word with a path, a URL, a variable or a non-ASCII letter can matter there
+    if len(cmd.argv) > 1 and ("/" in joined or "~" in joined or "$" in joined or not joined.isascii()
+                              or (f.hosts and not f.known)):
+        _scan_words(f, cmd.argv[1:], ctx, unknown=not f.known)
+    dumps = f.name not in NON_DUMPING and f.known
+    for access in f.paths:
+        _check_access(f, access, ctx, dumps)
+    for redirect in cmd.redirects:
+        target = redirect.target
+        if target.startswith(("/dev/tcp/", "/dev/udp/")):
+            f.hit("HB006", f"{f.label} ({target})")
+            host = target.split("/")[3] if target.count("/") >= 3 else ""
+            if host:
+                f.hosts.append(host)
+    # A /dev/tcp/ word opens a connection only for a program that opens the paths it is
+    # given; as data (a grep pattern, echoed text, a commit message) it is only text.
+    if "/dev/" in joined and f.name not in C.DATA_ONLY:
+        for word in cmd.argv[1:]:
+            if word.startswith(("/dev/tcp/", "/dev/udp/")):
+                f.hit("HB006", f"{f.label} ({word})")
+    if not wrappers:
+        return
+    privileged = next((i for i, w in enumerate(wrappers) if w in _ESCALATING), None)
+    if privileged is not None:
+        spawners = [w for w in cmd.wrappers[privileged + 1 :] if w not in PRIVILEGE_WRAPPERS and w not in C.SHELLS]
+        interactive_shell = f.name in C.SHELLS and "exec_stdin" in f.roles
+        if f.spawns_shell or (interactive_shell and spawners):
+            via = spawners[-1] if interactive_shell and spawners else f.name
+            f.hit("HB015", f"{f.label} (shell started by {via} under {cmd.wrappers[privileged]})")
+
+
+def _check_access(f: Facts, access: PathAccess, ctx: Ctx, dumps: bool) -> None:
+    path = access.resolved
+    op = access.op
+    if op == READ:
+        level = secret_level(path, ctx.home)
+        if level and not (level < 2 and not dumps and f.name in NON_DUMPING):
+            f.secrets.append((path, level))
+            if level >= 2 and dumps:
+                f.hit("HB009", f"{f.label} ({path})")
+            else:
+                f.hit("CAT003", f"{f.label} ({path})")
+        return
+    if op == EXEC:
+        if access.command != f.name and not ctx.inside(path):
+            f.hit("CAT006", f"{f.label} (runs {path})")
+        return
+    # write / delete
+    if is_block_device(path):
+        f.hit("HB003", f"{f.label} (writes {path})")
+        return
+    if path == "/proc/sysrq-trigger":
+        f.hit("HB014", f.label)
+        return
+    if path.startswith(("/proc/sys/", "/sys/")):
+        f.hit("CAT009", f"{f.label} ({path})")
+        return
+    plevel = persistence_level(path, ctx.home)
+    if plevel and op == WRITE and ("fetch" in f.roles or path in f.downloads):
+        f.hit("HB005", f"{f.label} (downloads into {path}, which runs automatically)")
+        return
+    if plevel >= 2:
+        f.hit("HB011", f"{f.label} ({path})")
+        return
+    if plevel:
+        f.hit("CAT008", f"{f.label} ({path})")
+    if op == WRITE and (path.startswith("/var/log/") or path.endswith(("check_history", "/wtmp", "/btmp", "/lastlog"))) and access.command not in ("tee",) and f.name != "":
+        f.hit("CAT024", f"{f.label} ({path})")
+    elif op == WRITE and f.name == "" and path.startswith("/var/log/"):
+        f.hit("CAT024", f"{f.label} ({path})")
+    if not ctx.inside(path) and not is_temp(path):
+        f.hit("CAT019", f"{f.label} ({path})")
+    elif op == WRITE:
+        f.at_least(L)
+        f.hit("CAT033", f"{f.label} ({path})")
+    if not f.cmd.argv and op == WRITE and _bare_redirect(f.cmd) and not any(r.op in (">>", "&>>") for r in f.cmd.redirects):
+        f.hit("CAT030", f"{f.label} (empties {path})")
+
+
+def _bare_redirect(cmd: SimpleCommand) -> bool:
+    """``> file`` on its own (it empties the file), not the redirection of a pipeline or
+    group, which the parser hands over as an argv-less command (``a | b > out``)."""
+    return (cmd.text or "").lstrip()[:1] in ("<", ">", "&") or (cmd.text or "").lstrip()[:2].rstrip(">").isdigit()

@@ -1,0 +1,243 @@
+"""Syntax validators: small, independent checks over one parsed shell text.
+
+Spec 002 §12.6.3 lists 23 static checks that each look for one way a command can hide
+what it does; any one of them firing is enough to make the guard ask. bastion keeps
+that design: one module per check, each with
+
+- ``ID`` (``SH0NN``; numbers follow the spec's table, so ``SH006`` is its check 6),
+- ``WHAT`` (one line), ``WHY`` (why it matters), ``EXAMPLE`` (a command it flags),
+  ``BENIGN`` (a look-alike it must not flag),
+- ``TRIGGER``: substrings at least one of which must occur in the source for the check
+  to be able to fire (``None``: always run). This keeps a plain ``git status`` from
+  paying for 23 scans. ``ON_NON_ASCII = True`` also runs the check whenever the source
+  holds a non-ASCII character (look-alike letters, Unicode blanks). A check whose
+  trigger can occur in a plain command (:mod:`bastion.shell.syntax.plain`: plain words and
+  pipes, no syntax tree) must say whether it can fire there: ``ON_PLAIN_TEXT``
+  (a registry test requires it; the tests compare both parse paths to hold it true),
+- ``check(source: str, view: SyntaxView) -> list[Finding]``: the one signature every
+  validator has. ``source`` is the text that was parsed (the command, or a string
+  parsed again such as a ``bash -c`` argument); ``view`` gives the tree-sitter tree, the
+  simple commands extracted from that text and every word as written and decoded.
+
+Checks 2, 3 and 12 (``jq system()``, ``jq -f``, substitution inside ``git commit``)
+are command semantics and live in the catalog. bastion adds SH024 (zsh expansions,
+spec §12.6.5), SH025 (hidden or look-alike characters in decoded words) and SH026
+(here-documents fed to an interpreter).
+
+Severities: ``low`` is recorded only (a fact, e.g. "writes to out.txt"), ``medium``
+and ``high`` ask; ``high`` marks anything that hides what runs.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
+
+from ....model import Finding
+from ..plain import PLAIN_CHARACTERS
+
+if TYPE_CHECKING:
+    from ..script import SimpleCommand
+    from ..words import Word
+
+__all__ = ["SyntaxView", "MODULES", "validators", "run_validators", "run_units", "by_id", "can_meet_plain_text"]
+
+#: Validator modules in ID order.
+MODULES: tuple[str, ...] = (
+    "sh001_incomplete",
+    "sh004_obfuscated_flags",
+    "sh005_metacharacters",
+    "sh006_dangerous_variables",
+    "sh007_newlines",
+    "sh008_expansions",
+    "sh009_input_redirection",
+    "sh010_output_redirection",
+    "sh011_ifs",
+    "sh013_proc_environ",
+    "sh014_malformed",
+    "sh015_backslash_whitespace",
+    "sh016_brace_expansion",
+    "sh017_control_characters",
+    "sh018_unicode_whitespace",
+    "sh019_inword_hash",
+    "sh020_zsh_commands",
+    "sh021_backslash_operators",
+    "sh022_comment_quote_desync",
+    "sh023_newline_in_quotes",
+    "sh024_zsh_expansions",
+    "sh025_lookalike_words",
+    "sh026_heredoc_interpreter",
+)
+
+_LOADED: tuple[ModuleType, ...] | None = None
+
+
+def validators() -> tuple[ModuleType, ...]:
+    """The validator modules (imported on first use)."""
+    global _LOADED
+    if _LOADED is None:
+        _LOADED = tuple(import_module(f"{__name__}.{name}") for name in MODULES)
+    return _LOADED
+
+
+def by_id(code: str) -> ModuleType:
+    """The validator module with ``ID == code``."""
+    for module in validators():
+        if module.ID == code:
+            return module
+    raise KeyError(code)
+
+
+class SyntaxView:
+    """What a validator may look at besides the source text."""
+
+    __slots__ = ("root", "commands", "words", "has_error", "label", "scripts", "_index", "_text_of", "_slice",
+                 "_names")
+
+    def __init__(self, root: Any, commands: Iterable["SimpleCommand"] = (), words: Iterable["Word"] = (),
+                 label: str = "", text_of: Callable[[Any], str] | None = None,
+                 slice_: Callable[[int, int], str] | None = None, names: Iterable[str] | None = None,
+                 scripts: Iterable[str] = ()) -> None:
+        #: The tree-sitter root node (``None`` when no tree is available).
+        self.root = root
+        self._text_of = text_of
+        self._slice = slice_
+        #: Simple commands extracted from this text (wrappers peeled).
+        self.commands: Sequence["SimpleCommand"] = commands if isinstance(commands, (list, tuple)) else tuple(commands)
+        #: Every word as written and decoded.
+        self.words: Sequence["Word"] = words if isinstance(words, (list, tuple)) else tuple(words)
+        self.has_error = bool(root is not None and root.has_error)
+        #: Where the text came from ("" for the command itself, "bash -c string" …).
+        self.label = label
+        #: Words that were parsed again as shell scripts (their own text is checked as such).
+        self.scripts = frozenset(scripts)
+        self._index: dict[str, list[Any]] | None = None
+        self._names: frozenset[str] | None = None if names is None else frozenset(names)
+
+    @property
+    def names(self) -> frozenset[str]:
+        """The (base) names of the commands, computed once."""
+        if self._names is None:
+            self._names = frozenset(cmd.name for cmd in self.commands)
+        return self._names
+
+    def text(self, node: Any) -> str:
+        """The source text of a tree node."""
+        return self._text_of(node) if self._text_of is not None else ""
+
+    def text_after(self, node: Any) -> str:
+        """The source text after a tree node, to the end."""
+        if self._slice is None or self.root is None:
+            return ""
+        return self._slice(node.end_byte, self.root.end_byte)
+
+    def nodes(self, *types: str) -> list[Any]:
+        """Named tree nodes of the given types, in source order (indexed on first use)."""
+        if self.root is None:
+            return []
+        if self._index is None:
+            index: dict[str, list[Any]] = {}
+            stack = [self.root]
+            while stack:
+                node = stack.pop()
+                index.setdefault(node.type, []).append(node)
+                stack.extend(reversed(node.named_children))
+            self._index = index
+        if len(types) == 1:
+            return list(self._index.get(types[0], ()))
+        found = [n for t in types for n in self._index.get(t, ())]
+        found.sort(key=lambda n: n.start_byte)
+        return found
+
+
+def can_meet_plain_text(module: ModuleType) -> bool:
+    """Whether ``module``'s trigger can occur in a plain command (or it has none)."""
+    trigger = module.TRIGGER
+    return trigger is None or any(PLAIN_CHARACTERS.issuperset(t) for t in trigger)
+
+
+_Dispatch = tuple[dict[str, tuple[int, ...]], tuple[int, ...], tuple[tuple[str, ...] | None, ...], tuple[int, ...],
+                  tuple[tuple[int, tuple[str, ...] | None], ...]]
+_DISPATCH: _Dispatch | None = None
+
+
+def _dispatch() -> _Dispatch:
+    """Which validators each trigger's first character can enable, which always run, and
+    (per validator) the multi-character triggers still to search for: one set
+    intersection per text instead of a substring search per validator."""
+    global _DISPATCH
+    if _DISPATCH is None:
+        by_char: dict[str, list[int]] = {}
+        always: list[int] = []
+        substrings: list[tuple[str, ...] | None] = []
+        non_ascii: list[int] = []
+        plain: list[tuple[int, tuple[str, ...] | None]] = []
+        for index, module in enumerate(validators()):
+            if getattr(module, "ON_NON_ASCII", False):
+                non_ascii.append(index)
+            trigger = module.TRIGGER
+            if can_meet_plain_text(module) and module.ON_PLAIN_TEXT:
+                plain.append((index, None if trigger is None
+                              else tuple(t for t in trigger if PLAIN_CHARACTERS.issuperset(t))))
+            if trigger is None:
+                always.append(index)
+                substrings.append(None)
+                continue
+            for text in trigger:
+                by_char.setdefault(text[0], []).append(index)
+            # single-character triggers are settled by the character test alone
+            substrings.append(None if all(len(t) == 1 for t in trigger) else tuple(trigger))
+        _DISPATCH = ({c: tuple(sorted(set(v))) for c, v in by_char.items()}, tuple(always), tuple(substrings),
+                     tuple(non_ascii), tuple(plain))
+    return _DISPATCH
+
+
+def run_validators(source: str, view: SyntaxView, plain: bool = False) -> list[Finding]:
+    """Run every validator whose trigger occurs in ``source`` (see module docstring);
+    for a ``plain`` text (:mod:`bastion.shell.syntax.plain`), only those that can fire on one.
+    A validator that raises yields a finding (fail closed), never an exception."""
+    modules = validators()
+    by_char, always, substrings, non_ascii, plain_checks = _dispatch()
+    if plain:
+        chosen = []
+        for index, triggers in plain_checks:
+            if triggers is None:
+                chosen.append(index)
+                continue
+            for trigger in triggers:
+                if trigger in source:
+                    chosen.append(index)
+                    break
+    else:
+        candidates = set(always)
+        for char in by_char.keys() & set(source):
+            candidates.update(by_char[char])
+        ascii_only = source.isascii()
+        if not ascii_only:
+            candidates.update(non_ascii)
+        chosen = [index for index in sorted(candidates)
+                  if substrings[index] is None or any(t in source for t in substrings[index])
+                  or (not ascii_only and index in non_ascii)]
+    found: list[Finding] = []
+    for index in chosen:
+        module = modules[index]
+        try:
+            found.extend(module.check(source, view))
+        except Exception as exc:  # a broken check must not turn into "no finding"
+            from ....model import Severity
+
+            found.append(Finding(module.ID, Severity.MEDIUM, f"validator {module.ID} failed ({type(exc).__name__})"))
+    if view.label:
+        found = [Finding(f.code, f.severity, f"in {view.label}: {f.message}") for f in found]
+    return found
+
+
+def run_units(units: Iterable[Any]) -> list[Finding]:
+    """Run the validators over every text the parser walked (see ``parse._Unit``)."""
+    found: list[Finding] = []
+    for unit in units:
+        view = SyntaxView(unit.root, unit.commands, unit.words, unit.label, unit.text_of, unit.slice, unit.names,
+                          unit.scripts)
+        found.extend(run_validators(unit.source, view, unit.plain))
+    return found

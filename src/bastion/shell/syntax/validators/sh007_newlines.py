@@ -1,0 +1,37 @@
+"""SH007 — a newline that starts another command.
+
+An approval prompt, a log line or a terminal may show only the first line; a second
+command on the next line rides along unseen. Line continuations (``\\`` at the end of a
+line) and newlines inside quotes are not separators and are not reported here.
+"""
+
+from __future__ import annotations
+
+from ....model import Finding, Severity
+
+ID = "SH007"
+WHAT = "newline separates commands"
+WHY = "a second line can hide a second command from anyone who reads only the first"
+EXAMPLE = "ls\nrm -rf ~/project"
+BENIGN = "ls \\\n  -la"
+TRIGGER = ("\n",)
+
+
+def check(source: str, view) -> list[Finding]:
+    root = view.root
+    if root is None:
+        return []
+    previous_end = -1
+    lines: list[int] = []
+    first = ""
+    for child in root.named_children:
+        row = child.start_point[0]
+        if child.type != "comment" and previous_end >= 0 and row > previous_end:
+            lines.append(row + 1)
+            if not first:
+                first = view.text(child).split("\n", 1)[0].strip()[:60]
+        previous_end = child.end_point[0]
+    if not lines:
+        return []
+    more = f" (and {len(lines) - 1} more)" if len(lines) > 1 else ""
+    return [Finding(ID, Severity.MEDIUM, f"line {lines[0]} starts another command: {first!r}{more}")]

@@ -1,0 +1,32 @@
+"""SH017 — control characters in the command text.
+
+An escape sequence (``\\x1b[2K``), a carriage return or a backspace can redraw the
+terminal so the command shown is not the command run. Tabs and newlines are not
+control characters here; NUL is reported by the parser itself.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ....model import Finding, Severity
+
+ID = "SH017"
+WHAT = "control character (escape, carriage return, backspace, DEL …) in the command"
+WHY = "control characters can rewrite what a terminal or prompt displays"
+EXAMPLE = "echo safe\x1b[2K; rm -rf ~"
+BENIGN = "printf '\\033[1mbold\\033[0m\\n'"
+#: Every character the check looks for (tabs and newlines excluded).
+_CONTROL_CHARS = "".join(map(chr, [*range(0x01, 0x09), *range(0x0B, 0x20), *range(0x7F, 0xA0)]))
+TRIGGER = tuple(_CONTROL_CHARS)
+
+_CONTROL = re.compile("[\x01-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def check(source: str, view) -> list[Finding]:
+    if source.isprintable():
+        return []
+    match = _CONTROL.search(source)
+    if match is None:
+        return []
+    return [Finding(ID, Severity.HIGH, f"control character U+{ord(match.group()):04X} at offset {match.start()}")]

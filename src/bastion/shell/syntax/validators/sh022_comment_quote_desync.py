@@ -1,0 +1,27 @@
+"""SH022 — a quote inside a comment, with more commands after it.
+
+``ls # it's fine`` followed by a newline and ``rm -rf ~``: bash ends the comment at the
+newline, but a checker that pairs quotes first sees ``'s fine\nrm -rf ~…`` as one
+quoted string and never looks at the second command.
+"""
+
+from __future__ import annotations
+
+from ....model import Finding, Severity
+
+ID = "SH022"
+WHAT = "quote character inside a comment followed by more commands"
+WHY = "quote pairing across a comment makes checkers skip the commands after it"
+EXAMPLE = "ls # it's fine\nrm -rf ~"
+BENIGN = "ls  # it's the last line"
+TRIGGER = ("#",)
+
+
+def check(source: str, view) -> list[Finding]:
+    for node in view.nodes("comment"):
+        comment = view.text(node)
+        if not any(q in comment for q in "'\"`"):
+            continue
+        if view.text_after(node).strip():
+            return [Finding(ID, Severity.HIGH, f"comment {comment[:40]!r} holds a quote and commands follow it")]
+    return []

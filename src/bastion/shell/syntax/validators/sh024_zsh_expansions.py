@@ -1,0 +1,65 @@
+"""SH024 — zsh-only expansions (spec 002 §12.6.5).
+
+In zsh ``=ls`` becomes ``/bin/ls`` (any path lookup), ``~[name]`` calls a function,
+and glob qualifiers run code while matching files: ``*(e:'rm -rf ~':)`` or
+``*(+func)``. bash treats these as plain text, so a bash-based check misses them.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ....model import Finding, Severity
+
+ID = "SH024"
+WHAT = "zsh expansion: =cmd, ~[…], glob qualifiers (e:…:) (+…)"
+WHY = "under zsh these run code or look up paths that a bash reading does not see"
+EXAMPLE = "ls *(e:'rm -rf ~':)"
+BENIGN = "[ a = b ] && echo a=b"
+TRIGGER = ("=", "~[", "(")
+#: Can fire on a plain command (``ls =python`` is plain).
+ON_PLAIN_TEXT = True
+
+_QUALIFIER = re.compile(r"""[\w*?\]/.]\((?:[^()\s]*[^()\w\s])?(?:e[:'"{\[<|]|\+[A-Za-z_]|\#q)""")
+
+
+def check(source: str, view) -> list[Finding]:
+    found: list[Finding] = []
+    for word in view.words:
+        raw = word.raw
+        if len(raw) > 1 and raw[0] == "=" and (raw[1].isalpha() or raw[1] == "_"):
+            found.append(Finding(ID, Severity.HIGH, f"zsh expands {raw[:30]!r} to a command path"))
+            break
+    bare = _unquoted(source) if ("~[" in source or "(" in source) else ""
+    if "~[" in bare:
+        found.append(Finding(ID, Severity.HIGH, "zsh ~[…] expansion calls a function"))
+    match = _QUALIFIER.search(bare) if "(" in bare else None
+    if match:
+        found.append(Finding(ID, Severity.HIGH, f"zsh glob qualifier {match.group()[1:]!r} runs code while matching"))
+    return found
+
+
+def _unquoted(source: str) -> str:
+    """``source`` with quoted and escaped characters blanked (zsh does not expand them)."""
+    out: list[str] = []
+    quote = ""
+    escaped = False
+    for ch in source:
+        if escaped:
+            out.append(" ")
+            escaped = False
+        elif quote:
+            if ch == quote:
+                quote = ""
+            elif ch == "\\" and quote == '"':
+                escaped = True
+            out.append(" ")
+        elif ch == "\\":
+            escaped = True
+            out.append(" ")
+        elif ch in "'\"":
+            quote = ch
+            out.append(" ")
+        else:
+            out.append(ch)
+    return "".join(out)
