@@ -253,7 +253,7 @@ def main() -> int:
     print(f"| `bastion check -- 'git status'` | {check:.1f} | {check / baseline:.1f} |")
     # the hook exactly as `bastion install` registers it: this interpreter, -I, -m bastion;
     # the first call starts the decision server, the median is what every later call costs
-    from bastion.adapters.hookd import stop_servers
+    from bastion.hook.server import stop_servers
 
     runtime = tempfile.mkdtemp(prefix="bh-")
     hook_env = dict(env, BASTION_RUNTIME_DIR=runtime)

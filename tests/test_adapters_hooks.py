@@ -14,7 +14,9 @@ from typing import Any
 
 import pytest
 
-from bastion.adapters import claude_code, codex, gemini, hook
+from bastion.adapters import claude_code, codex, gemini
+from bastion.hook import run as hook
+from bastion.hook.protocol import Reply
 from bastion.adapters.results import scan_tool_result
 from bastion.model import Finding, Severity, ToolCall, patch_files
 
@@ -46,7 +48,7 @@ def payload(client: str, tool: str, tool_input: dict[str, Any], cwd: Path, **ext
     return json.dumps(data)
 
 
-def verdict_of(client: str, reply: hook.Reply) -> str:
+def verdict_of(client: str, reply: Reply) -> str:
     """What the client will do with the reply: allow, ask, deny or block (exit 2)."""
     if reply.exit_code == 2:
         return "block"
@@ -59,7 +61,7 @@ def verdict_of(client: str, reply: hook.Reply) -> str:
     return out["hookSpecificOutput"]["permissionDecision"]
 
 
-def reason_of(client: str, reply: hook.Reply) -> str:
+def reason_of(client: str, reply: Reply) -> str:
     if reply.exit_code == 2:
         return reply.stderr
     out = json.loads(reply.stdout)
@@ -229,7 +231,7 @@ def test_after_tool_warns_the_model_and_taints_the_session(client: str, project:
 def test_after_tool_is_quiet_on_clean_output(client: str, project: Path) -> None:
     text = payload(client, SHELL[client], {"command": "ls"}, project, event=POST[client], tool_response="src\n")
     reply = hook.run(MODULES[client], text)
-    assert reply == hook.Reply()
+    assert reply == Reply()
     assert scan_tool_result(ToolCall("Bash", {"command": "ls"}), "src\n") == []
 
 
@@ -244,7 +246,7 @@ def test_after_tool_findings_reach_the_model(client: str) -> None:
 @pytest.mark.parametrize("client", CLIENTS)
 def test_other_events_get_no_opinion(client: str, project: Path) -> None:
     reply = hook.run(MODULES[client], json.dumps({"hook_event_name": "SessionStart", "cwd": str(project)}))
-    assert reply == hook.Reply()
+    assert reply == Reply()
 
 
 # --------------------------------------------------------------------------- failing closed
@@ -306,7 +308,7 @@ def test_whole_process(client: str, project: Path, bastion_env: dict[str, str]) 
     text = payload(client, READ[client], {"file_path": "src/app.py"}, project)
     done = run_bastion("hook", client, stdin=text, env={**bastion_env, "BASTION_HOOK_SERVER": "0"})  # in-process
     assert done.returncode == 0, done.stderr
-    reply = hook.Reply(done.stdout.strip(), done.stderr.strip(), done.returncode)
+    reply = Reply(done.stdout.strip(), done.stderr.strip(), done.returncode)
     assert verdict_of(client, reply) == "allow"
 
 

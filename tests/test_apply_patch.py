@@ -17,7 +17,8 @@ import pytest
 
 from conftest import guard_with_settings
 
-from bastion.adapters import codex, hook
+from bastion.adapters import codex
+from bastion.hook import run as hook
 from bastion.engine import Guard
 from bastion.files.patch import patch_changes, patch_files
 from bastion.model import Mode, ToolCall, Verdict

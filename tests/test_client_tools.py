@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from bastion.adapters import claude_code, codex, gemini, hook
+from bastion.adapters import claude_code, codex, gemini
+from bastion.hook import run as hook
 from bastion.engine import Guard
 from bastion.model import TOOL_CATALOG, Kind, Mode, Tier, ToolCall, Verdict, internal_tools
 from bastion.policy.rules import parse_rule

@@ -389,7 +389,8 @@ def test_the_claude_code_hook_denies_a_plant_in_bypass_mode(scene: Any, monkeypa
     """End to end through the hook adapter: what the person would have been asked is the deny's reason."""
     import json
 
-    from bastion.adapters import claude_code, hook
+    from bastion.adapters import claude_code
+    from bastion.hook import run as hook
 
     root, env = scene
     for key, value in env.items():

@@ -27,7 +27,9 @@ from conftest import throwaway_workspace
 from test_settings_bounds import the_issue_file
 
 from bastion import state
-from bastion.adapters import hookc, hookd
+import bastion.hook as transport
+from bastion.hook import client as hookc
+from bastion.hook import server as hookd
 
 EVENT = {"claude-code": "PreToolUse", "codex": "PreToolUse", "gemini": "BeforeTool"}
 SHELL = {"claude-code": "Bash", "codex": "Bash", "gemini": "run_shell_command"}
@@ -115,12 +117,12 @@ def runtime() -> Iterator[Path]:
 
 
 def test_the_deadline_is_one_setting_with_a_cap() -> None:
-    assert hookc.DEADLINE == 5.0 and hookc.deadline_seconds({}) == hookc.DEADLINE
-    assert hookc.deadline_seconds({"BASTION_HOOK_DEADLINE": "2.5"}) == 2.5
+    assert transport.DEADLINE == 5.0 and transport.deadline_seconds({}) == transport.DEADLINE
+    assert transport.deadline_seconds({"BASTION_HOOK_DEADLINE": "2.5"}) == 2.5
     for value in ("0", "-1", "nan", "soon", ""):
-        assert hookc.deadline_seconds({"BASTION_HOOK_DEADLINE": value}) == hookc.DEADLINE
+        assert transport.deadline_seconds({"BASTION_HOOK_DEADLINE": value}) == transport.DEADLINE
     for value in ("1e9", "inf"):  # never past the client's own hook timeout
-        assert hookc.deadline_seconds({"BASTION_HOOK_DEADLINE": value}) == hookc.MAX_DEADLINE < 30
+        assert transport.deadline_seconds({"BASTION_HOOK_DEADLINE": value}) == transport.MAX_DEADLINE < 30
 
 
 # --------------------------------------------------------------------------- in the hook's own process
@@ -146,7 +148,7 @@ def test_in_process_nobody_to_ask_makes_the_late_answer_a_deny(workspace: tuple[
 
 def test_in_process_a_call_in_time_is_decided_as_usual(workspace: tuple[str, dict[str, str]]) -> None:
     project, env = workspace
-    env = {**env, "BASTION_HOOK_SERVER": "0", "BASTION_HOOK_DEADLINE": str(hookc.MAX_DEADLINE)}  # a busy machine is not late
+    env = {**env, "BASTION_HOOK_SERVER": "0", "BASTION_HOOK_DEADLINE": str(transport.MAX_DEADLINE)}  # a busy machine is not late
     done = hook("claude-code", payload("claude-code", project), env, project)
     assert claude_decision(done.stdout)[0] == "allow" and done.stderr == b""
 
@@ -232,8 +234,8 @@ def test_a_slow_project_never_holds_up_another(tmp_path: Path, runtime: Path) ->
     quick, quick_env = throwaway_workspace(tmp_path / "b")
     Path(slow, ".bastion").mkdir()
     Path(slow, ".bastion", "settings.json").write_text(the_issue_file()[0])
-    slow_env = {**slow_env, "BASTION_HOOK_DEADLINE": str(hookc.MAX_DEADLINE)}  # A waits for the test, not the clock
-    quick_env = {**quick_env, "BASTION_HOOK_DEADLINE": str(hookc.MAX_DEADLINE)}  # B is answered on its merits
+    slow_env = {**slow_env, "BASTION_HOOK_DEADLINE": str(transport.MAX_DEADLINE)}  # A waits for the test, not the clock
+    quick_env = {**quick_env, "BASTION_HOOK_DEADLINE": str(transport.MAX_DEADLINE)}  # B is answered on its merits
 
     def scenario() -> None:
         path = start(runtime, slow_env)
@@ -256,7 +258,7 @@ def test_calls_of_one_project_take_turns(workspace: tuple[str, dict[str, str]], 
     """A second call of a project whose first call is held waits for its turn; past its
     deadline it is answered fail-closed — never decided alongside."""
     project, env = workspace
-    long_env = {**env, "BASTION_HOOK_DEADLINE": str(hookc.MAX_DEADLINE)}
+    long_env = {**env, "BASTION_HOOK_DEADLINE": str(transport.MAX_DEADLINE)}
 
     def scenario() -> None:
         path = start(runtime, env)

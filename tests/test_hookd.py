@@ -17,7 +17,8 @@ from typing import Iterator
 
 import pytest
 
-from bastion.adapters import hookc, hookd
+from bastion.hook import client as hookc
+from bastion.hook import server as hookd
 
 
 @pytest.fixture
@@ -139,7 +140,7 @@ def test_hook_client_imports_almost_nothing(project: Path, bastion_env: dict[str
                           env=env, timeout=60)
     assert json.loads(done.stdout)["hookSpecificOutput"]["permissionDecision"] == "allow"
     # bastion.provenance imports only os: it checks that no project chose the server's socket
-    assert "LOADED ['bastion', 'bastion.adapters', 'bastion.adapters.hookc', 'bastion.provenance']" in done.stderr
+    assert "LOADED ['bastion', 'bastion.hook', 'bastion.hook.client', 'bastion.provenance']" in done.stderr
 
 
 def test_server_protects_each_callers_own_files(project: Path, bastion_env: dict[str, str], runtime: Path, tmp_path: Path) -> None:

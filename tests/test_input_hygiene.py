@@ -24,7 +24,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bastion.adapters import hookc, hookd
+from bastion.hook import client as hookc
+from bastion.hook import server as hookd
 from bastion.validate import MAX_DEPTH, MAX_INPUT_BYTES, InputError, parse_input
 
 from conftest import throwaway_workspace

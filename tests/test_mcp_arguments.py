@@ -16,7 +16,8 @@ import pytest
 
 from conftest import guard_with_settings
 
-from bastion.adapters import claude_code, gemini, hook
+from bastion.adapters import claude_code, gemini
+from bastion.hook import run as hook
 from bastion.engine import Guard
 from bastion.mcp_args import operation, path_arguments, shell_command
 from bastion.model import Mode, ToolCall, Verdict

@@ -20,7 +20,11 @@ import pytest
 from review_server import ScriptedLLM
 
 from bastion import provenance
-from bastion.adapters import claude_code, gemini, hook, hookc, hookd
+from bastion.adapters import claude_code, gemini
+from bastion.hook import client as hookc
+from bastion.hook import run as hook
+from bastion.hook import server as hookd
+from bastion.hook.protocol import Reply
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "bastion"
 CURL = "curl -s https://example.com/data.json"
@@ -47,7 +51,7 @@ def _payload(project: Path, command: str = CURL, event: str = "PreToolUse", mode
                        "permission_mode": mode, "tool_use_id": "toolu_1"})
 
 
-def _decision(reply: hook.Reply) -> str:
+def _decision(reply: Reply) -> str:
     assert reply.exit_code == 0, reply
     return json.loads(reply.stdout)["hookSpecificOutput"]["permissionDecision"]
 

@@ -280,7 +280,8 @@ def test_every_record_has_examples_both_ways() -> None:
 ])
 def test_through_the_claude_code_hook_in_bypass_mode(command: str, says: str, project: Path) -> None:
     """An immune ask becomes a deny where nobody can be asked; both name what happened."""
-    from bastion.adapters import claude_code, hook
+    from bastion.adapters import claude_code
+    from bastion.hook import run as hook
 
     text = json.dumps({"session_id": "s", "transcript_path": "/dev/null", "cwd": str(project),
                        "hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": command},

@@ -14,7 +14,9 @@ from typing import Any
 
 import pytest
 
-from bastion.adapters import claude_code, codex, gemini, hook
+from bastion.adapters import claude_code, codex, gemini
+from bastion.hook import run as hook
+from bastion.hook.protocol import Reply
 from bastion.adapters.agent_sdk import BastionPermissions
 from bastion.approve.headless import nobody_to_ask
 from bastion.engine import Guard
@@ -62,7 +64,7 @@ def _claude_payload(project: Path, tool: str, tool_input: dict[str, Any], mode: 
     })
 
 
-def _claude_verdict(reply: hook.Reply) -> tuple[str, str]:
+def _claude_verdict(reply: Reply) -> tuple[str, str]:
     out = json.loads(reply.stdout)["hookSpecificOutput"]
     return out["permissionDecision"], out["permissionDecisionReason"]
 
@@ -106,7 +108,7 @@ def test_the_hook_process_says_deny_in_bypass_mode(project: Path, bastion_env: d
                            env=env)
         assert done.returncode == 0, done.stderr
         assert json.loads(done.stdout)["hookSpecificOutput"]["permissionDecision"] == "deny", done.stdout
-    from bastion.adapters.hookd import stop_servers
+    from bastion.hook.server import stop_servers
 
     stop_servers(str(project.parent / "rt1"))
 

@@ -3,7 +3,7 @@
 import sys
 
 if sys.argv[1:2] == ["hook"]:  # every tool call: the thin hook client, before anything else loads
-    from .adapters.hookc import main as hook_main
+    from .hook.client import main as hook_main
 
     sys.exit(hook_main(sys.argv[2:]))
 

@@ -150,7 +150,7 @@ def _shell_call(command: str, args: Any) -> Any:
 def _read_call(args: Any) -> Any:
     if args.command:
         return _shell_call(" ".join(args.command) if len(args.command) > 1 else args.command[0], args)
-    from .adapters.hook import read_stdin
+    from .hook.run import read_stdin
     from .validate import MAX_INPUT_BYTES
 
     raw = read_stdin(MAX_INPUT_BYTES + 1)
@@ -439,7 +439,7 @@ def build_parser() -> Any:
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["hook"]:  # every tool call: skip argparse and import only the decision path
-        from .adapters.hookc import main as hook_main
+        from .hook.client import main as hook_main
 
         return hook_main(argv[1:])
     parser = build_parser()

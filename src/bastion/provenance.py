@@ -14,7 +14,7 @@ Variables that only tighten or are harmless are kept. The user's own settings fi
 the real environment are trusted. :data:`VARIABLES` is the one table of every variable
 bastion reads, with its class and why; :data:`SOURCES` the one table of project files.
 
-This module is imported by the hook's thin client (``adapters.hookc``) before anything
+This module is imported by the hook's thin client (``hook.client``) before anything
 else loads, so it imports only ``os`` at the top: no ``typing``, no ``json`` (loaded
 only when a project file mentions a watched variable).
 """

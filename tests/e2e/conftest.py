@@ -79,7 +79,7 @@ class Workspace:
 def workspace(tmp_path: Path) -> Iterator[Workspace]:
     """The hooks run through bastion's decision server (as they do for users); it is
     stopped when the test ends."""
-    from bastion.adapters.hookd import stop_servers
+    from bastion.hook.server import stop_servers
 
     home = tmp_path / "client-home"
     project = tmp_path / "project"

@@ -1,6 +1,7 @@
 """Adapters: bastion inside the agents people use.
 
-* ``claude_code``, ``codex``, ``gemini`` — hook protocols (``bastion hook CLIENT``);
+* ``claude_code``, ``codex``, ``gemini`` — each client's hook protocol, a
+  ``hook.protocol.ClientAdapter`` (the transport itself is the ``bastion.hook`` package);
 * ``install`` — ``bastion install|uninstall CLIENT``: the hook entry in the client's settings;
 * ``agent_sdk`` — ``can_use_tool`` and a ``PreToolUse`` hook for the Claude Agent SDK;
 * ``mcp_proxy`` — ``bastion mcp-proxy``: an MCP server that guards another one;

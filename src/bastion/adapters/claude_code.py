@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from ..model import Decision, Finding, Mode, ToolCall, Verdict
-from .hook import PayloadError, Reply, payload_cwd
+from ..hook.protocol import PayloadError, Reply, payload_cwd
 
 PRE_EVENTS = ("PreToolUse", "PermissionRequest")
 POST_EVENTS = ("PostToolUse",)

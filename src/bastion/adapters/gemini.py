@@ -19,7 +19,7 @@ from typing import Any, Mapping
 
 from ..model import Decision, Finding, Verdict
 from . import claude_code
-from .hook import Reply
+from ..hook.protocol import Reply
 
 PRE_EVENTS = ("BeforeTool",)
 POST_EVENTS = ("AfterTool",)

@@ -3,15 +3,16 @@
 A hook is a new process on every tool call, and loading the engine (the shell grammar,
 the command catalog, the validators) costs far more than deciding. So the hook process
 is a thin client: it reads stdin and passes it, with its working directory and its
-environment, to ``hookd`` — a per-user server that keeps the engine loaded and runs the
-very same ``hook.run`` with that environment — and prints the answer. This module imports
-nothing but built-in modules (``_socket``, ``zlib``), so it costs little more than the
+environment, to ``hook.server`` — a per-user server that keeps the engine loaded and
+runs the very same ``hook.run.run`` with that environment — and prints the answer. This
+module imports nothing but built-in modules (``_socket``, ``zlib``) and its package
+(which holds the deadline and imports nothing), so it costs little more than the
 interpreter's start.
 
 Whenever the server cannot answer — not running yet, started from older code, a socket
 folder that is not safely ours — the call is decided in this process instead
-(``hook.main``): slower, never different, never an allow by accident. A server that took
-the call but sends nothing back within the deadline (``adapters.deadline``) gets no
+(``hook.deadline.main``): slower, never different, never an allow by accident. A server
+that took the call but sends nothing back within the deadline (``hook.deadline``) gets no
 second chance in this process: the time is up, and the answer is the client's own
 fail-closed one.
 When no server runs, the client starts one in the background for the next calls.
@@ -22,35 +23,12 @@ When no server runs, the client starts one in the background for the next calls.
 import os
 import sys
 
+from . import GRACE, deadline_seconds
+
 PROTOCOL = b"bastion-hook/1"
 #: Seconds to wait for the server's answer when no deadline is given (``ask_server``).
 TIMEOUT = 10.0
 STALE = 75  # exit code the server uses for "my code changed: decide it yourself"
-
-#: Seconds bastion gives itself to answer one hook call, here or in the server (well
-#: below the 30 s hook timeout ``bastion install`` writes): a hook the client gives up on
-#: has no answer, and Codex and Gemini then run the tool. Past it the answer is the
-#: client's own fail-closed one (``adapters.deadline``).
-DEADLINE = 5.0
-#: The longest deadline ``BASTION_HOOK_DEADLINE`` may ask for: still below the 30 s
-#: hook timeout, with room for the interpreter's start, so a client always gets an answer.
-MAX_DEADLINE = 20.0
-#: How much longer the thin client waits for the server than the server's own deadline,
-#: for the server's fail-closed answer to reach it.
-GRACE = 1.0
-
-
-def deadline_seconds(env):
-    """The deadline for one call: ``BASTION_HOOK_DEADLINE`` (seconds, at most
-    :data:`MAX_DEADLINE`) or :data:`DEADLINE`."""
-    value = (env.get("BASTION_HOOK_DEADLINE") or "").strip()
-    try:
-        seconds = float(value) if value else DEADLINE
-    except ValueError:
-        return DEADLINE
-    if not seconds > 0:  # zero, negative, NaN
-        return DEADLINE
-    return min(seconds, MAX_DEADLINE)
 
 
 def runtime_dir(env):
@@ -146,12 +124,12 @@ def ask_server_within(path, request, seconds):
 
 
 def start_server(path):
-    """Start ``hookd`` in the background, detached from this hook's session."""
+    """Start ``hook.server`` in the background, detached from this hook's session."""
     import subprocess
 
     try:
         subprocess.Popen(
-            [sys.executable, "-I", "-m", "bastion.adapters.hookd", path],
+            [sys.executable, "-I", "-m", "bastion.hook.server", path],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
             start_new_session=True, close_fds=True,
         )
@@ -172,20 +150,6 @@ def _socket_from_project(env, client):
         return bool(defined_by_project(env, os.getcwd(), client, SOCKET_VARIABLES))
     except OSError:
         return True
-
-
-def _late(client, stdin):
-    """The client's fail-closed answer, printed, for a call the server did not answer in time."""
-    from .deadline import late
-    from .hook import client_module
-
-    reply = late(client_module(client), stdin, os.environ)
-    if reply.stdout:
-        sys.stdout.write(reply.stdout + "\n")
-        sys.stdout.flush()
-    if reply.stderr:
-        sys.stderr.write(reply.stderr + "\n")
-    return reply.exit_code
 
 
 def main(argv):
@@ -209,7 +173,9 @@ def main(argv):
             if safe_dir(folder, create=True):
                 data, late = ask_server_within(path, encode_request(argv[0], os.getcwd(), env, stdin), seconds + GRACE)
                 if late:
-                    return _late(argv[0], stdin)
+                    from .deadline import print_late
+
+                    return print_late(argv[0], stdin)
                 reply = decode_reply(data) if data else None
                 if data is None:
                     start_server(path)
@@ -221,7 +187,7 @@ def main(argv):
                 return code
             import io
 
-            sys.stdin = io.TextIOWrapper(io.BytesIO(stdin))  # hook.main reads its bytes as they came
-    from .hook import main as hook_main
+            sys.stdin = io.TextIOWrapper(io.BytesIO(stdin))  # deadline.main reads its bytes as they came
+    from .deadline import main as decide_here
 
-    return hook_main(argv, seconds=max(0.01, seconds - (time.monotonic() - started)))
+    return decide_here(argv, seconds=max(0.01, seconds - (time.monotonic() - started)))

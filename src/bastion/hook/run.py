@@ -1,65 +1,37 @@
-"""``bastion hook CLIENT``: one hook call — JSON on stdin, the client's JSON on stdout.
+"""One hook call decided: JSON bytes in, the client's :class:`~.protocol.Reply` out.
 
 The flow is the same for every client; what differs (field names, what "ask" means, how
-to fail closed) lives in the client's module (``claude_code``, ``codex``, ``gemini``),
-which provides:
+to fail closed) lives in the client's adapter, a :class:`~.protocol.ClientAdapter`
+(``adapters.claude_code``, ``codex``, ``gemini``).
 
-* ``PRE_EVENTS`` / ``POST_EVENTS`` — hook event names before and after a tool runs;
-* ``to_call(payload) -> ToolCall``;
-* ``can_ask`` — whether the client can put an ``ask`` in front of a person;
-* ``answer(event, decision, policy, asked=) -> Reply`` (``asked``: an ask made a deny)
-  and ``answer_post(event, findings) -> Reply``;
-* ``failure(event, payload, message) -> Reply`` — the client's fail-closed answer.
-
-``bastion hook`` first goes through ``hookc`` (a thin client for the warm decision server
-``hookd``); this module is what decides, in the server or, when the server cannot
-answer, in the hook process itself. It imports only the standard library at the top;
-the engine comes in once the payload is read.
+``bastion hook`` first goes through ``hook.client`` (a thin client for the warm decision
+server ``hook.server``); this module is what decides, in the server or, when the server
+cannot answer, in the hook process itself. It imports only the standard library at the
+top; the engine comes in once the payload is read.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import sys
-from dataclasses import dataclass
 from importlib import import_module
-from typing import Any, Mapping
+from typing import Any, Mapping, cast
+
+from .protocol import ClientAdapter, PayloadError, Reply, RewritingClient, payload_cwd
 
 CLIENTS = {"claude-code": "claude_code", "codex": "codex", "gemini": "gemini"}
 
 
-@dataclass
-class Reply:
-    """What the hook process prints and how it exits."""
-
-    stdout: str = ""
-    stderr: str = ""
-    exit_code: int = 0
-
-    @classmethod
-    def json(cls, data: Mapping[str, Any]) -> "Reply":
-        return cls(stdout=json.dumps(data, ensure_ascii=False))
-
-
-class PayloadError(ValueError):
-    """The client sent something that is not a hook call bastion can read."""
-
-
-def client_module(name: str) -> Any:
+def client_module(name: str) -> ClientAdapter:
     """The adapter module for a client name as users type it (``claude-code``…)."""
     try:
-        return import_module(f"{__package__}.{CLIENTS[name]}")
+        module = import_module(f"..adapters.{CLIENTS[name]}", __package__)
     except KeyError:
         raise PayloadError(f"unknown client {name!r} (expected one of: {', '.join(CLIENTS)})") from None
+    return cast(ClientAdapter, module)
 
 
-def payload_cwd(payload: Mapping[str, Any]) -> str:
-    cwd = payload.get("cwd")
-    return os.path.abspath(cwd) if isinstance(cwd, str) and cwd else os.getcwd()
-
-
-def run(client: Any, raw: bytes | str | None, env: Mapping[str, str] | None = None, cwd: str | None = None) -> Reply:
+def run(client: ClientAdapter, raw: bytes | str | None, env: Mapping[str, str] | None = None, cwd: str | None = None) -> Reply:
     """Answer one hook call; any failure becomes the client's fail-closed answer.
 
     ``raw`` is stdin's bytes exactly as read (None: stdin was closed); ``env`` and ``cwd``
@@ -102,7 +74,7 @@ def run(client: Any, raw: bytes | str | None, env: Mapping[str, str] | None = No
         return fail_closed(client, event, payload, f"bastion could not check this call ({detail})", env)
 
 
-def fail_closed(client: Any, event: str, payload: Mapping[str, Any] | None, message: str,
+def fail_closed(client: ClientAdapter, event: str, payload: Mapping[str, Any] | None, message: str,
                 env: Mapping[str, str], *, raw: bytes | None = None) -> Reply:
     """The one place a hook call bastion could not check (unreadable input, a failure
     while deciding) gets its answer: the client's own fail-closed reply (ask, or deny /
@@ -125,7 +97,7 @@ def _guard(call: Any, env: Mapping[str, str]) -> tuple[Any, list[str]]:
     return guard, [f"bastion: {line}" for line in guard.policy.errors]
 
 
-def _before_tool(client: Any, event: str, payload: dict[str, Any], env: Mapping[str, str]) -> Reply:
+def _before_tool(client: ClientAdapter, event: str, payload: dict[str, Any], env: Mapping[str, str]) -> Reply:
     from ..model import Verdict
     from ..session import decide
 
@@ -144,7 +116,8 @@ def _before_tool(client: Any, event: str, payload: dict[str, Any], env: Mapping[
 
     decision = decide(guard, call, approver=approver if why else None)
     if rewrite is not None and decision.verdict is not Verdict.DENY:
-        reply = client.answer(event, decision, guard.policy, asked=bool(asked), updated_input=rewrite)
+        reply = cast(RewritingClient, client).answer(event, decision, guard.policy, asked=bool(asked),
+                                                     updated_input=rewrite)
     else:
         reply = client.answer(event, decision, guard.policy, asked=bool(asked))
     if warnings:
@@ -152,7 +125,7 @@ def _before_tool(client: Any, event: str, payload: dict[str, Any], env: Mapping[
     return reply
 
 
-def _sandbox_rewrite(client: Any, call: Any, policy: Any) -> dict[str, Any] | None:
+def _sandbox_rewrite(client: ClientAdapter, call: Any, policy: Any) -> dict[str, Any] | None:
     """The tool input that runs the agent's shell command inside ``bastion run``, for a
     client that can rewrite a call (Claude Code's ``updatedInput``) when the sandbox is
     enabled; None otherwise. Clients that cannot rewrite never get sandbox auto-allows."""
@@ -167,15 +140,15 @@ def _sandbox_rewrite(client: Any, call: Any, policy: Any) -> dict[str, Any] | No
     return {**call.input, "command": sandboxed_command(call.command, call.cwd, policy, timeout=seconds)}
 
 
-def _after_tool(client: Any, event: str, payload: dict[str, Any], env: Mapping[str, str]) -> Reply:
-    from .results import scan_tool_result
+def _after_tool(client: ClientAdapter, event: str, payload: dict[str, Any], env: Mapping[str, str]) -> Reply:
+    from ..adapters.results import scan_tool_result
 
     call = client.to_call(payload)
     findings = scan_tool_result(call, payload.get("tool_response"), env)
     return client.answer_post(event, findings)
 
 
-def unattended_reason(client: Any, guard: Any, call: Any) -> str | None:
+def unattended_reason(client: ClientAdapter, guard: Any, call: Any) -> str | None:
     """Why nobody can answer an ask for this client and call, or None when a person can
     (Claude Code shows its prompt unless the mode is ``bypassPermissions``/``dontAsk``;
     Codex and Gemini cannot put a hook's question to anyone)."""
@@ -205,27 +178,3 @@ def read_stdin(limit: int = -1) -> bytes | None:
         return stream.read(limit).encode("utf-8", "surrogatepass")  # a text stream put in its place
     except (OSError, ValueError):
         return None
-
-
-def main(argv: list[str], seconds: float | None = None) -> int:
-    """Entry point of ``bastion hook CLIENT``: reads stdin, prints the client's answer —
-    within ``seconds`` (default: the deadline, ``adapters.deadline``), else fail-closed."""
-    if len(argv) != 1 or argv[0] in ("-h", "--help"):
-        print(f"usage: bastion hook {{{','.join(CLIENTS)}}}  (hook JSON on stdin)", file=sys.stderr)
-        return 0 if argv[:1] in (["-h"], ["--help"]) else 2
-    try:
-        client = client_module(argv[0])
-    except PayloadError as exc:
-        print(f"bastion: {exc}", file=sys.stderr)
-        return 2
-    from ..validate import MAX_INPUT_BYTES
-    from .deadline import run_within
-
-    raw = read_stdin(MAX_INPUT_BYTES + 1)  # one byte more than allowed: too large is refused
-    reply = run_within(client, raw, seconds=seconds)
-    if reply.stdout:
-        sys.stdout.write(reply.stdout + "\n")
-        sys.stdout.flush()
-    if reply.stderr:
-        sys.stderr.write(reply.stderr + "\n")
-    return reply.exit_code

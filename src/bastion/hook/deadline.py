@@ -1,4 +1,4 @@
-"""The hook's deadline: every call is answered within ``hookc.DEADLINE`` seconds.
+"""The hook's deadline: every call is answered within ``hook.DEADLINE`` seconds.
 
 A hook the client gives up on has no answer at all, and Codex and Gemini then run the
 tool unchecked. So whatever makes a decision slow —
@@ -9,24 +9,29 @@ nobody can be asked) and one line on stderr, never silence.
 * In the hook's own process the decision runs in the main thread under ``SIGALRM``;
   the alarm raises :class:`DeadlinePassed`, a ``BaseException`` so that no layer's
   ``except Exception`` can swallow it and carry on deciding.
-* In the decision server (``hookd``) each call is decided in a worker thread; past the
+* In the decision server (``hook.server``) each call is decided in a worker thread; past the
   deadline the server answers fail-closed and leaves the worker behind. A per-project
   lock (``lock``) keeps one project's slow calls from piling up.
-* The thin client (``hookc``) waits for the server a little longer (``hookc.GRACE``)
+* The thin client (``hook.client``) waits for the server a little longer (``hook.GRACE``)
   and answers fail-closed itself when nothing came back.
 
-The deadline itself (``DEADLINE``, ``BASTION_HOOK_DEADLINE``) is defined in ``hookc``,
-which must stay cheap to import; this module is loaded only where a call is decided.
+The deadline itself (``DEADLINE``, ``BASTION_HOOK_DEADLINE``) is defined in the
+``hook`` package, which the thin client imports and which must stay cheap to import;
+this module is loaded only where a call is decided. :func:`main` is ``bastion hook``
+answering in its own process.
 """
 
 from __future__ import annotations
 
 import os
+import sys
 import threading
 from collections.abc import Mapping
 from typing import Any
 
-from .hookc import DEADLINE, GRACE, MAX_DEADLINE, deadline_seconds  # noqa: F401 - the deadline is defined there
+from . import deadline_seconds
+from .protocol import ClientAdapter, PayloadError, Reply
+from .run import CLIENTS, client_module, fail_closed, read_stdin, run
 
 
 class DeadlinePassed(BaseException):
@@ -34,11 +39,9 @@ class DeadlinePassed(BaseException):
     :func:`run_within` catches it."""
 
 
-def late(client: Any, raw: bytes | str | None, env: Mapping[str, str], cwd: str | None = None) -> Any:
+def late(client: ClientAdapter, raw: bytes | str | None, env: Mapping[str, str], cwd: str | None = None) -> Reply:
     """The client's fail-closed answer for a call not decided within its deadline."""
     from ..validate import InputError, parse_input
-    from .hook import fail_closed
-
     if isinstance(raw, str):
         raw = raw.encode("utf-8", "surrogatepass")
     payload: dict[str, Any] | None
@@ -54,8 +57,8 @@ def late(client: Any, raw: bytes | str | None, env: Mapping[str, str], cwd: str 
     return fail_closed(client, event, payload, message, env)
 
 
-def run_within(client: Any, raw: bytes | str | None, env: Mapping[str, str] | None = None, cwd: str | None = None, *,
-               seconds: float | None = None, lock: threading.Lock | None = None) -> Any:
+def run_within(client: ClientAdapter, raw: bytes | str | None, env: Mapping[str, str] | None = None, cwd: str | None = None, *,
+               seconds: float | None = None, lock: threading.Lock | None = None) -> Reply:
     """``hook.run`` with a deadline: its reply, or :func:`late`'s once ``seconds`` pass.
 
     ``lock`` (the server's per-project lock) is held while deciding; a call that cannot
@@ -70,10 +73,8 @@ def run_within(client: Any, raw: bytes | str | None, env: Mapping[str, str] | No
     return _in_worker(client, raw, env, cwd, seconds, lock)
 
 
-def _with_alarm(client: Any, raw: bytes | str | None, env: Mapping[str, str], cwd: str | None, seconds: float) -> Any:
+def _with_alarm(client: ClientAdapter, raw: bytes | str | None, env: Mapping[str, str], cwd: str | None, seconds: float) -> Reply:
     import signal
-
-    from .hook import run
 
     armed = [True]  # the alarm may fire just after the decision: then it is ignored
 
@@ -96,11 +97,9 @@ def _with_alarm(client: Any, raw: bytes | str | None, env: Mapping[str, str], cw
     return reply
 
 
-def _in_worker(client: Any, raw: bytes | str | None, env: Mapping[str, str], cwd: str | None, seconds: float,
-               lock: threading.Lock | None) -> Any:
-    from .hook import run
-
-    box: list[Any] = []
+def _in_worker(client: ClientAdapter, raw: bytes | str | None, env: Mapping[str, str], cwd: str | None, seconds: float,
+               lock: threading.Lock | None) -> Reply:
+    box: list[Reply] = []
     given_up = threading.Event()
 
     def work() -> None:
@@ -127,3 +126,37 @@ def _getcwd() -> str | None:
         return os.getcwd()
     except OSError:
         return None
+
+
+def main(argv: list[str], seconds: float | None = None) -> int:
+    """``bastion hook CLIENT`` decided in this process: reads stdin, prints the client's answer —
+    within ``seconds`` (default: the deadline, ``hook.DEADLINE``), else fail-closed."""
+    if len(argv) != 1 or argv[0] in ("-h", "--help"):
+        print(f"usage: bastion hook {{{','.join(CLIENTS)}}}  (hook JSON on stdin)", file=sys.stderr)
+        return 0 if argv[:1] in (["-h"], ["--help"]) else 2
+    try:
+        client = client_module(argv[0])
+    except PayloadError as exc:
+        print(f"bastion: {exc}", file=sys.stderr)
+        return 2
+    from ..validate import MAX_INPUT_BYTES
+
+    raw = read_stdin(MAX_INPUT_BYTES + 1)  # one byte more than allowed: too large is refused
+    reply = run_within(client, raw, seconds=seconds)
+    _print(reply)
+    return reply.exit_code
+
+
+def print_late(client_name: str, stdin: bytes | None) -> int:
+    """The client's fail-closed answer, printed, for a call the server did not answer in time."""
+    reply = late(client_module(client_name), stdin, os.environ)
+    _print(reply)
+    return reply.exit_code
+
+
+def _print(reply: Reply) -> None:
+    if reply.stdout:
+        sys.stdout.write(reply.stdout + "\n")
+        sys.stdout.flush()
+    if reply.stderr:
+        sys.stderr.write(reply.stderr + "\n")

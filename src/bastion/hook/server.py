@@ -1,15 +1,15 @@
-"""``hookd``: the per-user server that answers ``bastion hook`` calls with a warm engine.
+"""``hook.server`` (``hookd``): the per-user server that answers ``bastion hook`` calls with a warm engine.
 
-Started in the background by the first hook call (``hookc.start_server``); serves one
+Started in the background by the first hook call (``hook.client.start_server``); serves one
 Unix socket in a folder only this user can enter; accepts connections only from
-processes of the same user; answers each call with ``hook.run`` under the *caller's*
+processes of the same user; answers each call with ``hook.run.run`` under the *caller's*
 environment and working directory (so settings, audit log and denial tracking are
 exactly what an in-process hook would use); exits after ``IDLE_SECONDS`` without calls,
 or as soon as its own code changed on disk (it then answers ``STALE`` and the caller
 decides in-process).
 
 Calls are independent: each connection has its own thread, and each call is answered
-within the deadline (``adapters.deadline``) — fail-closed when its decision is not done —
+within the deadline (``hook.deadline``) — fail-closed when its decision is not done —
 so one project with a huge settings file or a hung file system never holds up another
 project's calls. Calls of the same project take turns (:class:`ProjectLocks`), so its
 slow calls do not pile up and starve the rest; at most :data:`MAX_CALLS` calls are
@@ -26,7 +26,7 @@ import sys
 import threading
 from typing import Any
 
-from . import hookc
+from .client import PROTOCOL, STALE, safe_dir
 
 IDLE_SECONDS = 600.0
 MAX_REQUEST = 8 * 1024 * 1024
@@ -83,7 +83,7 @@ def _changed(files: dict[str, float]) -> bool:
 def parse_request(data: bytes) -> tuple[str, str, dict[str, str], bytes] | None:
     head, sep, rest = data.partition(b"\n")
     parts = head.split(b" ")
-    if not sep or len(parts) != 3 or parts[0] != hookc.PROTOCOL or not parts[2].isdigit():
+    if not sep or len(parts) != 3 or parts[0] != PROTOCOL or not parts[2].isdigit():
         return None
     meta_len = int(parts[2])
     meta, stdin = rest[:meta_len].decode("utf-8", "surrogateescape"), rest[meta_len:]
@@ -95,17 +95,18 @@ def parse_request(data: bytes) -> tuple[str, str, dict[str, str], bytes] | None:
 def answer(data: bytes, locks: ProjectLocks | None = None) -> bytes:
     """The reply for one request (``code len(stdout)\\n`` + stdout + stderr), within the
     caller's deadline; ``locks``: the server's per-project locks."""
-    from . import hook
     from .deadline import run_within
+    from .protocol import PayloadError
+    from .run import client_module
 
     request = parse_request(data)
     if request is None:
-        return b"%d 0\n" % hookc.STALE  # not a request this code understands: caller decides
+        return b"%d 0\n" % STALE  # not a request this code understands: caller decides
     client_name, cwd, env, stdin = request
     try:
-        client = hook.client_module(client_name)
-    except hook.PayloadError:
-        return b"%d 0\n" % hookc.STALE
+        client = client_module(client_name)
+    except PayloadError:
+        return b"%d 0\n" % STALE
     lock = locks.for_call(cwd, env) if locks is not None else None
     reply = run_within(client, stdin, env, cwd=cwd, lock=lock)  # the caller's bytes, read by the same validate.parse_input
     out = (reply.stdout + "\n").encode() if reply.stdout else b""
@@ -136,7 +137,7 @@ def _read_all(conn: socket.socket) -> bytes | None:
 
 def serve(path: str, idle: float = IDLE_SECONDS) -> int:
     folder = os.path.dirname(path)
-    if not hookc.safe_dir(folder, create=True):
+    if not safe_dir(folder, create=True):
         return 1
     lock = os.open(path + ".lock", os.O_RDWR | os.O_CREAT, 0o600)
     try:
@@ -146,7 +147,8 @@ def serve(path: str, idle: float = IDLE_SECONDS) -> int:
         return 0  # another server already serves this socket
     os.ftruncate(lock, 0)
     os.write(lock, str(os.getpid()).encode())
-    from . import claude_code, codex, gemini, hook  # noqa: F401 - warm every client path
+    from ..adapters import claude_code, codex, gemini  # noqa: F401 - warm every client path
+    from . import run  # noqa: F401
     from .. import engine, session  # noqa: F401
 
     server = _listen(path)
@@ -237,7 +239,7 @@ def _hand_back(conn: socket.socket) -> None:
     with conn:
         try:
             conn.settimeout(1.0)
-            conn.sendall(b"%d 0\n" % hookc.STALE)
+            conn.sendall(b"%d 0\n" % STALE)
         except OSError:
             pass
 
@@ -275,7 +277,7 @@ def stop_servers(folder: str) -> int:
 
 def main(argv: list[str]) -> int:
     if len(argv) != 1:
-        print("usage: python -m bastion.adapters.hookd SOCKET", file=sys.stderr)
+        print("usage: python -m bastion.hook.server SOCKET", file=sys.stderr)
         return 2
     import signal
 
