@@ -233,16 +233,3 @@ def render_markdown(reports: list[dict[str, Any]], *, min_category: int = 1) -> 
                 out.append(f"| {key} | {s['n']} | {_pct(s['flagged'] / s['n'] if s['n'] else 0)} |")
         out.append("")
     return "\n".join(out)
-
-
-def main(paths: list[str], *, as_json: bool, show_misses: int = 0) -> int:
-    reports = evaluate(paths)
-    if as_json:
-        print(json.dumps(reports, ensure_ascii=False))
-        return 0
-    print(render_markdown(reports))
-    if show_misses:
-        for report in reports:
-            for miss in report["misses"][:show_misses]:
-                print(f"miss [{Path(report['file']).name}]: {json.dumps(miss, ensure_ascii=False)}")
-    return 0

@@ -14,7 +14,7 @@ import json
 import sys
 from typing import Any, TextIO
 
-from .scanner import THRESHOLD, InjectionFinding, is_injection, scan, score
+from ..injection.scanner import THRESHOLD, InjectionFinding, is_injection, scan, score
 
 __all__ = ["run", "EXIT_CLEAN", "EXIT_INJECTION", "EXIT_BAD_INPUT"]
 
@@ -137,7 +137,7 @@ def run(args: Any, stdin: TextIO | None = None, out: TextIO | None = None) -> in
 
 
 def add_parser(sub: Any) -> None:
-    """The ``scan`` sub-command, for ``cli.build_parser``."""
+    """The ``scan`` sub-command, for ``cli.app.build_parser``."""
     scan_parser = sub.add_parser("scan", help="look for prompt injection in a file, stdin or a batch of texts")
     scan_parser.add_argument("file", nargs="?", metavar="FILE|-", help="file to scan (default, or -: stdin)")
     scan_parser.add_argument("--json", action="store_true", help="machine-readable result")

@@ -1,7 +1,8 @@
-"""The integration subcommands of ``bastion``: argparse wiring and dispatch.
+"""``bastion hook``, ``install``, ``uninstall`` and ``mcp-proxy``: bastion inside the
+agents people use.
 
-``bastion hook`` never reaches argparse (``cli.main`` hands it to ``adapters.hook``
-first, for speed); it is registered here only so that ``bastion --help`` lists it.
+``bastion hook`` never reaches argparse (``cli.main`` hands it to ``hook.client`` first,
+for speed); it is registered here only so that ``bastion --help`` lists it.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ def add_parsers(sub: Any) -> None:
 
 def dispatch(args: Any) -> int:
     if args.verb in ("install", "uninstall"):
-        from .install import InstallError, install, uninstall
+        from ..adapters.install import InstallError, install, uninstall
 
         try:
             result = (install if args.verb == "install" else uninstall)(args.client, args.scope)
@@ -43,7 +44,7 @@ def dispatch(args: Any) -> int:
         print(result.message)
         return 0
     if args.verb == "mcp-proxy":
-        from .mcp_proxy import main as proxy_main
+        from ..adapters.mcp_proxy import main as proxy_main
 
         return proxy_main(args.server, name=args.name, cwd=args.cwd)
     raise ValueError(f"unknown command {args.verb}")

@@ -16,14 +16,14 @@ import shlex
 import sys
 from typing import Any, Callable
 
-EXIT_DENY = 4
+from .common import EXIT_DENY, add_decision_flags
 
 Asker = Callable[[Any, Any], bool]
 
 
-def add_parsers(sub: Any, decision_flags: Callable[[Any], None]) -> None:
+def add_parsers(sub: Any) -> None:
     run = sub.add_parser("run", help="decide, then run a command in the sandbox (-- cmd…)")
-    decision_flags(run)
+    add_decision_flags(run)
     run.add_argument("--allow-write", action="append", default=[], metavar="DIR", help="another writable directory")
     run.add_argument("--allow-domain", action="append", default=[], metavar="HOST",
                      help="a host the command may reach through bastion's proxy (*.example.com for subdomains)")
@@ -39,7 +39,7 @@ def add_parsers(sub: Any, decision_flags: Callable[[Any], None]) -> None:
 
 
 def cmd_doctor(args: Any) -> int:
-    from .doctor import report
+    from ..sandbox.doctor import report
 
     result = report()
     print(json.dumps(result.to_dict(), indent=1) if args.json else result.render())
@@ -91,8 +91,8 @@ def _json_out(payload: dict[str, Any]) -> None:
 
 def cmd_run(args: Any, guards: Any, ask: Asker) -> int:
     from ..model import Verdict
-    from .config import SandboxSettings, SandboxSettingsError, credential_globs, rule_domains
-    from .runner import EXIT_SETUP, Sandbox, SandboxError
+    from ..sandbox.config import SandboxSettings, SandboxSettingsError, credential_globs, rule_domains
+    from ..sandbox.runner import EXIT_SETUP, Sandbox, SandboxError
 
     cwd = os.path.abspath(args.cwd or os.getcwd())
     call, runnable = _call(args, cwd)
@@ -120,8 +120,8 @@ def cmd_run(args: Any, guards: Any, ask: Asker) -> int:
     workspace = guard.policy.project_root or cwd
     if not (cwd == workspace or cwd.startswith(workspace.rstrip("/") + "/")):
         workspace = cwd
-    from .cgroups import Limits
-    from .limits import apply_to_self
+    from ..sandbox.cgroups import Limits
+    from ..sandbox.limits import apply_to_self
 
     apply_to_self()  # this process only launches the sandbox: its children inherit the limits
     sandbox = Sandbox(

@@ -1,0 +1,91 @@
+"""The ``bastion`` parser and the dispatch of every verb but ``hook`` (which
+``cli.main`` hands to the thin client first): each verb module adds its parsers and
+runs its verb; this module turns failures into one line and an exit status."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any, Sequence
+
+from . import accuracy, audit, check, demo, integrations, rules, run as run_verbs, scan
+from .common import EXIT_ASK, EXIT_BAD_INPUT, BadInput, Guards, approver, fail, internal_error_decision
+
+
+def build_parser() -> Any:
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="bastion", description="Allow, ask or deny AI agents' tool calls.")
+    sub = parser.add_subparsers(dest="verb", metavar="COMMAND")
+    check.add_parsers(sub)  # check, explain
+    demo.add_parsers(sub)  # demo
+    accuracy.add_parsers(sub)  # eval
+    audit.add_parsers(sub)  # audit tail
+    rules.add_parsers(sub)  # trust, untrust, rules
+    integrations.add_parsers(sub)  # hook, install, uninstall, mcp-proxy
+    run_verbs.add_parsers(sub)  # run, doctor
+    scan.add_parser(sub)  # scan
+    return parser
+
+
+def run(argv: Sequence[str]) -> int:
+    """``bastion`` with ``argv`` (anything but ``hook``): the verb's exit status."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:
+        return int(exc.code or 0) if exc.code in (0, None) else EXIT_BAD_INPUT
+    try:
+        return _dispatch(parser, args)
+    except BadInput as exc:
+        return fail(str(exc))
+    except ValueError as exc:
+        return fail(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+    except Exception as exc:  # noqa: BLE001 - never a traceback, never an allow
+        detail = f"{type(exc).__name__}: {exc}".splitlines()[0]
+        if args.verb in ("check", "explain"):
+            print(json.dumps(internal_error_decision(detail)))
+            print(f"bastion: internal error, asking instead of allowing: {detail}", file=sys.stderr)
+            return EXIT_ASK
+        print(f"bastion: internal error: {detail}", file=sys.stderr)
+        return 1
+
+
+def _dispatch(parser: Any, args: Any) -> int:
+    if args.verb == "check":
+        return check.cmd_check(args)
+    if args.verb == "explain":
+        return check.cmd_explain(args)
+    if args.verb == "demo":
+        return demo.cmd_demo(args)
+    if args.verb == "eval":
+        return accuracy.cmd_eval(args)
+    if args.verb == "audit":
+        if args.audit_command != "tail":
+            parser.parse_args(["audit", "--help"])
+        return audit.cmd_audit(args)
+    if args.verb in ("trust", "untrust"):
+        return rules.cmd_trust(args, args.verb == "trust")
+    if args.verb in ("install", "uninstall", "mcp-proxy"):
+        return integrations.dispatch(args)
+    if args.verb == "doctor":
+        return run_verbs.cmd_doctor(args)
+    if args.verb == "run":
+        guards = Guards(args)
+        return run_verbs.cmd_run(args, guards, lambda call, decision: _ask_person(guards.for_cwd(call.cwd), call, decision))
+    if args.verb == "scan":
+        return scan.run(args)
+    if args.verb == "rules":
+        return rules.cmd_rules(args)
+    parser.print_help()
+    return EXIT_BAD_INPUT
+
+
+def _ask_person(guard: Any, call: Any, decision: Any) -> bool:
+    """``bastion run``'s answer to an ask: the approvals prompt (racing the permission
+    hooks); False without a terminal."""
+    return approver(guard)(call, decision).allowed
