@@ -1,21 +1,8 @@
 """One question per path: may this call read / write / delete / execute it without asking?
 
 ``check_access`` returns every concern about one resolved path, most serious first
-(an empty list means the access is fine). Order of concern and outcome:
-
-======  ==========================================  ========  ======  ==================
-code    concern                                     verdict   immune  ops
-======  ==========================================  ========  ======  ==================
-FS001   dangerous removal target                    deny      yes     delete
-FS000   unusable input (unknown op, relative path)  ask       yes     any
-FS002   protected file/dir, bastion's own files     ask       yes     write, delete
-FS003   credential store                            ask       yes     every op
-FS004   sensitive write target                      ask       no      write, delete
-FS005   secret file read (``.env``)                 ask       no      read, exec
-FS006   outside the workspace                       ask       no      write, delete
-FS007   a copy or extraction lands FS002/FS003      ask       yes     write (landed)
-FS008   a copy or extraction cannot be listed       ask       no      write (landed)
-======  ==========================================  ========  ======  ==================
+(an empty list means the access is fine). The codes, their verdicts and examples are
+the records in :data:`CODES`, in order of concern.
 
 FS007 and FS008 are not made here: ``files.landing`` lists what a copy, an extraction or
 a patch puts in place and the file layers judge each landed path with this function.
@@ -35,6 +22,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from .protected import (
     DEFAULT,
@@ -47,10 +35,51 @@ from .protected import (
 )
 from .workspace import Workspace, is_within, resolve_path
 
-__all__ = ["PathVerdict", "check_access", "suggest_edit_scope", "OPS"]
+__all__ = ["CodeRecord", "CODES", "PathVerdict", "check_access", "suggest_edit_scope", "OPS"]
 
 #: The access kinds path producers use (file tools and ``shell.meaning.paths.PathAccess.op``).
 OPS = frozenset({"read", "write", "delete", "exec"})
+
+class CodeRecord(NamedTuple):
+    """One file finding code: verdict, whether it is immune, the ops it concerns, what,
+    why, and tool calls (``"Read ~/.aws/credentials"``, ``"Bash rm -rf ~/x"``; ``~`` is the
+    home folder, relative paths are in the workspace) that must / must not raise it.
+    ``tests/test_registry.py`` runs them through ``Guard.check``."""
+
+    code: str
+    verdict: str
+    immune: bool
+    ops: str
+    title: str
+    why: str
+    match: tuple[str, ...]
+    not_match: tuple[str, ...]
+
+
+#: Order of concern: the first record that applies is the strongest verdict.
+CODES: tuple[CodeRecord, ...] = (
+    CodeRecord("FS001", "deny", True, "delete", "dangerous removal target",
+               "removing the root, a system folder, the home folder or a workspace root cannot be undone",
+               ("Bash rmdir /usr/local", "Bash mv /usr /tmp/x", "Bash rm ../project"), ("Bash rm -r build",)),
+    CodeRecord("FS000", "ask", True, "any", "unusable input (unknown access kind, path not resolved)",
+               "a path bastion cannot judge is asked about rather than allowed (fail closed)", (), ()),
+    CodeRecord("FS002", "ask", True, "write, delete", "protected file or folder, bastion's own files",
+               "these files decide what runs or what is allowed (agent settings, git config, shell startup files)",
+               ("Write .bastion/settings.json", "Write ~/.claude/settings.json", "Edit .git/config", "Bash rm ~/.bashrc"),
+               ("Write src/app.py", "Read .git/config")),
+    CodeRecord("FS003", "ask", True, "every op", "credential store",
+               "keys and tokens read into the agent's context can be leaked by any later step",
+               ("Read ~/.aws/credentials", "Grep ~/.aws", "Bash ls ~/.ssh"), ("Read src/app.py",)),
+    CodeRecord("FS004", "ask", False, "write, delete", "sensitive write target",
+               "secret files and security settings written by an agent deserve a look",
+               ("Write .env", "Bash chmod 600 secrets.txt"), ("Write src/app.py",)),
+    CodeRecord("FS005", "ask", False, "read, exec", "secret file read (.env)",
+               "project secret files hold tokens and passwords",
+               ("Read .env",), ("Read .env.example",)),
+    CodeRecord("FS006", "ask", False, "write, delete", "outside the workspace",
+               "the agent was given a project; files elsewhere belong to the person or other projects",
+               ("Write /opt/x.txt", "Write ~/notes.txt"), ("Write src/app.py", "Read /etc/hostname")),
+)
 
 _VERB = {"read": "reading", "write": "writing", "delete": "deleting", "exec": "running"}
 
@@ -61,7 +90,7 @@ class PathVerdict:
 
     verdict: str  # "deny" | "ask"
     immune: bool  # no mode or broad allow rule may skip it
-    code: str  # FS000 … FS006, see the module docstring
+    code: str  # FS000 … FS006, see CODES
     reason: str  # one line naming the path and why
     path: str  # the resolved path
     no_grant: bool = False  # never offer "always allow" (removals)

@@ -1,0 +1,206 @@
+"""Every piece of bastion's own knowledge as one record, gathered from where it is declared.
+
+Each family keeps its records next to the code that raises them, as plain tuples (cheap
+to import on the hot path); this module only collects them, and is never imported by
+the guard itself:
+
+==========  ====================================  =========================================
+family      declared in                           examples are
+==========  ====================================  =========================================
+hard block  ``shell.catalog.intents.CODES``        commands (denied in every mode)
+shell       ``shell.catalog.intents.CODES``        commands (asked; ``low`` ones are notes)
+syntax      ``shell.syntax.validators.sh0NN_*``    commands (``EXAMPLE`` / ``BENIGN``)
+file        ``files.check.CODES``                  tool calls (``"Read ~/.aws/credentials"``)
+landing     ``files.landing.FINDINGS`` + ``FORMS``  commands in the landing scene
+injection   ``injection.kinds.RECORDS``            texts (a tool result)
+tool        ``injection.tools.TOOL_RECORDS``       MCP tool descriptions
+taint       ``injection.taint.CODES``              (earlier call, its result, later call)
+catalog     ``shell.catalog.catalog_cli_data.CLI`` commands generated from the spec
+==========  ====================================  =========================================
+
+``tests/test_registry.py`` runs every example through the real ``Guard.check`` (or the
+scanner), as Codex's execpolicy checks a rule's examples at load; ``scripts/rule_pages.py``
+writes ``docs/rules/`` from the same records.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+__all__ = ["NO_EXAMPLE", "CatalogExample", "Record", "by_id", "catalog_examples", "records", "unreachable_keys"]
+
+
+class Record(NamedTuple):
+    """One finding code: what it flags, why, what it leads to, and its examples."""
+
+    id: str
+    family: str
+    title: str
+    why: str
+    #: In default mode: ``deny`` (every mode), ``immune ask`` (every mode asks; nobody to
+    #: ask → deny), ``ask``, ``note`` (recorded in the analysis, decides nothing) or
+    #: ``flag`` (injection: the result is marked and the session tainted).
+    verdict: str
+    severity: str
+    match: tuple[Any, ...]
+    not_match: tuple[Any, ...]
+    source: str  # the module the record is declared in
+
+
+#: Records that have no example, and why none can be given.
+NO_EXAMPLE: dict[str, str] = {
+    "FS000": "raised only for input no tool call can produce: every path producer passes a resolved "
+             "absolute path and one of the four access kinds; it is the fail-closed answer for a future producer",
+    "INJ000": "the code for a kind the scanner does not declare; every kind it reports has its own code "
+              "(injection.kinds.RECORDS), so no text can raise it",
+    "TAINT000": "an I/O failure of bastion's own state folder while recording a session, not something a "
+                "tool call or its result can say",
+}
+
+
+def _shell_records() -> list[Record]:
+    from .shell.catalog.intents import CODES
+
+    out = []
+    for code in CODES.values():
+        if code.hard:
+            family, verdict = "hard block", "deny"
+        else:
+            family, verdict = "shell", "note" if code.severity.value == "low" else "ask"
+        out.append(Record(code.code, family, code.title, code.why, verdict, code.severity.value,
+                          code.match, code.not_match, "bastion.shell.catalog.intents"))
+    return out
+
+
+def _syntax_records() -> list[Record]:
+    from .shell.syntax.validators import validators
+
+    return [
+        Record(m.ID, "syntax", m.WHAT, m.WHY, "ask", "", (m.EXAMPLE,), (m.BENIGN,), m.__name__)
+        for m in validators()
+    ]
+
+
+def _file_records() -> list[Record]:
+    from .files.check import CODES
+    from .files.landing import FINDINGS, FORMS
+
+    out = [
+        Record(r.code, "file", r.title, r.why, ("immune " if r.immune and r.verdict == "ask" else "") + r.verdict,
+               "", r.match, r.not_match, "bastion.files.check")
+        for r in CODES
+    ]
+    landed = {
+        "FS007": ("immune ask", tuple(c for f in FORMS for c in f.match)),
+        "FS008": ("ask", tuple(c for f in FORMS for c in f.unlistable)),
+    }
+    not_match = tuple(c for f in FORMS for c in f.not_match)
+    for code, (title, why) in FINDINGS.items():
+        verdict, match = landed[code]
+        out.append(Record(code, "landing", title, why, verdict, "", match, not_match, "bastion.files.landing"))
+    return out
+
+
+def _injection_records() -> list[Record]:
+    from .injection.kinds import RECORDS
+    from .injection.tools import TOOL_RECORDS
+
+    out = [Record("INJ000", "injection", "a kind without a code of its own", "kept so that no finding is lost",
+                  "flag", "", (), (), "bastion.injection.observe")]
+    out += [Record(r.code, "injection", r.title, r.why, "flag", "", r.match, r.not_match, "bastion.injection.kinds")
+            for r in RECORDS]
+    out += [Record(r.code, "tool", r.title, r.why, "flag", "", r.match, r.not_match, "bastion.injection.tools")
+            for r in TOOL_RECORDS]
+    return out
+
+
+def _taint_records() -> list[Record]:
+    from .injection.taint import CODES
+
+    return [Record(code, "taint", title, why, "immune ask", "high", match, not_match, "bastion.injection.taint")
+            for code, title, why, match, not_match in CODES]
+
+
+def records() -> list[Record]:
+    """Every finding-code record, sorted by id."""
+    found = _shell_records() + _syntax_records() + _file_records() + _injection_records() + _taint_records()
+    return sorted(found, key=lambda r: r.id)
+
+
+def by_id() -> dict[str, Record]:
+    return {r.id: r for r in records()}
+
+
+# --------------------------------------------------------------------------- catalog
+
+
+class CatalogExample(NamedTuple):
+    """A command generated from one long-tail catalog spec, and what the spec says of it.
+
+    ``value`` is the spec's value: ``r`` (read-only), ``l`` (routine), ``?`` (unknown)
+    or a finding code. ``expect`` is what ``Guard.check`` must answer in default mode:
+    ``allow`` (a listed read-only sub-command), ``not deny`` (routine, or read-only only
+    through the spec's default ``*``, where other checks may still ask), ``ask``
+    (unknown), or the finding code itself (raised, and asked; a ``low`` code is a note)."""
+
+    tool: str
+    command: str
+    value: str
+    expect: str
+
+
+def _command(tool: str, key: str, subs: dict[str, str] | Any) -> str:
+    """``tool KEY`` as typed: ``KEY$`` matches only with nothing after it, so a plain
+    key that also has a ``KEY$`` form gets an operand."""
+    if key.endswith("$"):
+        return f"{tool} {key[:-1]}"
+    return f"{tool} {key} x" if f"{key}$" in subs else f"{tool} {key}"
+
+
+def _expect(value: str, listed: bool) -> str:
+    if value == "r":
+        return "allow" if listed else "not deny"
+    if value == "l":
+        return "not deny"
+    return "ask" if value == "?" else value
+
+
+def catalog_examples(tool: str) -> list[CatalogExample]:
+    """Examples generated from ``tool``'s spec: the first read-only, routine and coded
+    sub-command it lists (or the bare tool, a risky option, or the default).
+
+    Keys that hold an option (``pyenv install --list``) are skipped: the matcher compares
+    operands only, so such a key is never reached (see ``unreachable_keys``)."""
+    from .shell.catalog.catalog_cli import cli_spec
+
+    spec = cli_spec(tool)
+    if spec is None:
+        return []
+    out: list[CatalogExample] = []
+    if spec.bare is not None:
+        out.append(CatalogExample(tool, tool, spec.bare, _expect(spec.bare, True)))
+    seen: set[str] = {"code" if e.value.startswith(("CAT", "HB")) else e.value for e in out}
+    for key, value in spec.subs.items():
+        kind = "code" if value.startswith(("CAT", "HB")) else value
+        if kind in seen or kind == "?" or " -" in key:
+            continue
+        seen.add(kind)
+        out.append(CatalogExample(tool, _command(tool, key, spec.subs), value, _expect(value, True)))
+    if "code" not in seen:
+        for option, value in spec.risky.items():
+            if value.startswith(("CAT", "HB")):
+                sub = next((k for k, v in spec.subs.items() if v in ("r", "l") and " -" not in k), None)
+                base = _command(tool, sub, spec.subs) if sub is not None else tool
+                out.append(CatalogExample(tool, f"{base} {option}", value, value))
+                break
+    if not out:
+        out.append(CatalogExample(tool, f"{tool} anything", spec.default, _expect(spec.default, False)))
+    return out
+
+
+def unreachable_keys() -> list[tuple[str, str]]:
+    """Spec keys the matcher can never reach: ``(tool, key)`` for each key that holds an
+    option (it compares the first operands only)."""
+    from .shell.catalog.catalog_cli import cli_spec, table
+
+    return [(tool, key) for tool in table() for key in (cli_spec(tool) or ()).subs if " -" in key]  # type: ignore[union-attr]
