@@ -27,6 +27,7 @@ Codes: ``HB0xx`` are hard blocks, ``CAT0xx`` are catalog/semantic findings.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from ...model import Finding, Severity
 
@@ -68,9 +69,9 @@ class RiskFactor:
     command: str
 
 
-@dataclass(frozen=True)
-class Code:
-    """One finding code: the record of one piece of shell knowledge.
+class Code(NamedTuple):
+    """One finding code: the record of one piece of shell knowledge (a named tuple:
+    cheaper to define at import than a dataclass, and this module is on the hot path).
 
     ``kind`` is the risk factor, ``severity`` fixes the consequence (critical: a hard
     block, denied in every mode; medium/high: asked; low: a note only), ``why`` says why
