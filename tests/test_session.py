@@ -11,7 +11,8 @@ from bastion import state
 from bastion.audit import log
 from bastion.engine import Guard
 from bastion.model import Mode, ToolCall, Verdict
-from bastion.session import GrantRefused, audit_path, decide, grant
+from bastion.audit.log import audit_path
+from bastion.session import GrantRefused, decide, grant
 
 
 def guard_for(project: Path, env: dict[str, str]) -> Guard:

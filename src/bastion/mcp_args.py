@@ -27,6 +27,7 @@ import shlex
 from typing import Any, Iterator
 
 from .model import ToolCall
+from .uris import file_uri_path
 
 READ, WRITE, DELETE = "read", "write", "delete"
 
@@ -127,21 +128,6 @@ def _strings(value: Any) -> list[str]:
     if isinstance(value, list):
         return [v for v in value if isinstance(v, str)]
     return []
-
-
-def file_uri_path(value: str) -> str | None:
-    """The local path of a ``file://`` URI, or None."""
-    if not value[:7].lower() == "file://":
-        return None
-    from urllib.parse import unquote, urlsplit
-
-    try:
-        parts = urlsplit(value)
-    except ValueError:
-        return None
-    if parts.netloc not in ("", "localhost"):
-        return "//" + parts.netloc + unquote(parts.path)
-    return unquote(parts.path) or None
 
 
 def path_arguments(call: ToolCall) -> list[tuple[str, str]]:

@@ -371,7 +371,7 @@ class ToolCall:
         for key in self.spec.uri_keys:
             value = self.input.get(key)
             if isinstance(value, str):
-                from .mcp_args import file_uri_path
+                from .uris import file_uri_path
 
                 local = file_uri_path(value)
                 if local:

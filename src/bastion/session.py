@@ -16,18 +16,6 @@ from .model import Decision, Source, Tier, ToolCall, Verdict
 Approver = Callable[[ToolCall, Decision], Decision]
 
 
-def audit_path(policy: Any, env: Mapping[str, str] | None = None) -> Path | None:
-    """Where decisions are logged, or None when the audit log is switched off."""
-    env = env if env is not None else os.environ
-    section = (getattr(policy, "sections", None) or {}).get("audit") or {}
-    if env.get("BASTION_AUDIT") == "0" or section.get("enabled") is False:
-        return None
-    custom = env.get("BASTION_AUDIT_LOG") or section.get("path")
-    if isinstance(custom, str) and custom:
-        return Path(os.path.expanduser(custom))
-    return state.state_dir(env) / "audit.jsonl"
-
-
 def decide(
     guard: Any,
     call: ToolCall,
@@ -54,7 +42,7 @@ def record(guard: Any, call: ToolCall, decision: Decision, *, audit: bool = True
     if decision.verdict is Verdict.DENY:
         _notify_denied(guard, call, decision)
     if audit:
-        path = audit_path(guard.policy, env)
+        path = log.audit_path(guard.policy, env)
         if path is not None:
             try:
                 log.append(path, log.entry(call, decision))

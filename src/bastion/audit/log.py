@@ -26,6 +26,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from .. import state
 from ..model import Decision, ToolCall
 from .redact import REDACTED, redact, shorten  # noqa: F401 - REDACTED and redact are this module's API too
 
@@ -42,6 +43,18 @@ _CUT_FIRST = (("input", "command"), ("input", "cmd"), ("input", "content"), ("in
 
 class Record(dict):
     """A record already redacted, clipped and made finite (``append`` skips that work)."""
+
+
+def audit_path(policy: Any, env: Mapping[str, str] | None = None) -> Path | None:
+    """Where decisions are logged, or None when the audit log is switched off."""
+    env = env if env is not None else os.environ
+    section = (getattr(policy, "sections", None) or {}).get("audit") or {}
+    if env.get("BASTION_AUDIT") == "0" or section.get("enabled") is False:
+        return None
+    custom = env.get("BASTION_AUDIT_LOG") or section.get("path")
+    if isinstance(custom, str) and custom:
+        return Path(os.path.expanduser(custom))
+    return state.state_dir(env) / "audit.jsonl"
 
 
 def digest(value: Any) -> str:
@@ -134,8 +147,6 @@ def record_fail_closed(reason: str, *, verdict: str = "ask", agent: str = "", ra
     import sys
 
     try:
-        from ..session import audit_path
-
         path = audit_path(policy, env)
         if path is None:
             return

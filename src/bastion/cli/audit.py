@@ -18,8 +18,7 @@ def add_parsers(sub: Any) -> None:
 
 
 def cmd_audit(args: Any) -> int:
-    from ..audit.log import tail
-    from ..session import audit_path
+    from ..audit.log import audit_path, tail
     from ..policy.settings import load_policy
 
     policy = load_policy(os.getcwd())

@@ -188,7 +188,7 @@ def _signals_end_the_run() -> None:
 
 def _own_files(guard: Any) -> list[str]:
     """bastion's files the settings place elsewhere (the audit log): read-only inside."""
-    from ..session import audit_path
+    from ..audit.log import audit_path
 
     path = audit_path(guard.policy, guard.env)
     return [str(path), str(path) + ".lock"] if path is not None else []

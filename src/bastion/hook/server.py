@@ -24,7 +24,6 @@ import socket
 import struct
 import sys
 import threading
-from typing import Any
 
 from .client import PROTOCOL, STALE, safe_dir
 

@@ -17,7 +17,7 @@ import time
 from typing import Any, Callable
 
 from ..model import LayerResult, ToolCall
-from .backends import Backend, ToolDef, ToolResult, ToolUse, Turn
+from .backends import Backend, ToolDef, ToolResult, ToolUse, Turn, make_backend
 from .config import ReviewConfig
 from .language import detect_languages
 from .reviewer import UNTRUSTED_RULES, Assessment, call_block, describe_error, parse_verdict, settle, to_layer_result
@@ -112,7 +112,7 @@ class GuardAgent:
     @property
     def backend(self) -> Backend:
         if self._backend is None:
-            self._backend = self.config.backend()
+            self._backend = make_backend(self.config)
         return self._backend
 
     @property

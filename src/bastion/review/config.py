@@ -108,12 +108,6 @@ class ReviewConfig:
     classifier: bool = False
     explain: bool = True
 
-    def backend(self) -> Any:
-        """The HTTP backend for ``api`` (built on demand; it opens no connection yet)."""
-        from .backends import make_backend
-
-        return make_backend(self)
-
 
 def _flag(value: Any, where: str) -> bool:
     if isinstance(value, bool):

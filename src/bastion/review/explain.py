@@ -22,7 +22,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, Callable
 
 from ..model import Decision, Tier, ToolCall
-from .backends import Backend, Turn
+from .backends import Backend, Turn, make_backend
 from .config import ReviewConfig
 from .reviewer import UNTRUSTED_RULES, call_block, inert
 
@@ -114,7 +114,7 @@ class Explainer:
     @property
     def backend(self) -> Backend:
         if self._backend is None:
-            self._backend = self.config.backend()
+            self._backend = make_backend(self.config)
         return self._backend
 
     def __call__(self, call: ToolCall, decision: Decision | None = None) -> Explanation | None:

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..model import LayerResult, Source, ToolCall, Verdict
-from .backends import Backend, ReviewError, ReviewTimeout, Turn
+from .backends import Backend, ReviewError, ReviewTimeout, Turn, make_backend
 from .config import ReviewConfig
 
 #: The longest reason taken from a model (it is shown to the user and to the agent).
@@ -236,7 +236,7 @@ class Reviewer:
     @property
     def backend(self) -> Backend:
         if self._backend is None:
-            self._backend = self.config.backend()
+            self._backend = make_backend(self.config)
         return self._backend
 
     def evaluate(self, call: ToolCall, *, note: str = "") -> Assessment:

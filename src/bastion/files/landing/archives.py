@@ -8,12 +8,7 @@ import posixpath
 from typing import Any, Callable, Iterator, Sequence
 
 from . import limits
-from .scene import Scene, Unlistable, below, expand, origin, remote, stdin_of, walk
-
-
-#: One archive member: its name, and where it links to (a symlink's target, or the
-#: member a hard link names) with whether it is a hard link.
-Entry = tuple[str, "str | None", bool]
+from .scene import Entry, Scene, Unlistable, below, expand, origin, remote, stdin_of, walk
 
 
 def archive_entries(path: str) -> Iterator[Entry]:

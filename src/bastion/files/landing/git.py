@@ -16,9 +16,8 @@ import posixpath
 from typing import Any, Iterator, Sequence
 
 from . import limits
-from .archives import Entry
 from .patches import patch_targets, patch_texts, strip_count
-from .scene import Scene, Unlistable, below, git_sub, may_make
+from .scene import Entry, Scene, Unlistable, below, git_sub, may_make
 
 
 def git_lines(cwd: str, *args: str) -> list[str]:

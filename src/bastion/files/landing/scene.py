@@ -11,6 +11,11 @@ from typing import Any, Iterator, Sequence
 from . import limits
 
 
+#: One archive member: its name, and where it links to (a symlink's target, or the
+#: member a hard link names) with whether it is a hard link.
+Entry = tuple[str, "str | None", bool]
+
+
 class Unlistable(Exception):
     """The source cannot be listed; ``str(exc)`` says why."""
 
