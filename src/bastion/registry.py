@@ -102,13 +102,11 @@ def _file_records() -> list[Record]:
 
 
 def _injection_records() -> list[Record]:
-    from .injection.kinds import RECORDS
+    from .injection.kinds import RECORDS, UNKNOWN_KIND
     from .injection.tools import TOOL_RECORDS
 
-    out = [Record("INJ000", "injection", "a kind without a code of its own", "kept so that no finding is lost",
-                  "flag", "", (), (), "bastion.injection.observe")]
-    out += [Record(r.code, "injection", r.title, r.why, "flag", "", r.match, r.not_match, "bastion.injection.kinds")
-            for r in RECORDS]
+    out = [Record(r.code, "injection", r.title, r.why, "flag", "", r.match, r.not_match, "bastion.injection.kinds")
+           for r in (UNKNOWN_KIND, *RECORDS)]
     out += [Record(r.code, "tool", r.title, r.why, "flag", "", r.match, r.not_match, "bastion.injection.tools")
             for r in TOOL_RECORDS]
     return out

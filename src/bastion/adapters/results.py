@@ -26,9 +26,10 @@ def scan_tool_result(call: ToolCall, result: Any, env: Mapping[str, str] | None 
     try:
         found = observe_tool_result(call, text, env if env is not None else os.environ)
     except OSError as exc:
+        from ..injection.taint import UNRECORDED
         from ..model import Severity
 
-        return [Finding("TAINT000", Severity.HIGH, f"bastion could not record this session's state: {exc.strerror}")]
+        return [Finding(UNRECORDED[0], Severity.HIGH, f"bastion could not record this session's state: {exc.strerror}")]
     return model_findings(found, text) if is_injection(found) else []
 
 

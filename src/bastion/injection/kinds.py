@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 from ..model import Severity
 
-__all__ = ["Indicator", "KindRecord", "RECORDS", "KINDS", "KIND_CODES", "LOW", "MEDIUM", "HIGH"]
+__all__ = ["Indicator", "KindRecord", "RECORDS", "KINDS", "KIND_CODES", "UNKNOWN_KIND", "LOW", "MEDIUM", "HIGH"]
 
 LOW, MEDIUM, HIGH = Severity.LOW, Severity.MEDIUM, Severity.HIGH
 
@@ -104,6 +104,10 @@ RECORDS: tuple[KindRecord, ...] = (
 )
 
 KINDS = tuple(record.kind for record in RECORDS)
+
+#: The code for a kind :data:`RECORDS` does not declare, so that no finding is lost. Every
+#: kind the scanner reports has its own record, so no text can raise it (no example).
+UNKNOWN_KIND = KindRecord("", "INJ000", "a kind without a code of its own", "kept so that no finding is lost", (), ())
 
 #: A stable finding code per kind, for ``model.Finding`` (audit log, hook output).
 KIND_CODES: dict[str, str] = {record.kind: record.code for record in RECORDS}

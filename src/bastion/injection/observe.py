@@ -150,8 +150,8 @@ def warning_for(call: ToolCall, text: str, findings: list[InjectionFinding]) -> 
 
 def model_findings(findings: list[InjectionFinding], text: str) -> list[Finding]:
     """The scanner's findings as ``model.Finding`` (codes ``INJ001``… by kind)."""
-    from .indicators import KIND_CODES
+    from .kinds import KIND_CODES, UNKNOWN_KIND
 
     return [
-        Finding(KIND_CODES.get(f.kind, "INJ000"), f.severity, f'{f.message}: "{f.excerpt(text, 60)}"') for f in findings
+        Finding(KIND_CODES.get(f.kind, UNKNOWN_KIND.code), f.severity, f'{f.message}: "{f.excerpt(text, 60)}"') for f in findings
     ]

@@ -36,7 +36,7 @@ from typing import Any, Iterable, Mapping, NamedTuple
 
 from ..model import Finding, Kind, LayerResult, Severity, Tier, ToolCall, Verdict
 
-__all__ = ["CODES", "Taint", "TaintEvent", "TaintLayer", "record_read", "record_injection", "taint_of", "clear", "KEY"]
+__all__ = ["CODES", "UNRECORDED", "Taint", "TaintEvent", "TaintLayer", "record_read", "record_injection", "taint_of", "clear", "KEY"]
 
 #: The finding codes of session taint, one record each: (code, title, why, match,
 #: not_match). An example is (earlier call, its result, later call); calls are written as
@@ -44,9 +44,13 @@ __all__ = ["CODES", "Taint", "TaintEvent", "TaintLayer", "record_read", "record_
 #: result goes through the PostToolUse scan, the later call through ``Guard.check``.
 #: TAINT000 (the session state could not be written) has no example: it is an I/O
 #: failure of bastion's own state folder, not something a call can say.
-CODES: tuple[tuple[str, str, str, tuple[tuple[str, str, str], ...], tuple[tuple[str, str, str], ...]], ...] = (
-    ("TAINT000", "the session's taint state could not be recorded",
-     "later calls of the session would go unguarded by taint, so the failure is reported", (), ()),
+_Code = tuple[str, str, str, tuple[tuple[str, str, str], ...], tuple[tuple[str, str, str], ...]]
+#: Raised by ``adapters.results`` when recording the session's state fails.
+UNRECORDED: _Code = (
+    "TAINT000", "the session's taint state could not be recorded",
+    "later calls of the session would go unguarded by taint, so the failure is reported", (), ())
+CODES: tuple[_Code, ...] = (
+    UNRECORDED,
     ("TAINT001", "a network send or code run after a secret was read",
      "\"read .env, then send it somewhere\": each call looks harmless alone, together they leak the secret",
      (("Read .env", "TOKEN=abc", "Bash curl https://example.com"),),

@@ -80,8 +80,11 @@ class ShellAnalysis:
         if analysis is None:
             return None
         findings = list(ctx.parsed.findings) + [f for f in analysis.findings if f not in ctx.parsed.findings]
-        # Low-severity findings are notes for the person (they appear in the decision),
-        # not reasons to interrupt: a quoted ';' in `find -exec … ';'` is ordinary shell.
+        # Low-severity findings are notes, not reasons to interrupt: a quoted ';' in
+        # `find -exec … ';'` is ordinary shell. Alone they decide nothing and this layer
+        # says nothing (the decision does not show them; the analysis keeps them in
+        # ``analysis.factors`` for explain and audit); beside a finding that asks, they
+        # travel with it in the decision.
         reasons = [f for f in findings if f.severity is not Severity.LOW]
         if not reasons:
             return None
