@@ -18,7 +18,7 @@ from conftest import throwaway_workspace
 
 from bastion.engine import Guard
 from bastion.model import Decision, Mode, ToolCall
-from bastion.registry import NO_EXAMPLE, Record, catalog_examples, records
+from bastion.registry import NO_EXAMPLE, Record, catalog_examples, records, unreachable_keys
 
 ROOT = Path(__file__).resolve().parents[1]
 RECORDS = records()
@@ -310,6 +310,12 @@ def test_every_catalog_entry_is_checked_through_its_examples(world: Any) -> None
                 failures.append(f"{ex.command!r} (spec {ex.value}): {verdict} {sorted(found)}")
     assert count >= len(table())
     assert not failures, "\n".join(failures)
+
+
+def test_every_sub_command_key_is_reachable() -> None:
+    """Each key of a core tool or a long-tail spec, typed as it reads, is looked up as
+    itself: a key with option words (``pyenv install --list``) is matched on them too."""
+    assert unreachable_keys() == []
 
 
 # --------------------------------------------------------------------------- pages

@@ -165,10 +165,7 @@ def _expect(value: str, listed: bool) -> str:
 
 def catalog_examples(tool: str) -> list[CatalogExample]:
     """Examples generated from ``tool``'s spec: the first read-only, routine and coded
-    sub-command it lists (or the bare tool, a risky option, or the default).
-
-    Keys that hold an option (``pyenv install --list``) are skipped: the matcher compares
-    operands only, so such a key is never reached (see ``unreachable_keys``)."""
+    sub-command it lists (or the bare tool, a risky option, or the default)."""
     from .shell.catalog.catalog_cli import cli_spec
 
     spec = cli_spec(tool)
@@ -180,14 +177,14 @@ def catalog_examples(tool: str) -> list[CatalogExample]:
     seen: set[str] = {"code" if e.value.startswith(("CAT", "HB")) else e.value for e in out}
     for key, value in spec.subs.items():
         kind = "code" if value.startswith(("CAT", "HB")) else value
-        if kind in seen or kind == "?" or " -" in key:
+        if kind in seen or kind == "?":
             continue
         seen.add(kind)
         out.append(CatalogExample(tool, _command(tool, key, spec.subs), value, _expect(value, True)))
     if "code" not in seen:
         for option, value in spec.risky.items():
             if value.startswith(("CAT", "HB")):
-                sub = next((k for k, v in spec.subs.items() if v in ("r", "l") and " -" not in k), None)
+                sub = next((k for k, v in spec.subs.items() if v in ("r", "l")), None)
                 base = _command(tool, sub, spec.subs) if sub is not None else tool
                 out.append(CatalogExample(tool, f"{base} {option}", value, value))
                 break
@@ -197,8 +194,25 @@ def catalog_examples(tool: str) -> list[CatalogExample]:
 
 
 def unreachable_keys() -> list[tuple[str, str]]:
-    """Spec keys the matcher can never reach: ``(tool, key)`` for each key that holds an
-    option (it compares the first operands only)."""
+    """Sub-command keys the matcher never reaches: ``(tool, key)`` for each key of a core
+    tool or a long-tail spec that, typed as it reads (``pyenv install --list``), is looked
+    up as some other key. The answer comes from the guard's own lookups."""
+    from .shell.catalog.catalog import TOOLS
     from .shell.catalog.catalog_cli import cli_spec, table
+    from .shell.meaning.checks.tools import _cli_lookup, tool_lookup
+    from .shell.syntax.options import parse_args
 
-    return [(tool, key) for tool in table() for key in (cli_spec(tool) or ()).subs if " -" in key]  # type: ignore[union-attr]
+    out = []
+    for name, core in TOOLS.items():
+        for key in core.subs:
+            args = tuple(key.split())
+            if tool_lookup(core, args, parse_args(args, core.value_opts))[0] != key:
+                out.append((name, key))
+    for name in table():
+        spec = cli_spec(name)
+        for key in spec.subs if spec is not None else ():
+            args = tuple(key.rstrip("$").split())
+            parsed = parse_args(args, spec.value_opts)  # type: ignore[union-attr]
+            if _cli_lookup(spec, args, parsed.operands, parsed)[0] != key.rstrip("$"):  # type: ignore[arg-type]
+                out.append((name, key))
+    return out

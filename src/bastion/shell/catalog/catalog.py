@@ -24,8 +24,13 @@ Codes (``CATxxx``, ``HBxxx``) are defined in ``intents.CODES``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Mapping
+from functools import cached_property
+from typing import TYPE_CHECKING, Mapping
+
 from ..syntax.lazyre import LazyPattern
+
+if TYPE_CHECKING:
+    from .catalog_cli import OptionKey
 
 __all__ = ["canonical_name", "Tool", "TOOLS", "READ_ONLY", "ROUTINE", "GIT"]
 
@@ -265,6 +270,14 @@ class Tool:
     #: Sub-commands that install packages: routine without package operands, else CAT026.
     installs: frozenset[str] = frozenset()
 
+    @cached_property
+    def option_keys(self) -> tuple[OptionKey, ...]:
+        """The keys of ``subs`` with option words (``pack --dry-run``), matched on both
+        (worked out on the tool's first lookup, not at import)."""
+        from .catalog_cli import option_keys
+
+        return option_keys(self.subs)
+
 
 def _subs(spec: str) -> dict[str, str]:
     """``"status,log:r; add,commit:l; publish:CAT017"`` → dict."""
@@ -501,15 +514,15 @@ TOOLS["pip3"] = TOOLS["pip"]
 #: npm-style runners that execute a package binary; routine when it is a known local tool.
 PACKAGE_RUNNERS = frozenset({"npx", "pnpx", "bunx", "yarn-dlx"})
 
-#: ``python -m`` modules: routine, read-only or a code.
+#: ``python -m`` modules: routine, read-only or a code. ``module WORD`` keys (``zipfile -l``)
+#: win over the module alone when WORD follows it; ``pip`` is judged by pip's own table.
 PYTHON_MODULES: dict[str, str] = {
     **_subs(
         "pytest,unittest,mypy,black,isort,ruff,flake8,pylint,pyright,coverage,tox,nox,doctest,pyflakes,pycodestyle,"
         "pydocstyle,bandit,build,twine check,venv,virtualenv,compileall,py_compile,pdb,cProfile,profile,timeit,trace,"
         "sphinx,mkdocs,pre_commit,setuptools_scm,hatch,pip_audit,pipdeptree,nuitka,pyinstaller,"
         "maturin,grpc_tools.protoc,pytest_benchmark,hypothesis,ensurepip:l;"
-        "json.tool,tokenize,dis,pydoc,platform,sysconfig,site,this,tabnanny,pyclbr,zipfile -l,tarfile -l,calendar,"
-        "pip list,pip show,pip freeze,pip check:r;"
+        "json.tool,tokenize,dis,pydoc,platform,sysconfig,site,this,tabnanny,pyclbr,zipfile -l,tarfile -l,calendar:r;"
         "http.server,SimpleHTTPServer,smtpd,xmlrpc.server,pyftpdlib:CAT029;twine:CAT017;pip:l"
     )
 }

@@ -15,6 +15,9 @@ Spec grammar (segments separated by ``;``)::
     sub$:VALUE                  only when nothing follows (``nmcli device$`` shows,
                                 ``nmcli device set …`` does not match it)
     -l:VALUE                    a leading option that acts as the sub-command
+    sub --opt:VALUE             the sub-command with this option given anywhere
+                                after it (``pyenv install --list`` only lists):
+                                it wins over ``sub`` alone (see ``option_keys``)
     .:VALUE                     the tool run with no arguments at all
     *:VALUE                     any sub-command not listed (default ``?``: unknown)
     !-o,--output:CODE           risky options: escalate whatever the sub-command is
@@ -47,9 +50,43 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import Mapping, NamedTuple
 
-__all__ = ["CliTool", "cli_spec", "known", "table"]
+__all__ = ["CliTool", "OptionKey", "cli_spec", "known", "match_option_key", "option_keys", "table"]
 
 _EMPTY: Mapping[str, str] = MappingProxyType({})
+
+
+class OptionKey(NamedTuple):
+    """A sub-command key that holds option words: ``install --list`` is the operands
+    ``("install",)`` with the option ``--list`` given."""
+
+    operands: tuple[str, ...]
+    options: frozenset[str]
+    key: str
+    value: str
+
+
+def option_keys(subs: Mapping[str, str]) -> tuple[OptionKey, ...]:
+    """The keys of ``subs`` that name options after a sub-command, most specific first.
+
+    An option can change what a sub-command does (``pyenv install --list`` lists and
+    installs nothing; ``hg config --edit`` opens an editor), so such a key is matched on
+    the command's operands *and* its options, not on its operands alone."""
+    out = []
+    for key in [k for k in subs if " -" in k]:  # a substring test: cheap for the thousands that have none
+        words, value = key.split(), subs[key]
+        out.append(OptionKey(tuple(w for w in words if not w.startswith("-")),
+                             frozenset(w for w in words if w.startswith("-")), key, value))
+    return tuple(sorted(out, key=lambda k: -(len(k.operands) + len(k.options))))
+
+
+def match_option_key(keys: tuple[OptionKey, ...], operands: list[str], options: set[str]) -> OptionKey | None:
+    """The first key whose operand words start ``operands`` and whose options were all
+    given; a key without operand words (``just --fmt --check``) needs no operands."""
+    for k in keys:
+        n = len(k.operands)
+        if (tuple(operands[:n]) == k.operands if n else not operands) and k.options <= options:
+            return k
+    return None
 
 
 class CliTool(NamedTuple):
@@ -66,6 +103,8 @@ class CliTool(NamedTuple):
     risky_prefixes: tuple[tuple[str, str], ...] = ()
     risky_text: tuple[tuple[str, str], ...] = ()
     writes_final: bool = False
+    #: The keys of ``subs`` with option words (``install --list``), matched on both.
+    option_keys: tuple[OptionKey, ...] = ()
 
 
 @lru_cache(maxsize=1)
@@ -148,5 +187,5 @@ def parse_spec(text: str) -> CliTool:
                 subs[key] = value
     return CliTool(
         subs, default, bare, risky, frozenset(value_opts), writes_last, frozenset(write_opts), writes_all,
-        tuple(prefixes), tuple(texts), writes_final,
+        tuple(prefixes), tuple(texts), writes_final, option_keys(subs),
     )

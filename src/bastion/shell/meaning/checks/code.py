@@ -154,6 +154,12 @@ def _deno(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
 
 
 def _python_module(f: Facts, module: str, operands: list[str], ctx: Ctx) -> None:
+    # ``python -m zipfile -l x.zip`` only lists, ``twine check`` only checks: the module
+    # with its first word wins over the module alone (``PYTHON_MODULES`` lists both).
+    value = C.PYTHON_MODULES.get(f"{module} {operands[0]}") if operands else None
+    if value is not None:
+        apply_value(f, value, f"python -m {module} {operands[0]}")
+        return
     value = C.PYTHON_MODULES.get(module)
     if value is None:
         f.hit("CAT006", f"{f.label} (runs module {module})")

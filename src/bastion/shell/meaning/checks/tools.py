@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from ...catalog import catalog as C
-from ...catalog.catalog_cli import CliTool, cli_spec
+from ...catalog.catalog_cli import CliTool, cli_spec, match_option_key
 from ..facts import Ctx, Facts, L, apply_value, destructive_verb, host_of, risky_options
 from ...syntax.options import Args, parse_args
 from ...syntax.script import SimpleCommand
@@ -20,17 +20,7 @@ from .admin import is_http_delete
 def check_tool(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
     tool = C.TOOLS[f.name]
     parsed = parse_args(args, tool.value_opts)
-    ops = parsed.operands
-    w1 = ops[0] if ops else ""
-    if args and args[0].startswith("-") and args[0] in tool.subs:
-        w1, ops = args[0], [args[0]]  # ``pacman -Qi htop``, ``dpkg -L pkg``: the option is the operation
-    elif not w1 and parsed.options:
-        w1 = parsed.options[0][0]  # ``dpkg -l``, ``pacman -Q``
-    w2 = f"{w1} {ops[1]}" if len(ops) > 1 else ""
-    value = tool.subs.get(w2) if w2 else None
-    key = w2 if value is not None else w1
-    if value is None:
-        value = tool.subs.get(w1, tool.default if w1 else "r")
+    key, value, w1, ops = tool_lookup(tool, args, parsed)
     detail = f"{f.name} {key}".strip()
     if value == "?":
         f.label = detail
@@ -51,6 +41,28 @@ def check_tool(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
     if refine is not None and refine(f, parsed, value, key):
         return
     apply_value(f, value, detail)
+
+
+def tool_lookup(tool: C.Tool, args: tuple[str, ...], parsed: Args) -> tuple[str, str, str, list[str]]:
+    """``(key, value, first word, operands)`` of a core tool's sub-command: a leading
+    option listed as a key (``pacman -Qi``), a key with option words when all of them
+    were given (``npm pack --dry-run``), else the first two operands, else the first."""
+    ops = parsed.operands
+    w1 = ops[0] if ops else ""
+    if args and args[0].startswith("-") and args[0] in tool.subs:
+        w1, ops = args[0], [args[0]]  # ``pacman -Qi htop``, ``dpkg -L pkg``: the option is the operation
+    elif not w1 and parsed.options:
+        w1 = parsed.options[0][0]  # ``dpkg -l``, ``pacman -Q``
+    if tool.option_keys:
+        hit = match_option_key(tool.option_keys, parsed.operands, {o for o, _ in parsed.options})
+        if hit is not None:
+            return hit.key, hit.value, w1, ops
+    w2 = f"{w1} {ops[1]}" if len(ops) > 1 else ""
+    value = tool.subs.get(w2) if w2 else None
+    key = w2 if value is not None else w1
+    if value is None:
+        value = tool.subs.get(w1, tool.default if w1 else "r")
+    return key, value, w1, ops
 
 
 @dataclass(frozen=True)
@@ -284,12 +296,16 @@ def check_cli(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
 
 
 def _cli_lookup(tool: CliTool, args: tuple[str, ...], ops: list[str], parsed: Args) -> tuple[str, str]:
-    """The sub-command key and its value: a leading option listed as a key, else the
-    longest listed run of the first three operands (``KEY$`` only when nothing
+    """The sub-command key and its value: a leading option listed as a key, else a key
+    with option words when all of them were given, else the longest listed run of the first three operands (``KEY$`` only when nothing
     follows), else the default."""
     subs = tool.subs
     if args and args[0].startswith("-") and args[0] in subs:
         return args[0], subs[args[0]]
+    if tool.option_keys:  # ``pyenv install --list``: an option changes what the sub-command does
+        hit = match_option_key(tool.option_keys, ops, {o for o, _ in parsed.options})
+        if hit is not None:
+            return hit.key, hit.value
     if not ops:
         first = parsed.options[0][0] if parsed.options else ""
         if first and first in subs:
