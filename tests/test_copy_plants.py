@@ -24,7 +24,7 @@ from typing import Any
 
 import pytest
 
-from bastion.approve.headless import nobody_to_ask, unattended
+from bastion.approve.headless import HeadlessApprover, nobody_to_ask
 from bastion.files import landing
 from bastion.model import Decision, Mode, ToolCall, Verdict
 
@@ -179,7 +179,7 @@ def _decide(scene: tuple[Path, dict[str, str]], command: str, mode: str = "defau
 def _headless(decision: Decision, command: str, root: Path) -> Decision:
     why = nobody_to_ask(Mode.BYPASS, can_prompt=True)
     assert why is not None
-    return unattended(why)(ToolCall("Bash", {"command": command}, cwd=str(root)), decision)
+    return HeadlessApprover(why)(ToolCall("Bash", {"command": command}, cwd=str(root)), decision)
 
 
 # --------------------------------------------------------------------------- forms

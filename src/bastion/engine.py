@@ -287,7 +287,7 @@ def _review_on(section: Mapping[str, Any], env: Mapping[str, str]) -> bool:
     return section.get("enabled") is True
 
 
-def _deny_catastrophe(decision: Decision, ctx: Context) -> None:
+def _deny_catastrophe(decision: Decision, ctx: Context) -> Decision:
     """The safety net: a finding that establishes a catastrophic effect (the table in
     ``bastion.catastrophic``) makes the decision an immune deny naming the effect,
     whichever layer reported it and whatever it answered — a custom layer that allowed
@@ -301,24 +301,27 @@ def _deny_catastrophe(decision: Decision, ctx: Context) -> None:
     if analysis is not None:
         found.extend(analysis.hard_blocks)
     if not found:
-        return
+        return decision
     from .catastrophic import catastrophic_codes, effect_of
 
     codes = catastrophic_codes()
     hit = next((f for f in found if f.code in codes), None)
     effect = effect_of(hit.code) if hit is not None else None
     if hit is None or effect is None:
-        return
-    if hit not in decision.findings:
-        decision.findings.append(hit)
-    decision.verdict = Verdict.DENY
-    decision.reason = f"blocked: {effect.title} ({hit.message})"
-    decision.layer = "catastrophic"
-    decision.risk = Tier.DESTRUCTIVE
-    decision.immune = decision.no_grant = True
-    decision.suggestions = []
-    decision.source = Source.BUILTIN
-    decision.trace.append(TraceEntry("catastrophic", "deny", decision.reason, 0))
+        return decision
+    reason = f"blocked: {effect.title} ({hit.message})"
+    return decision.revise(
+        verdict=Verdict.DENY,
+        reason=reason,
+        layer="catastrophic",
+        risk=Tier.DESTRUCTIVE,
+        immune=True,
+        no_grant=True,
+        suggestions=[],
+        source=Source.BUILTIN,
+        finding=hit,
+        note=TraceEntry("catastrophic", "deny", reason, 0),
+    )
 
 
 @dataclass
@@ -547,9 +550,11 @@ class Guard:
 
             decision = auto_allow(decision, call, ctx) or decision
         if decision.verdict is not Verdict.DENY:
-            _deny_catastrophe(decision, ctx)
+            decision = _deny_catastrophe(decision, ctx)
         if decision.verdict is Verdict.ASK and ctx.mode is Mode.DONT_ASK:
-            decision.verdict = Verdict.DENY
-            decision.reason = f"{decision.reason} (dontAsk mode denies what would ask)"
-            decision.source = Source.MODE
+            decision = decision.revise(
+                verdict=Verdict.DENY,
+                reason=f"{decision.reason} (dontAsk mode denies what would ask)",
+                source=Source.MODE,
+            )
         return decision

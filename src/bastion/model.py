@@ -6,7 +6,7 @@ and builds nothing expensive at import time.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any, Mapping
 
@@ -436,9 +436,19 @@ class LayerResult:
     no_grant: bool = False
 
 
-@dataclass
+#: What :meth:`Decision.revise` may change (findings and trace only grow, through it).
+_REVISABLE = frozenset({
+    "verdict", "reason", "layer", "risk", "source", "immune", "no_grant", "suggestions", "interrupt", "updated_input",
+})
+
+
+@dataclass(frozen=True)
 class Decision:
-    """The guard's answer for one call, with everything needed to explain it."""
+    """The guard's answer for one call, with everything needed to explain it.
+
+    Frozen: a layer's post-step, an approver or the session changes a decision only
+    through :meth:`revise`, which returns a new one, so two approvers racing on one ask
+    never write to the same object and a decision already logged never changes."""
 
     verdict: Verdict
     reason: str
@@ -459,6 +469,20 @@ class Decision:
     @property
     def allowed(self) -> bool:
         return self.verdict is Verdict.ALLOW
+
+    def revise(self, *, note: TraceEntry | None = None, finding: Finding | None = None, **changes: Any) -> "Decision":
+        """The one way a decision changes: a copy with ``changes`` (only the fields in
+        ``_REVISABLE``), ``note`` added to its trace and ``finding`` to its findings (once).
+        The lists are copied: the new decision shares nothing mutable with this one."""
+        unknown = set(changes) - _REVISABLE
+        if unknown:
+            raise TypeError(f"a decision's {', '.join(sorted(unknown))} cannot be revised")
+        findings = list(self.findings)
+        if finding is not None and finding not in findings:
+            findings.append(finding)
+        trace = [*self.trace, note] if note is not None else list(self.trace)
+        suggestions = list(changes.pop("suggestions", self.suggestions))
+        return replace(self, findings=findings, trace=trace, suggestions=suggestions, **changes)
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON shape of ``bastion check`` (a CLI contract: keep it stable)."""

@@ -37,8 +37,10 @@ def record(guard: Any, call: ToolCall, decision: Decision, *, audit: bool = True
     env = guard.env
     tracked = denials.record(call.session_id, decision.verdict is Verdict.DENY, env=env)
     if decision.verdict is Verdict.DENY and call.session_id and tracked.tripped:
-        decision.interrupt = True
-        decision.reason = f"{decision.reason} — {tracked.describe()}: stop and ask the user how to proceed"
+        decision = decision.revise(
+            interrupt=True,
+            reason=f"{decision.reason} — {tracked.describe()}: stop and ask the user how to proceed",
+        )
     if decision.verdict is Verdict.DENY:
         _notify_denied(guard, call, decision)
     if audit:
@@ -114,7 +116,4 @@ def _examples_for(rule_text: str, call: ToolCall) -> tuple[list[str], list[str]]
 
 def approved(decision: Decision, source: Source, reason: str) -> Decision:
     """A copy of an ask turned into allow by an approver."""
-    decision.verdict = Verdict.ALLOW
-    decision.source = source
-    decision.reason = reason
-    return decision
+    return decision.revise(verdict=Verdict.ALLOW, source=source, reason=reason)

@@ -48,26 +48,22 @@ def as_approver(approve: Approve | None) -> Callable[[ToolCall, Decision], Decis
 
     A callback that raises counts as a no: failing to ask never allows.
     """
-    from ..approve.headless import unattended
+    from ..approve.base import settled
+    from ..approve.headless import HeadlessApprover
 
     if approve is None:
-        return unattended("no approve callback")
+        return HeadlessApprover("no approve callback")
 
     def approver(call: ToolCall, decision: Decision) -> Decision:
+        reason = decision.reason
         try:
             yes = bool(approve(call, decision))
         except Exception as exc:  # noqa: BLE001 - fail closed
             yes = False
-            decision.reason = f"{decision.reason} (the approver failed: {type(exc).__name__})"
+            reason = f"{reason} (the approver failed: {type(exc).__name__})"
         if yes:
-            decision.verdict = Verdict.ALLOW
-            decision.source = Source.USER_TEMPORARY
-            decision.reason = f"approved: {decision.reason}"
-        else:
-            decision.verdict = Verdict.DENY
-            decision.source = Source.USER_REJECT
-            decision.reason = f"{decision.reason} (not approved)"
-        return decision
+            return settled(decision, Verdict.ALLOW, Source.USER_TEMPORARY, f"approved: {reason}")
+        return settled(decision, Verdict.DENY, Source.USER_REJECT, f"{reason} (not approved)")
 
     return approver
 
@@ -94,12 +90,12 @@ def check_call(call: ToolCall, guards: _Guards, approve: Approve | None) -> Deci
     """Decide one call: check, let the approver settle an ask, record (audit, denials).
     Without an approve callback, or in a mode where nobody answers (bypassPermissions,
     dontAsk), an ask is a deny."""
-    from ..approve.headless import nobody_to_ask, unattended
+    from ..approve.headless import HeadlessApprover, nobody_to_ask
     from ..session import decide
 
     guard = guards.for_cwd(call.cwd)
     why = nobody_to_ask(guard.effective_mode(call), can_prompt=approve is not None, headless="no approve callback")
-    return decide(guard, call, approver=unattended(why) if why else as_approver(approve))
+    return decide(guard, call, approver=HeadlessApprover(why) if why else as_approver(approve))
 
 
 def guarded(

@@ -22,7 +22,6 @@ that fails denies.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from enum import Enum
 from typing import Any, Callable, Mapping
 
@@ -51,16 +50,7 @@ class Choice(str, Enum):
 
 def settled(decision: Decision, verdict: Verdict, source: Source, reason: str, **changes: Any) -> Decision:
     """A copy of ``decision`` with its final verdict, source and reason."""
-    return replace(
-        decision,
-        verdict=verdict,
-        source=source,
-        reason=reason,
-        findings=list(decision.findings),
-        suggestions=list(decision.suggestions),
-        trace=list(decision.trace),
-        **changes,
-    )
+    return decision.revise(verdict=verdict, source=source, reason=reason, **changes)
 
 
 def allowed(decision: Decision, source: Source, why: str) -> Decision:

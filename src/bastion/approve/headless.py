@@ -52,10 +52,16 @@ def nobody_to_ask(mode: Mode | None, *, can_prompt: bool, headless: str = "a hea
 
 
 class HeadlessApprover:
-    """Deny every ask, saying that nobody can be asked, why, and what would have been asked."""
+    """The one approver for where nobody can be asked: deny every ask, saying so, why
+    (``why`` as :func:`nobody_to_ask` said it, when known) and what would have been
+    asked. A non-ask passes through unchanged."""
 
-    def __init__(self, why: str = "nobody can be asked") -> None:
+    def __init__(self, why: str | None = None) -> None:
         self.why = why
+        if why is None:
+            self.lead = "nobody can be asked"
+        else:
+            self.lead = f"nobody can be asked here ({why}), so this is denied; it would have asked"
 
     def __call__(self, call: ToolCall, decision: Decision) -> Decision:
         if decision.verdict is not Verdict.ASK:
@@ -64,14 +70,5 @@ class HeadlessApprover:
         hint = ""
         if decision.suggestions and not decision.immune:
             hint = f" (to allow it without asking, add the rule {decision.suggestions[0]})"
-        return settled(decision, Verdict.DENY, source, f"{self.why}: {decision.reason}{hint}")
+        return settled(decision, Verdict.DENY, source, f"{self.lead}: {decision.reason}{hint}")
 
-
-def unattended(why: str) -> HeadlessApprover:
-    """The approver for a place where nobody can answer, ``why`` as :func:`nobody_to_ask` said."""
-    return HeadlessApprover(f"nobody can be asked here ({why}), so this is denied; it would have asked")
-
-
-def headless(call: ToolCall, decision: Decision) -> Decision:
-    """``HeadlessApprover()`` as a plain function."""
-    return HeadlessApprover()(call, decision)

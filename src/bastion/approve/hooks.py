@@ -314,14 +314,13 @@ class PermissionHooks:
         if allow.updated_permissions and result.verdict is Verdict.ALLOW:
             notes = self._save_permissions(allow.updated_permissions)
             if notes:
-                result.reason = f"{result.reason} ({'; '.join(notes)})"
+                result = result.revise(reason=f"{result.reason} ({'; '.join(notes)})")
         return result
 
     def _with_updated_input(self, call: ToolCall, result: Decision, updated: dict[str, Any]) -> Decision:
         """Use the hook's changed input only when the guard does not deny the changed call."""
         if self.guard is None:
-            result.reason = f"{result.reason} (its updatedInput was ignored: nothing to re-check it with)"
-            return result
+            return result.revise(reason=f"{result.reason} (its updatedInput was ignored: nothing to re-check it with)")
         changed = ToolCall(call.tool, updated, cwd=call.cwd, session_id=call.session_id, mode=call.mode, agent=call.agent)
         try:
             again = self.guard.check(changed)
@@ -330,8 +329,7 @@ class PermissionHooks:
         if again is None or again.verdict is Verdict.DENY or (again.verdict is Verdict.ASK and not automated_may_allow(again)):
             why = again.reason if again is not None else "the check failed"
             return denied(result, Source.HOOK, f"the permission hook's updated input is not allowed ({why})")
-        result.updated_input = dict(updated)
-        return result
+        return result.revise(updated_input=dict(updated))
 
     def _save_permissions(self, entries: list[Any]) -> list[str]:
         """Save the rules a hook asked for (``"Bash(npm test)"`` or ``{"tool", "pattern"

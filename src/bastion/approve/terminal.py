@@ -528,7 +528,7 @@ class TerminalApprover:
         if fallback is None:
             from .headless import HeadlessApprover
 
-            fallback = HeadlessApprover("nobody can be asked (no terminal)")
+            fallback = HeadlessApprover("no terminal")
         self.fallback = fallback
 
     def open(

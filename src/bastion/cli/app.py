@@ -76,16 +76,10 @@ def _dispatch(parser: Any, args: Any) -> int:
         return run_verbs.cmd_doctor(args)
     if args.verb == "run":
         guards = Guards(args)
-        return run_verbs.cmd_run(args, guards, lambda call, decision: _ask_person(guards.for_cwd(call.cwd), call, decision))
+        return run_verbs.cmd_run(args, guards, lambda call, decision: approver(guards.for_cwd(call.cwd))(call, decision))
     if args.verb == "scan":
         return scan.run(args)
     if args.verb == "rules":
         return rules.cmd_rules(args)
     parser.print_help()
     return EXIT_BAD_INPUT
-
-
-def _ask_person(guard: Any, call: Any, decision: Any) -> bool:
-    """``bastion run``'s answer to an ask: the approvals prompt (racing the permission
-    hooks); False without a terminal."""
-    return approver(guard)(call, decision).allowed

@@ -18,7 +18,8 @@ from typing import Any, Callable
 
 from .common import EXIT_DENY, add_decision_flags
 
-Asker = Callable[[Any, Any], bool]
+#: ``(call, decision) -> final decision``: the person at the terminal settles an ask.
+Asker = Callable[[Any, Any], Any]
 
 
 def add_parsers(sub: Any) -> None:
@@ -67,22 +68,13 @@ def _call(args: Any, cwd: str) -> tuple[Any, str | list[str]]:
 
 
 def _decide(guard: Any, call: Any, args: Any, ask: Asker) -> Any:
-    from ..model import Source, Verdict
-    from ..session import approved, decide
-
-    from ..approve.headless import nobody_to_ask
+    """Check, then settle an ask: the person at the terminal (``ask``, which is headless
+    itself without one), or the headless approver where nobody may be asked."""
+    from ..approve.headless import HeadlessApprover, nobody_to_ask
+    from ..session import decide
 
     why = nobody_to_ask(guard.effective_mode(call), can_prompt=not args.no_prompt, headless="--no-prompt")
-
-    def approver(call: Any, decision: Any) -> Any:
-        if why is None and ask(call, decision):
-            return approved(decision, Source.USER_TEMPORARY, f"approved at the terminal: {decision.reason}")
-        decision.verdict = Verdict.DENY
-        decision.source = Source.USER_REJECT
-        decision.reason = f"{decision.reason} (would ask; denied: {why or 'no terminal, or not approved'})"
-        return decision
-
-    return decide(guard, call, approver=approver, audit=not args.no_audit)
+    return decide(guard, call, approver=HeadlessApprover(why) if why else ask, audit=not args.no_audit)
 
 
 def _json_out(payload: dict[str, Any]) -> None:

@@ -109,10 +109,10 @@ def _before_tool(client: ClientAdapter, event: str, payload: dict[str, Any], env
     why = unattended_reason(client, guard, call)
 
     def approver(call: Any, decision: Any) -> Any:
-        from ..approve.headless import unattended
+        from ..approve.headless import HeadlessApprover
 
         asked.append(decision.verdict is Verdict.ASK)
-        return unattended(why or "")(call, decision)
+        return HeadlessApprover(why)(call, decision)
 
     decision = decide(guard, call, approver=approver if why else None)
     if rewrite is not None and decision.verdict is not Verdict.DENY:

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import threading
 import time
-from dataclasses import replace
 from typing import Any, Mapping, Protocol
 
 from ..audit.denials import MAX_CONSECUTIVE, MAX_TOTAL
@@ -143,14 +142,13 @@ class Classifier:
             denied = assessment.verdict is Verdict.DENY
             self.record(call.session_id, denied=denied)
             reason = f"{self.who}: {assessment.reason}"
-            return replace(
-                decision,
+            return decision.revise(
                 verdict=assessment.verdict,
                 reason=reason,
                 layer="classifier",
                 source=Source.CLASSIFIER,
                 suggestions=[],
-                trace=[*decision.trace, TraceEntry("classifier", assessment.verdict.value, reason, int(elapsed))],
+                note=TraceEntry("classifier", assessment.verdict.value, reason, int(elapsed)),
             )
         except Exception:  # noqa: BLE001 - a failing classifier leaves the decision to the person
             return None

@@ -70,13 +70,14 @@ def _auto_allow(decision: Decision, call: ToolCall, ctx: Any) -> Decision | None
     if not available():
         return None
     reason = f"{decision.reason} — allowed because it runs in bastion's sandbox (sandbox.autoAllowBashIfSandboxed)"
-    decision.trace.append(TraceEntry(LAYER, "allow", reason, (time.perf_counter_ns() - started) // 1000))
-    decision.verdict = Verdict.ALLOW
-    decision.reason = reason
-    decision.layer = LAYER
-    decision.source = Source.CONFIG
-    decision.suggestions = []
-    return decision
+    return decision.revise(
+        verdict=Verdict.ALLOW,
+        reason=reason,
+        layer=LAYER,
+        source=Source.CONFIG,
+        suggestions=[],
+        note=TraceEntry(LAYER, "allow", reason, (time.perf_counter_ns() - started) // 1000),
+    )
 
 
 def _needs_approval(decision: Decision, started: int) -> Decision | None:
@@ -84,12 +85,13 @@ def _needs_approval(decision: Decision, started: int) -> Decision | None:
         return None
     why = "it asks to run outside bastion's sandbox (dangerouslyDisableSandbox); that needs explicit approval"
     reason = why if decision.verdict is Verdict.ALLOW else f"{decision.reason}; {why}"
-    decision.trace.append(TraceEntry(LAYER, "ask", why, (time.perf_counter_ns() - started) // 1000))
-    decision.verdict = Verdict.ASK
-    decision.reason = reason
-    decision.layer = LAYER
-    decision.immune = True
-    decision.no_grant = True
-    decision.suggestions = []
-    decision.source = Source.BUILTIN
-    return decision
+    return decision.revise(
+        verdict=Verdict.ASK,
+        reason=reason,
+        layer=LAYER,
+        immune=True,
+        no_grant=True,
+        suggestions=[],
+        source=Source.BUILTIN,
+        note=TraceEntry(LAYER, "ask", why, (time.perf_counter_ns() - started) // 1000),
+    )
