@@ -4,7 +4,8 @@ Started in the background by the first hook call (``hook.client.start_server``);
 Unix socket in a folder only this user can enter; accepts connections only from
 processes of the same user; answers each call with ``hook.run.run`` under the *caller's*
 environment and working directory (so settings, audit log and denial tracking are
-exactly what an in-process hook would use); exits after ``IDLE_SECONDS`` without calls,
+exactly what an in-process hook would use; settings are kept per project while their
+files are unchanged, ``policy.cache``); exits after ``IDLE_SECONDS`` without calls,
 or as soon as its own code changed on disk (it then answers ``STALE`` and the caller
 decides in-process).
 
@@ -149,6 +150,9 @@ def serve(path: str, idle: float = IDLE_SECONDS) -> int:
     from ..adapters import claude_code, codex, gemini  # noqa: F401 - warm every client path
     from . import run  # noqa: F401
     from .. import engine, session  # noqa: F401
+    from ..policy.settings import cache_policies
+
+    cache_policies()  # settings are read again only when one of their files changed
 
     server = _listen(path)
     server.settimeout(idle)

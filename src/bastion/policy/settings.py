@@ -17,6 +17,10 @@ Never loosen by accident: a project's own files (and its guard plugins) only tig
 until the user trusts the project; a broken file, or one over the size limits (see
 "limits" below), loses its allow rules, never its deny rules when they can be salvaged;
 every problem is a one-line error naming the file.
+
+The warm decision server keeps each project's loaded settings while every file they
+came from is unchanged (:func:`cache_policies`, ``policy.cache``): a call then stats
+the files and reads none.
 """
 
 from __future__ import annotations
@@ -30,12 +34,15 @@ import time
 from bisect import bisect_right
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from .. import state
 from ..model import Mode
 from .plugins import PluginGuard, load_plugins
 from .rules import BEHAVIORS, Rule, RuleError, parse_rule
+
+if TYPE_CHECKING:
+    from .cache import PolicyCache
 
 #: Sections bastion's own files may carry; other layers read them from ``Policy.sections``.
 #: Sections that can only add protection (``files``: more protected, credential and
@@ -697,6 +704,59 @@ def load_policy(
     home = _home(env, home)
     cwd = posixpath.normpath(os.path.abspath(cwd))
     root = find_project_root(cwd, home=home, env=env)
+    cache = _CACHE
+    if cache is None:
+        return _load_policy(cwd, root=root, home=home, env=env, isolated=isolated, extra_files=extra_files)
+    extra_files = tuple(extra_files)
+    key = (root, os.path.realpath(root), home, isolated, extra_files, cwd if extra_files else "",
+           str(state.managed_settings_path(env)), str(state.config_dir(env)), str(state.state_dir(env)),
+           env.get("BASTION_IMPORT_CLAUDE_SETTINGS", ""))
+    return cache.get(
+        key,
+        lambda: _watched_paths(cwd, root=root, home=home, env=env, isolated=isolated, extra_files=extra_files),
+        lambda: _load_policy(cwd, root=root, home=home, env=env, isolated=isolated, extra_files=extra_files),
+    )
+
+
+#: The warm decision server's settings cache (:func:`cache_policies`); None elsewhere, so
+#: a library user or a one-shot hook reads the files on every load.
+_CACHE: PolicyCache[Policy] | None = None
+
+
+def cache_policies(on: bool = True) -> PolicyCache[Policy] | None:
+    """Keep loaded settings while their files are unchanged (``policy.cache``); the warm
+    decision server turns this on. Returns the cache (None when turned off)."""
+    global _CACHE
+    if not on:
+        _CACHE = None
+    elif _CACHE is None:
+        from .cache import PolicyCache
+
+        _CACHE = PolicyCache()
+    return _CACHE
+
+
+def _watched_paths(cwd: str, *, root: str, home: str, env: Mapping[str, str], isolated: bool,
+                   extra_files: Sequence[str]) -> list[str]:
+    """Every file and folder a load in ``cwd`` may read: each settings file (Claude
+    Code's too, whether imported or not), the trust list, the guard folders (a guard
+    added or removed changes its folder) and the guard files in them (an edit inside one
+    does not)."""
+    from .plugins import guard_files
+
+    files = settings_files(cwd, root=root, home=home, env=env, isolated=isolated, extra_files=extra_files,
+                           import_claude=True)
+    paths = [str(file.path) for file in files]
+    paths.append(str(_trust_file(env)))
+    if not isolated:
+        for folder, _trusted in guard_dirs(root, env, trusted=False):
+            paths += [str(folder), *(str(path) for path in guard_files(folder))]
+    return paths
+
+
+def _load_policy(cwd: str, *, root: str, home: str, env: Mapping[str, str], isolated: bool,
+                 extra_files: Sequence[str]) -> Policy:
+    """:func:`load_policy` without the cache: read and merge every file."""
     trusted = is_trusted(root, env)
 
     files = settings_files(cwd, root=root, home=home, env=env, isolated=isolated, extra_files=extra_files, import_claude=True)
@@ -759,8 +819,7 @@ def _merge(loaded: list[_Loaded], *, root: str, trusted: bool, isolated: bool, e
 
     plugins: tuple[PluginGuard, ...] = ()
     if not isolated:
-        guard_dirs = [(state.config_dir(env) / "guards", True), (Path(root) / ".bastion" / "guards", trusted)]
-        plugins, plugin_errors, plugin_notices = load_plugins(guard_dirs)
+        plugins, plugin_errors, plugin_notices = load_plugins(guard_dirs(root, env, trusted=trusted))
         errors.extend(plugin_errors)
         notices.extend(plugin_notices)
         if managed_only:
@@ -779,6 +838,12 @@ def _merge(loaded: list[_Loaded], *, root: str, trusted: bool, isolated: bool, e
         files=tuple(str(item.file.path) for item in loaded if item.exists),
         managed_rules_only=managed_only,
     )
+
+
+def guard_dirs(root: str, env: Mapping[str, str], *, trusted: bool) -> list[tuple[Path, bool]]:
+    """The guard plugin folders, lowest precedence first, each with whether its guards
+    may allow: the user's always, the project's once it is trusted."""
+    return [(state.config_dir(env) / "guards", True), (Path(root) / ".bastion" / "guards", trusted)]
 
 
 def _without_allows(plugins: tuple[PluginGuard, ...], notices: list[str]) -> tuple[PluginGuard, ...]:
