@@ -16,6 +16,7 @@ injection   ``injection.kinds.RECORDS``            texts (a tool result)
 tool        ``injection.tools.TOOL_RECORDS``       MCP tool descriptions
 taint       ``injection.taint.CODES``              (earlier call, its result, later call)
 catalog     ``shell.catalog.catalog_cli_data.CLI`` commands generated from the spec
+core        ``shell.catalog.catalog_examples``     commands, one table entry each
 ==========  ====================================  =========================================
 
 ``tests/test_registry.py`` runs every example through the real ``Guard.check`` (or the
@@ -27,7 +28,10 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-__all__ = ["NO_EXAMPLE", "CatalogExample", "Record", "by_id", "catalog_examples", "records", "unreachable_keys"]
+__all__ = [
+    "NO_EXAMPLE", "CatalogExample", "CoreExample", "Record", "by_id", "catalog_examples", "core_catalog_examples",
+    "core_entries_without_examples", "records", "unreachable_keys",
+]
 
 
 class Record(NamedTuple):
@@ -216,3 +220,46 @@ def unreachable_keys() -> list[tuple[str, str]]:
             if _cli_lookup(spec, args, parsed.operands, parsed)[0] != key.rstrip("$"):  # type: ignore[arg-type]
                 out.append((name, key))
     return out
+
+
+# --------------------------------------------------------------------------- core catalog
+
+
+class CoreExample(NamedTuple):
+    """A command for one entry of a core catalog table (``catalog.py``) and what
+    ``Guard.check`` must answer (see ``shell.catalog.catalog_examples``); ``gap`` says why
+    the guard does not answer it yet (the test then expects the example to fail)."""
+
+    table: str
+    entry: str
+    command: str
+    expect: str
+    gap: str
+
+
+def _core_entries(table: str) -> set[str]:
+    from .shell.catalog import catalog
+
+    return set(getattr(catalog, table))
+
+
+def core_catalog_examples() -> list[CoreExample]:
+    """Every example of every core catalog entry."""
+    from .shell.catalog.catalog_examples import EXAMPLES, GAPS
+
+    return [CoreExample(table, entry, command, expect, GAPS.get((table, entry), ""))
+            for table, entries in EXAMPLES.items() for entry, examples in entries.items()
+            for command, expect in examples]
+
+
+def core_entries_without_examples() -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """``(missing, stale)``: entries of the covered tables with no example, and examples
+    for entries the tables no longer hold."""
+    from .shell.catalog.catalog_examples import EXAMPLES
+
+    missing, stale = [], []
+    for table, entries in EXAMPLES.items():
+        have = _core_entries(table)
+        missing += [(table, e) for e in sorted(have - set(entries)) if not entries.get(e)]
+        stale += [(table, e) for e in sorted(set(entries) - have)]
+    return missing, stale
