@@ -10,7 +10,9 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-CLIENT_NAMES = ("claude-code", "codex", "gemini")
+from ..hook import CLIENTS
+
+CLIENT_NAMES = tuple(CLIENTS)
 
 
 def add_parsers(sub: Any) -> None:

@@ -24,6 +24,10 @@ MAX_DEADLINE = 20.0
 #: for the server's fail-closed answer to reach it.
 GRACE = 1.0
 
+#: The agent CLIs ``bastion hook CLIENT`` answers, and the adapter module of each
+#: (``bastion.adapters.<module>``). Here because the thin client needs the names too.
+CLIENTS = {"claude-code": "claude_code", "codex": "codex", "gemini": "gemini"}
+
 
 def deadline_seconds(env):
     """The deadline for one call: ``BASTION_HOOK_DEADLINE`` (seconds, at most

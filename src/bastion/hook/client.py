@@ -23,7 +23,7 @@ When no server runs, the client starts one in the background for the next calls.
 import os
 import sys
 
-from . import GRACE, deadline_seconds
+from . import CLIENTS, GRACE, deadline_seconds
 
 PROTOCOL = b"bastion-hook/1"
 #: Seconds to wait for the server's answer when no deadline is given (``ask_server``).
@@ -160,7 +160,7 @@ def main(argv):
     started = time.monotonic()
     env = os.environ
     seconds = deadline_seconds(env)
-    if (len(argv) == 1 and argv[0] in ("claude-code", "codex", "gemini") and env.get("BASTION_HOOK_SERVER") != "0"
+    if (len(argv) == 1 and argv[0] in CLIENTS and env.get("BASTION_HOOK_SERVER") != "0"
             and not _socket_from_project(env, argv[0])):
         try:
             stdin = sys.stdin.buffer.read()

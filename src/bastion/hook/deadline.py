@@ -31,7 +31,8 @@ from typing import Any
 
 from . import deadline_seconds
 from .protocol import ClientAdapter, PayloadError, Reply
-from .run import CLIENTS, client_module, fail_closed, read_stdin, run
+from . import CLIENTS
+from .run import client_module, fail_closed, read_stdin, run
 
 
 class DeadlinePassed(BaseException):

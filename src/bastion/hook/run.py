@@ -17,9 +17,9 @@ import sys
 from importlib import import_module
 from typing import Any, Mapping, cast
 
+from . import CLIENTS
 from .protocol import ClientAdapter, PayloadError, Reply, RewritingClient, payload_cwd
 
-CLIENTS = {"claude-code": "claude_code", "codex": "codex", "gemini": "gemini"}
 
 
 def client_module(name: str) -> ClientAdapter:
@@ -115,6 +115,9 @@ def _before_tool(client: ClientAdapter, event: str, payload: dict[str, Any], env
         return HeadlessApprover(why)(call, decision)
 
     decision = decide(guard, call, approver=approver if why else None)
+    from .facts import remember
+
+    remember(call, decision, _home(env))  # for this call's PostToolUse: no second analysis
     if rewrite is not None and decision.verdict is not Verdict.DENY:
         reply = cast(RewritingClient, client).answer(event, decision, guard.policy, asked=bool(asked),
                                                      updated_input=rewrite)
@@ -143,9 +146,16 @@ def _sandbox_rewrite(client: ClientAdapter, call: Any, policy: Any) -> dict[str,
 def _after_tool(client: ClientAdapter, event: str, payload: dict[str, Any], env: Mapping[str, str]) -> Reply:
     from ..adapters.results import scan_tool_result
 
+    from .facts import recall
+
     call = client.to_call(payload)
-    findings = scan_tool_result(call, payload.get("tool_response"), env)
+    findings = scan_tool_result(call, payload.get("tool_response"), env, facts=recall(call, _home(env)))
     return client.answer_post(event, findings)
+
+
+def _home(env: Mapping[str, str]) -> str:
+    """The home a decision is made for (``Guard.context``'s)."""
+    return env.get("HOME") or os.path.expanduser("~")
 
 
 def unattended_reason(client: ClientAdapter, guard: Any, call: Any) -> str | None:
