@@ -544,6 +544,7 @@ class Guard:
             source=result.source,
             trace=trace,
             no_grant=no_grant or result.immune,
+            facts=ctx,
         )
         if call.kind is Kind.SHELL:  # sandbox post-step: autoAllowBashIfSandboxed, dangerouslyDisableSandbox
             from .sandbox.policy import auto_allow

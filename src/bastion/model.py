@@ -465,10 +465,27 @@ class Decision:
     no_grant: bool = False
     #: A permission hook's changed tool input (already re-checked); run this instead.
     updated_input: dict[str, Any] | None = None
+    #: What the check derived about the call (the engine's Context: the memoised shell
+    #: parse and analysis), so the explainer, the saved rule's examples and the post-tool
+    #: scan reuse it instead of parsing again. Not part of the answer: never compared,
+    #: printed or serialised.
+    facts: Any = field(default=None, compare=False, repr=False)
 
     @property
     def allowed(self) -> bool:
         return self.verdict is Verdict.ALLOW
+
+    def facts_about(self, call: ToolCall) -> Any:
+        """The check's :attr:`facts` when they were derived for ``call`` (the same tool,
+        input and folder), else None: a permission hook changed the input, or the
+        decision was made elsewhere."""
+        facts = self.facts
+        seen = getattr(facts, "call", None)
+        if seen is None:
+            return None
+        if seen is not call and (seen.tool, dict(seen.input), seen.cwd) != (call.tool, dict(call.input), call.cwd):
+            return None
+        return facts
 
     def revise(self, *, note: TraceEntry | None = None, finding: Finding | None = None, **changes: Any) -> "Decision":
         """The one way a decision changes: a copy with ``changes`` (only the fields in

@@ -99,19 +99,21 @@ def grant(call: ToolCall, decision: Decision, scope: str, *, env: Mapping[str, s
         if not decision.suggestions:
             raise GrantRefused("no narrow rule can describe this call; allow it once instead")
         target = settings_file or state.config_dir(env) / "settings.json"
+        facts = decision.facts_about(call)  # the check's parse, not a second one
+        parsed = getattr(facts, "parsed", None) if facts is not None else None
         for rule in decision.suggestions:
-            match, avoid = _examples_for(rule, call)
+            match, avoid = _examples_for(rule, call, parsed)
             save_always_rule(target, rule, examples=match, not_examples=avoid, env=env)
         return f"saved {', '.join(decision.suggestions)} to {target}"
     raise ValueError(f"unknown grant scope {scope!r}")
 
 
-def _examples_for(rule_text: str, call: ToolCall) -> tuple[list[str], list[str]]:
+def _examples_for(rule_text: str, call: ToolCall, parsed: Any = None) -> tuple[list[str], list[str]]:
     """What a saved rule must keep matching (the approved call's parts) and must never
     match (destructive variants of it): its self-test on every load."""
     from .policy.suggest import examples_for
 
-    return examples_for(rule_text, call)
+    return examples_for(rule_text, call, parsed)
 
 
 def approved(decision: Decision, source: Source, reason: str) -> Decision:

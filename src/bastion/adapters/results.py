@@ -13,18 +13,21 @@ from typing import Any, Mapping
 from ..model import Finding, ToolCall
 
 
-def scan_tool_result(call: ToolCall, result: Any, env: Mapping[str, str] | None = None) -> list[Finding]:
+def scan_tool_result(call: ToolCall, result: Any, env: Mapping[str, str] | None = None, *,
+                     facts: Any = None) -> list[Finding]:
     """Findings about a tool's result: empty unless it looks like a prompt injection.
 
     Recording the session's taint happens here too (it needs the result); a failure to
     record is reported as a finding, because the session's later calls depend on it.
+    ``facts``: what the call's check derived (``Decision.facts``), so its shell analysis
+    is reused rather than computed again.
     """
     from ..injection.observe import model_findings, observe_tool_result, result_text
     from ..injection.scanner import is_injection
 
     text = result_text(result)
     try:
-        found = observe_tool_result(call, text, env if env is not None else os.environ)
+        found = observe_tool_result(call, text, env if env is not None else os.environ, facts=facts)
     except OSError as exc:
         from ..injection.taint import UNRECORDED
         from ..model import Severity

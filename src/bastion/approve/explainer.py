@@ -149,13 +149,26 @@ def _short_name(argv: Sequence[str]) -> str:
     return " ".join(w for w in words if not w.startswith("-")) or argv[0]
 
 
-def _shell(call: ToolCall, decision: Decision, home: str) -> Explanation:
+def _shell_facts(call: ToolCall, decision: Decision, home: str) -> tuple[Any, Any]:
+    """``(parsed, analysis)`` of the call's command: the ones the check computed when the
+    decision carries them, else computed here."""
+    facts = decision.facts_about(call)
+    if facts is not None:
+        try:
+            parsed, analysis = facts.parsed, facts.analysis
+        except Exception:  # noqa: BLE001 - the check failed on it already; try afresh below
+            parsed = analysis = None
+        if parsed is not None and analysis is not None:
+            return parsed, analysis
     from ..shell.meaning.analyse import analyse
     from ..shell.syntax.parse import parse
 
-    command = call.command or ""
-    parsed = parse(command)
-    analysis = analyse(parsed, cwd=call.cwd, home=home, workspace_roots=(call.cwd,))
+    parsed = parse(call.command or "")
+    return parsed, analyse(parsed, cwd=call.cwd, home=home, workspace_roots=(call.cwd,))
+
+
+def _shell(call: ToolCall, decision: Decision, home: str) -> Explanation:
+    parsed, analysis = _shell_facts(call, decision, home)
     from ..shell.catalog.catalog import PRIVILEGE
 
     names = list(dict.fromkeys(

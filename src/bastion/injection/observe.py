@@ -47,7 +47,7 @@ def source_kind_of(call: ToolCall) -> str:
 
 
 def observe_tool_result(
-    call: ToolCall, result_text: str, env: Mapping[str, str] | None = None, *, config: Any = None
+    call: ToolCall, result_text: str, env: Mapping[str, str] | None = None, *, config: Any = None, facts: Any = None
 ) -> list[InjectionFinding]:
     """Scan a tool result, record secret reads and injection taint for the session,
     and return the findings (``scanner.is_injection`` says whether to warn).
@@ -56,7 +56,8 @@ def observe_tool_result(
     store or a ``.env`` file, a shell command that reads one or dumps the environment —
     and from search output that shows lines of such a file (``.env:3:API_KEY=…``). Nothing is recorded for calls without a session id. Raises
     ``OSError`` when the session state cannot be written — a hook should report that,
-    since the session's later calls would otherwise go unguarded.
+    since the session's later calls would otherwise go unguarded. ``facts``: the call's
+    check's facts (``Decision.facts``), whose shell analysis is used when they have one.
     """
     env = env if env is not None else os.environ
     text = result_text if isinstance(result_text, str) else str(result_text or "")
@@ -64,7 +65,7 @@ def observe_tool_result(
     findings = scan(text, provenance)
     if not call.session_id:
         return findings
-    analysis = _analysis(call, env) if call.kind is Kind.SHELL else None
+    analysis = _analysis(call, env, facts) if call.kind is Kind.SHELL else None
     paths = _paths_read(call, analysis)
     if call.kind in (Kind.SEARCH, Kind.SHELL):
         paths += _paths_in_output(text)
@@ -108,10 +109,18 @@ def _dumps_environment(analysis: Any) -> bool:
     )
 
 
-def _analysis(call: ToolCall, env: Mapping[str, str]) -> Any:
-    """The shell analysis of the call's command (None if there is none to be had)."""
+def _analysis(call: ToolCall, env: Mapping[str, str], facts: Any = None) -> Any:
+    """The shell analysis of the call's command (None if there is none to be had): the
+    check's, when ``facts`` carry it, else computed here."""
     if not call.command:
         return None
+    if facts is not None:
+        try:
+            analysis = facts.analysis
+        except Exception:  # noqa: BLE001 - the check could not analyse it either; try afresh
+            analysis = None
+        if analysis is not None:
+            return analysis
     from ..shell.meaning.analyse import analyse
     from ..shell.syntax.parse import parse
 

@@ -361,9 +361,10 @@ def suggest(call: ToolCall, ctx: Any) -> list[str]:
 # --------------------------------------------------------------------------- self-tests
 
 
-def examples_for(rule_text: str, call: ToolCall) -> tuple[list[str], list[str]]:
+def examples_for(rule_text: str, call: ToolCall, parsed: Any = None) -> tuple[list[str], list[str]]:
     """``(match, not_match)`` examples a saved rule carries: the parts of the approved
-    call it must keep matching, and destructive variants it must never match."""
+    call it must keep matching, and destructive variants it must never match.
+    ``parsed``: the command's parse from the check, when the caller has it."""
     from .rules import RuleError
 
     try:
@@ -375,7 +376,8 @@ def examples_for(rule_text: str, call: ToolCall) -> tuple[list[str], list[str]]:
         from ..shell.syntax.parse import parse
         from .variants import variants
 
-        parsed = parse(call.command)
+        if parsed is None:
+            parsed = parse(call.command)
         match: list[str] = []
         avoid: list[str] = []
         for cmd in parsed.commands:
