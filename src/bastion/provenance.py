@@ -247,7 +247,7 @@ def _defined(data: bytes, fmt: str) -> dict[str, str]:
 def defined_by_project(env: "Mapping[str, str]", cwd: str, client: str | None, names: "Iterable[str]") -> list[tuple[str, str]]:
     """``(name, file)`` for each of ``names`` a project file may set (a textual test,
     for the hook's thin client: no JSON parsing)."""
-    hits = []
+    hits: list[tuple[str, str]] = []
     wanted = [name for name in names if env.get(name)]
     if not wanted:
         return []

@@ -171,7 +171,7 @@ class NetProxy:
                 candidates = [mapped]
             else:
                 infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-                candidates = [info[4][0] for info in infos]
+                candidates = [str(info[4][0]) for info in infos]  # an IP text for AF_INET and AF_INET6
         except OSError as exc:
             return None, f"cannot resolve {host}: {exc.strerror or exc}", False
         # Names that resolve inward (DNS rebinding onto metadata or loopback) are refused;

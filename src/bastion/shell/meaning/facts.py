@@ -11,6 +11,7 @@ high-risk, a destructive finding or a hard block makes it destructive.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from collections.abc import Mapping
 from typing import Callable, Protocol
 
 from ...model import Severity, Tier
@@ -126,7 +127,7 @@ def short(cmd: SimpleCommand, limit: int = 80) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def risky_options(args: tuple[str, ...], risky: dict[str, str] | object) -> list[tuple[str, str]]:
+def risky_options(args: tuple[str, ...], risky: Mapping[str, str]) -> list[tuple[str, str]]:
     """Risky options present in ``args``: exact, ``--x=value``, or a short letter in a cluster."""
     if not risky:
         return []
@@ -136,15 +137,15 @@ def risky_options(args: tuple[str, ...], risky: dict[str, str] | object) -> list
             break
         if not arg.startswith("-"):
             continue
-        code = risky.get(arg)  # type: ignore[union-attr]
+        code = risky.get(arg)
         if code is None and arg.startswith("--"):
-            code = risky.get(arg.split("=", 1)[0])  # type: ignore[union-attr]
+            code = risky.get(arg.split("=", 1)[0])
         if code is not None:
             found.append((arg, code))
             continue
         if not arg.startswith("--") and len(arg) > 2:
             for letter in arg[1:]:
-                code = risky.get("-" + letter)  # type: ignore[union-attr]
+                code = risky.get("-" + letter)
                 if code is not None:
                     found.append((arg, code))
                     break

@@ -27,7 +27,12 @@ known; callers then treat the text as unknown (never as empty).
 from __future__ import annotations
 
 import re
+
 from .lazyre import LazyPattern
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 __all__ = ["OUTPUT_WRAPPERS", "PATH_PRINTERS", "PRODUCERS", "output", "tee_files", "xargs_items", "xargs_commands", "string_escapes",
            "MAX_OUTPUT"]
@@ -193,6 +198,7 @@ def _printf_pass(fmt: str, rest: list[str], out: list[str]) -> int:
     """One pass over the format, taking arguments from ``rest``; returns how many."""
     used = 0
     pos = 0
+    value: str | int  # text for %s/%b/%c, a number for the numeric conversions
     for match in _CONVERSION.finditer(fmt):
         out.append(_literal_part(fmt[pos : match.start()]))
         pos = match.end()
@@ -294,7 +300,7 @@ def _paths_printed(name: str, args: tuple[str, ...], cwd: str | None) -> str | N
         return None
     end = "\0" if "z" in flags else "\n"
     if name == "ls":
-        items = (operands or ["."]) if "d" in flags else None
+        items: Sequence[str | None] | None = (operands or ["."]) if "d" in flags else None
     elif name == "realpath":
         items = [o.rstrip("/") or "/" for o in operands]
     elif name == "readlink":
@@ -313,9 +319,10 @@ def _paths_printed(name: str, args: tuple[str, ...], cwd: str | None) -> str | N
             suffix = operands[1] if len(operands) == 2 else ""
             operands = operands[:1]
         items = [_basename(o, suffix) for o in operands]
-    if items is None or any(i is None for i in items):
+    printed = [i for i in items if i is not None] if items is not None else []
+    if items is None or len(printed) != len(items):
         return None
-    return "".join(f"{i}{end}" for i in items)  # type: ignore[str-bytes-safe]
+    return "".join(f"{i}{end}" for i in printed)
 
 
 #: The short options each printer may carry without changing what it prints (``z``:

@@ -821,12 +821,12 @@ class _Walker:
                 sub.pipe = (pipe_number, 1)
                 sub.stdin = out
                 if isinstance(tnode, list):  # words of a stage tree-sitter left loose
-                    words: list[str] = []
+                    stage_argv: list[str] = []
                     for word in tnode:
                         values = decode_word(word, text_of, issues)
-                        unit.words.append(Word(text_of(word), " ".join(values), len(words), len(values)))
-                        words.extend(values)
-                    self.emit(unit, words, [], [], sub, " ".join(text_of(w) for w in tnode), level + 1)
+                        unit.words.append(Word(text_of(word), " ".join(values), len(stage_argv), len(values)))
+                        stage_argv.extend(values)
+                    self.emit(unit, stage_argv, [], [], sub, " ".join(text_of(w) for w in tnode), level + 1)
                 else:
                     self.statement(unit, tnode, sub, level + 1)
             else:
@@ -1357,7 +1357,8 @@ class _Walker:
         out = literal_output(argv, fed, cwd=here)
         if out is None and self.files and argv[0].rsplit("/", 1)[-1] == "cat" and len(argv) > 1:
             parts = [self.file_text(a, cwd) if a != "-" else fed for a in argv[1:]]
-            out = "".join(parts) if all(p is not None for p in parts) else None  # type: ignore[misc]
+            known = [p for p in parts if p is not None]
+            out = "".join(known) if len(known) == len(parts) else None
         if out is None:
             return
         target: Redirect | None = None

@@ -575,7 +575,7 @@ def _special(name: str, argv: tuple[str, ...], out: Peeled) -> tuple[str, ...] |
         return ("sh",)
     if name == "sg":
         # sg GROUP [-c] COMMAND… (the command is run by /bin/sh -c)
-        rest = list(argv[1:])
+        rest = argv[1:]
         if rest and rest[0] == "-":
             rest = rest[1:]
         if len(rest) < 2:
@@ -598,7 +598,7 @@ def _special(name: str, argv: tuple[str, ...], out: Peeled) -> tuple[str, ...] |
                         "--nonblock", "-o", "--close", "-F", "--no-fork", "-v", "--verbose"),
             string_opts=_opts("-c", "--command"),
         )
-        strings: list[str] = []
+        strings = []
         opts = _read_options(argv, 1, spec, name, None)
         out.problems.extend(opts.problems)
         strings += [v for o, v in opts.values if o in spec.string_opts and v is not None]
@@ -632,7 +632,7 @@ def _special(name: str, argv: tuple[str, ...], out: Peeled) -> tuple[str, ...] |
             "--group", "--tag", "--pipe", "-r", "--no-run-if-empty", "--will-cite"))
         opts = _read_options(argv, 1, spec, name, None)
         out.problems.extend(opts.problems)
-        rest = list(argv[opts.index :])
+        rest = argv[opts.index :]
         for stop in (":::", "::::", ":::+", "::::+"):
             if stop in rest:
                 rest = rest[: rest.index(stop)]

@@ -51,14 +51,14 @@ class Word(NamedTuple):
     """One word as written and as decoded, for validators.
 
     ``position`` is 0 for a command name, its index in argv for an argument, and -1 for
-    an assignment value or a redirection target; ``count`` is how many words it became
-    (brace expansion).
+    an assignment value or a redirection target; ``expands_to`` is how many words it
+    became (brace expansion). (Not ``count``: that would hide ``tuple.count``.)
     """
 
     raw: str
     value: str
     position: int
-    count: int = 1
+    expands_to: int = 1
 
 
 # --------------------------------------------------------------------------- escapes

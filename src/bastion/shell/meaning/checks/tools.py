@@ -105,7 +105,8 @@ def run_inside(f: Facts, args: tuple[str, ...], key: str, runner: EnvRunner, ctx
     if inner[:1] == ["--"]:
         inner = inner[1:]
     if parsed.has("-m", "--module") and inner is not None:
-        inner = ["python", "-m", *([parsed.value("-m", "--module")] if parsed.value("-m", "--module") else []), *inner]
+        module = parsed.value("-m", "--module")
+        inner = ["python", "-m", *([module] if module else []), *inner]
     if not inner:
         f.at_least(L)
         return

@@ -217,7 +217,7 @@ def run_validators(source: str, view: SyntaxView, plain: bool = False) -> list[F
         if not ascii_only:
             candidates.update(non_ascii)
         chosen = [index for index in sorted(candidates)
-                  if substrings[index] is None or any(t in source for t in substrings[index])
+                  if (subs := substrings[index]) is None or any(t in source for t in subs)
                   or (not ascii_only and index in non_ascii)]
     found: list[Finding] = []
     for index in chosen:

@@ -20,7 +20,7 @@ TRIGGER = ("{",)
 def check(source: str, view) -> list[Finding]:
     found: list[Finding] = []
     for word in view.words:
-        if word.count > 1:
+        if word.expands_to > 1:
             severity = Severity.HIGH if word.position == 0 else Severity.LOW
-            found.append(Finding(ID, severity, f"{word.raw[:40]!r} expands to {word.count} words"))
+            found.append(Finding(ID, severity, f"{word.raw[:40]!r} expands to {word.expands_to} words"))
     return found

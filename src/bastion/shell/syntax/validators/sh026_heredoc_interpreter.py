@@ -49,6 +49,6 @@ def check(source: str, view) -> list[Finding]:
         piped = feeder is not None and (feeder.name in _FEEDERS and (
             any(r.op in _HEREDOC for r in feeder.redirects) or feeder.name != "cat"))
         if direct or piped:
-            how = "here-document" if direct else f"output of {feeder.name}"
+            how = "here-document" if direct or feeder is None else f"output of {feeder.name}"
             found.append(Finding(ID, Severity.MEDIUM, f"{how} runs as {cmd.name} code"))
     return found
