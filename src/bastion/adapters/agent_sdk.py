@@ -31,11 +31,14 @@ only when a matcher or a permission result is built.
 from __future__ import annotations
 
 import os
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Literal, Mapping
 
 from ..model import Decision, ToolCall, Verdict
 from .claude_code import parse_mode
 from .wrap import Approve, _Guards, check_call
+
+if TYPE_CHECKING:  # the SDK is an optional extra, imported only when a callback runs
+    from claude_agent_sdk.types import SyncHookJSONOutput
 
 
 class BastionPermissions:
@@ -75,7 +78,7 @@ class BastionPermissions:
 
     # -- PreToolUse hook ----------------------------------------------------------
 
-    async def pre_tool_use(self, hook_input: Mapping[str, Any], tool_use_id: str | None, context: Any) -> dict[str, Any]:
+    async def pre_tool_use(self, hook_input: Mapping[str, Any], tool_use_id: str | None, context: Any) -> SyncHookJSONOutput:
         """A ``PreToolUse`` hook callback: allow, or deny with the reason, for every call."""
         try:
             tool_input = hook_input.get("tool_input") or {}
@@ -90,7 +93,7 @@ class BastionPermissions:
             )
         except Exception as exc:  # noqa: BLE001 - fail closed
             return _pre_tool_output("deny", f"bastion could not check this call ({type(exc).__name__}: {exc})")
-        verdict = "allow" if decision.verdict is Verdict.ALLOW else "deny"
+        verdict: Literal["allow", "deny"] = "allow" if decision.verdict is Verdict.ALLOW else "deny"
         out = _pre_tool_output(verdict, f"bastion: {decision.reason}")
         if decision.interrupt:
             out["continue_"] = False
@@ -104,7 +107,7 @@ class BastionPermissions:
         return HookMatcher(matcher=matcher, hooks=[self.pre_tool_use], timeout=timeout)
 
 
-def _pre_tool_output(verdict: str, reason: str) -> dict[str, Any]:
+def _pre_tool_output(verdict: Literal["allow", "deny"], reason: str) -> SyncHookJSONOutput:
     return {
         "hookSpecificOutput": {
             "hookEventName": "PreToolUse",

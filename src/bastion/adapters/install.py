@@ -258,7 +258,7 @@ def uninstall(client: str, scope: str = "user", *, cwd: str | None = None,
         stripped = strip_hooks(data)
         original = _read_backup(backup)
         before = _loads_or_none(original) if original is not None else None
-        if before is not None and _normal(strip_hooks(before)) == _normal(stripped):
+        if original is not None and before is not None and _normal(strip_hooks(before)) == _normal(stripped):
             state.write_atomic(path, original.decode("utf-8"), mode=path.stat().st_mode & 0o777)
             backup.unlink()
             how = "restored the file as it was before install"

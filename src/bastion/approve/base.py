@@ -34,9 +34,10 @@ Approver = Callable[[ToolCall, Decision], Decision]
 #: ``(verdict, reason)`` pair) that allows or denies, or None when it cannot tell.
 Classifier = Callable[[ToolCall, Decision], Any]
 
-#: An optional, slower explanation (stage 8's LLM explainer): text shown under the
-#: deterministic one when it arrives.
-LLMExplainer = Callable[[ToolCall, Decision], str | None]
+#: An optional, slower explanation (stage 8's LLM explainer), shown under the
+#: deterministic one when it arrives: text, or an object with ``explanation`` /
+#: ``reasoning`` / ``risk`` / ``level`` (``bastion.review``'s ``Explanation``), or None.
+LLMExplainer = Callable[[ToolCall, Decision], object]
 
 
 class Choice(str, Enum):

@@ -383,10 +383,13 @@ class TerminalPrompt:
             self.body_room, self.body_hidden = shown, len(rows) - self.body_offset - shown
             return self._lines(rows[self.body_offset : self.body_offset + shown])
 
+        # The ignores: prompt_toolkit types formatted text as an invariant ``list`` of a
+        # union of 2- and 3-tuples, so a list of plain (style, text) pairs, which it
+        # accepts at run time, does not match the declared type.
         return Layout(HSplit([
-            Window(FormattedTextControl(self.header), wrap_lines=True, dont_extend_height=True),
-            Window(FormattedTextControl(visible), wrap_lines=True, dont_extend_height=True),
-            Window(FormattedTextControl(self.footer), wrap_lines=True, dont_extend_height=True),
+            Window(FormattedTextControl(self.header), wrap_lines=True, dont_extend_height=True),  # type: ignore[arg-type]
+            Window(FormattedTextControl(visible), wrap_lines=True, dont_extend_height=True),  # type: ignore[arg-type]
+            Window(FormattedTextControl(self.footer), wrap_lines=True, dont_extend_height=True),  # type: ignore[arg-type]
         ]))
 
     def run(self) -> Choice | None:

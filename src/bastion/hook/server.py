@@ -124,7 +124,8 @@ def _same_user(conn: socket.socket) -> bool:
 
 
 def _read_all(conn: socket.socket) -> bytes | None:
-    chunks, size = [], 0
+    chunks: list[bytes] = []
+    size = 0
     while True:
         chunk = conn.recv(65536)
         if not chunk:

@@ -218,8 +218,9 @@ class _Text:
         self._chars.insert(i + 1, result)
         return result
 
-    def finding(self, kind: str, severity: Severity, start: int, end: int, message: str) -> InjectionFinding:
-        """A finding from a byte span."""
+    def finding(self, kind: str, severity: Severity, span: tuple[int, int], message: str) -> InjectionFinding:
+        """A finding from a byte span (a match's ``span()``)."""
+        start, end = span
         return InjectionFinding(kind, severity, self.char(start), self.char(end), message)
 
 
@@ -339,7 +340,7 @@ def _pattern_findings(compiled: _Compiled, buffer: _Text) -> list[InjectionFindi
         for match in compiled.regex(index).finditer(buffer.data):
             if refine is not None and not refine(match):
                 continue
-            found.append(buffer.finding(indicator.kind, indicator.severity, *match.span(), indicator.message))
+            found.append(buffer.finding(indicator.kind, indicator.severity, match.span(), indicator.message))
             count += 1
             if count >= _MAX_MATCHES_PER_PATTERN:
                 break
@@ -377,7 +378,7 @@ def _hidden_findings(
             inner = _weighty(found, buffer.char(match.start(1)), buffer.char(match.end(1)))
             if inner:
                 message = f"instructions hidden in an HTML comment ({inner[0].message})"
-                extra.append(buffer.finding("hidden_content", Severity.HIGH, *match.span(), message))
+                extra.append(buffer.finding("hidden_content", Severity.HIGH, match.span(), message))
     if b"<" in data and not source.lower().endswith(_STYLESHEET_SUFFIXES):
         lowered = data.lower()
         for regex, what, needle in (
@@ -392,10 +393,10 @@ def _hidden_findings(
                 inner = _weighty(found, buffer.char(match.start(1)), buffer.char(match.end(1)))
                 if inner:
                     message = f"instructions in {what} text ({inner[0].message})"
-                    extra.append(buffer.finding("hidden_content", Severity.HIGH, *match.span(), message))
+                    extra.append(buffer.finding("hidden_content", Severity.HIGH, match.span(), message))
                 else:
                     message = f"{what} text a person would not see"
-                    extra.append(buffer.finding("hidden_content", Severity.LOW, *match.span(), message))
+                    extra.append(buffer.finding("hidden_content", Severity.LOW, match.span(), message))
     if not buffer.ascii and compiled.invisible.search(data):
         extra.extend(_invisible_characters(buffer.text, found, source, depth))
     if depth < _MAX_DEPTH:
@@ -494,7 +495,7 @@ def _base64_findings(compiled: _Compiled, buffer: _Text, source: str, depth: int
         inner = _scan(decoded, source, depth + 1)
         if is_injection(inner) or any(f.weight >= 2 for f in inner):
             message = f"base64 that decodes to instructions: {_quote(decoded)}"
-            extra.append(buffer.finding("hidden_content", Severity.HIGH, *match.span(), message))
+            extra.append(buffer.finding("hidden_content", Severity.HIGH, match.span(), message))
     return extra
 
 

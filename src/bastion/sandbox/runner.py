@@ -439,9 +439,9 @@ class Sandbox:
                 proxy.close()
             if ctl_parent is not None:
                 ctl_parent.close()
-            for fd in (launch.info_fd, launch.status_fd) if launch is not None else ():
-                if fd is not None:
-                    os.close(fd)
+            for pipe_fd in (launch.info_fd, launch.status_fd) if launch is not None else ():
+                if pipe_fd is not None:
+                    os.close(pipe_fd)
 
     # -- backends -----------------------------------------------------------------------
 
