@@ -140,7 +140,7 @@ def test_reasons_are_one_line_and_name_the_path(env: Env) -> None:
             shown = v.path.replace(env.home, "~", 1) if v.path.startswith(env.home) else v.path
             assert shown in v.reason, (v.reason, shown)
     [cred] = env.check("read", "~/.ssh/id_rsa")
-    assert cred.reason == "reading ~/.ssh/id_rsa needs approval in every mode: credential store: SSH keys"
+    assert cred.reason == "reading ~/.ssh/id_rsa needs approval in every mode: credential file: SSH private key"
 
 
 def test_control_characters_in_names_are_escaped(env: Env) -> None:

@@ -1,4 +1,5 @@
-"""The path tables of bastion.files.protected: every entry, its case variants, its neighbours."""
+"""The file checks' readings of the path table (bastion.paths.table), through
+bastion.files.protected: every entry, its case variants, its neighbours."""
 
 from __future__ import annotations
 
@@ -16,8 +17,23 @@ from bastion.files.protected import (
     secret_file_reason,
     sensitive_reason,
 )
+from bastion.paths import table as T
+from bastion.paths.match import home_stores, protected_names
 
 HOME = "/home/alice"
+FOLDERS, FILES = protected_names()
+
+
+def _patterns(*kinds: str) -> list[str]:
+    return [p for row in T.ROWS if row.kind in kinds for p in row.patterns]
+
+
+#: Credential stores anchored at a home (``~/x``), as home-relative paths.
+HOME_STORES = sorted(p[2:].rstrip("/") for p in _patterns(T.CREDENTIAL) if p.startswith("~/"))
+#: Credential file names and folders that count anywhere (no glob).
+CREDENTIAL_NAMES = sorted(p for p in _patterns(T.CREDENTIAL) if "/" not in p and not any(c in p for c in "*?["))
+CREDENTIAL_FOLDERS = sorted(p.rstrip("/") for p in _patterns(T.CREDENTIAL) if p.endswith("/") and "/" not in p[:-1]
+                            and not p.startswith(("~", "/")))
 PROJ = "/srv/work/proj"
 NO_OWN = ProtectionConfig(own_paths=())
 
@@ -43,7 +59,7 @@ def sens(path: str, config: ProtectionConfig = NO_OWN) -> str | None:
 # --------------------------------------------------------------------------- dangerous files
 
 
-@pytest.mark.parametrize("name", sorted(P.DANGEROUS_FILES))
+@pytest.mark.parametrize("name", sorted(FILES))
 def test_every_dangerous_file_is_protected_in_any_case(name: str) -> None:
     for spelled in variants(name):
         for where in (PROJ, HOME, f"{PROJ}/sub/dir"):
@@ -51,7 +67,7 @@ def test_every_dangerous_file_is_protected_in_any_case(name: str) -> None:
             assert reason and name in reason
 
 
-@pytest.mark.parametrize("name", sorted(P.DANGEROUS_FILES))
+@pytest.mark.parametrize("name", sorted(FILES))
 def test_dangerous_file_lookalikes_are_not_protected(name: str) -> None:
     assert prot(f"{PROJ}/{name}.bak") is None
     assert prot(f"{PROJ}/x{name}") is None
@@ -60,7 +76,7 @@ def test_dangerous_file_lookalikes_are_not_protected(name: str) -> None:
 # --------------------------------------------------------------------------- dangerous directories
 
 
-@pytest.mark.parametrize("name", sorted(P.DANGEROUS_DIRECTORIES))
+@pytest.mark.parametrize("name", sorted(FOLDERS))
 def test_every_dangerous_directory_is_protected_at_any_depth(name: str) -> None:
     for spelled in variants(name):
         for path in (f"{PROJ}/{spelled}", f"{PROJ}/{spelled}/config", f"{PROJ}/a/{spelled}/b/c.txt", f"{HOME}/{spelled}/x"):
@@ -68,7 +84,7 @@ def test_every_dangerous_directory_is_protected_at_any_depth(name: str) -> None:
             assert reason and name in reason, path
 
 
-@pytest.mark.parametrize("name", sorted(P.DANGEROUS_DIRECTORIES))
+@pytest.mark.parametrize("name", sorted(FOLDERS))
 def test_dangerous_directory_lookalikes_are_not_protected(name: str) -> None:
     assert prot(f"{PROJ}/{name}x/file") is None
     assert prot(f"{PROJ}/x{name}/file") is None
@@ -165,32 +181,35 @@ def _title(rel: str) -> str:
     return "/".join(part.title() if not part.startswith(".") else part for part in rel.split("/"))
 
 
-@pytest.mark.parametrize("rel", sorted(P.HOME_CREDENTIALS))
+@pytest.mark.parametrize("rel", sorted(rel for rel, _folder, _row in home_stores()))
 def test_every_home_credential_store_in_every_home(rel: str) -> None:
+    folder = any(f == rel and is_folder for f, is_folder, _row in home_stores())
     for home in (HOME, "/root", "/home/bob", "/Users/carol", "/var/root"):
         for spelled in variants(rel) + [_title(rel)]:
             assert cred(f"{home}/{spelled}"), f"{home}/{spelled}"
-            assert cred(f"{home}/{spelled}/inner/file"), f"{home}/{spelled}/inner/file"
+            if folder:
+                assert cred(f"{home}/{spelled}/inner/file"), f"{home}/{spelled}/inner/file"
 
 
-@pytest.mark.parametrize("rel", sorted(P.HOME_CREDENTIALS))
+@pytest.mark.parametrize("rel", HOME_STORES)
 def test_home_credential_store_names_elsewhere(rel: str) -> None:
     """Outside a home the path is not a store — unless a name or folder in it is a credential anywhere."""
     parts = rel.split("/")
-    anywhere = parts[-1] in P.CREDENTIAL_NAMES or any(p in P.CREDENTIAL_COMPONENTS for p in parts)
+    anywhere = parts[-1] in CREDENTIAL_NAMES or any(p in CREDENTIAL_FOLDERS for p in parts)
     for base in (f"{PROJ}", f"{HOME}/proj"):
         assert (cred(f"{base}/{rel}") is not None) is anywhere, f"{base}/{rel}"
-    assert cred(f"{HOME}/{rel}x") is None or anywhere
+    in_folder_store = any(rel.startswith(f + "/") for f, is_folder, _row in home_stores() if is_folder)
+    assert cred(f"{HOME}/{rel}x") is None or anywhere or in_folder_store
 
 
-@pytest.mark.parametrize("name", sorted(P.CREDENTIAL_NAMES))
+@pytest.mark.parametrize("name", CREDENTIAL_NAMES)
 def test_credential_names_anywhere(name: str) -> None:
     for spelled in variants(name):
         assert cred(f"/var/lib/ci/{spelled}")
     assert cred(f"/var/lib/ci/{name}.pub") is None
 
 
-@pytest.mark.parametrize("name", sorted(P.CREDENTIAL_COMPONENTS))
+@pytest.mark.parametrize("name", CREDENTIAL_FOLDERS)
 def test_credential_folders_anywhere(name: str) -> None:
     for spelled in variants(name):
         assert cred(f"/var/lib/jenkins/{spelled}/authorized_keys")
@@ -212,8 +231,9 @@ SYSTEM_EXAMPLES = {
 }
 
 
-def test_system_examples_cover_every_glob() -> None:
-    assert set(SYSTEM_EXAMPLES) == set(P.SYSTEM_CREDENTIAL_GLOBS)
+def test_system_examples_cover_the_old_globs() -> None:
+    """Every system secret of the old list is still a row pattern."""
+    assert set(SYSTEM_EXAMPLES) - {"/etc/sudoers.d"} <= set(_patterns(T.CREDENTIAL))
 
 
 @pytest.mark.parametrize("path", [p for paths in SYSTEM_EXAMPLES.values() for p in paths])
@@ -273,21 +293,20 @@ SENSITIVE_EXAMPLES = {
     "*.pfx": "cert.pfx",
     "*.jks": "store.jks",
     "*.keystore": "release.keystore",
-    "id_rsa*": "id_rsa.pub",
+    "id_rsa*": "id_rsa_work",
     "id_dsa*": "id_dsa",
     "id_ecdsa*": "id_ecdsa_sk",
     "id_ed25519*": "id_ed25519",
     ".htpasswd": ".htpasswd",
     ".netrc": ".netrc",
-    ".npmrc": ".npmrc",
     ".pypirc": ".pypirc",
     ".pgpass": ".pgpass",
     ".git-credentials": ".git-credentials",
 }
 
 
-def test_sensitive_examples_cover_every_glob() -> None:
-    assert set(SENSITIVE_EXAMPLES) == set(P.SENSITIVE_NAME_GLOBS)
+def test_sensitive_examples_are_rows() -> None:
+    assert set(SENSITIVE_EXAMPLES) <= set(_patterns(T.SECRET, T.SENSITIVE, T.CREDENTIAL))
 
 
 @pytest.mark.parametrize("glob, name", sorted(SENSITIVE_EXAMPLES.items()))
@@ -344,8 +363,10 @@ def test_secret_files(name: str, expected: bool) -> None:
     assert (secret_file_reason(f"{PROJ}/{name}") is not None) is expected
 
 
-def test_secret_glob_table_is_covered() -> None:
-    assert set(P.SECRET_FILE_GLOBS) == {".env", ".env.*", ".envrc"}
+def test_secret_file_rows_are_names() -> None:
+    """Secret-file rows name files anywhere: ``secret_file_reason`` needs no home."""
+    assert {".env", ".env.*", ".envrc"} <= set(_patterns(T.SECRET))
+    assert not [p for p in _patterns(T.SECRET) if p.startswith(("~", "/"))]
 
 
 # --------------------------------------------------------------------------- removal targets
@@ -357,7 +378,7 @@ def rem(path: str, home: str = HOME, roots: tuple[str, ...] = ROOTS) -> str | No
     return removal_reason(path, home=home, roots=roots)
 
 
-@pytest.mark.parametrize("target", sorted(P.REMOVAL_TARGETS))
+@pytest.mark.parametrize("target", sorted(p for p in _patterns(T.REMOVAL, T.DELETE_ONLY) if "*" not in p))
 def test_every_named_removal_target(target: str) -> None:
     for spelled in variants(target):
         assert rem(spelled), spelled
@@ -378,13 +399,14 @@ def test_every_named_removal_target(target: str) -> None:
     ],
 )
 def test_children_of_removal_parents(parent: str, child: str) -> None:
-    assert parent in P.REMOVAL_PARENTS
+    assert (parent.rstrip("/") + "/*") in _patterns(T.REMOVAL, T.DELETE_ONLY)
     assert rem(child)
 
 
 def test_removal_parent_table_is_covered() -> None:
     covered = {"/", "/usr", "/private", "/system/volumes", "/system/volumes/data", "/home", "/users"}
-    assert covered == set(P.REMOVAL_PARENTS)
+    parents = {p[:-2] or "/" for p in _patterns(T.REMOVAL, T.DELETE_ONLY) if p.endswith("/*")}
+    assert covered <= parents
 
 
 @pytest.mark.parametrize(
@@ -398,7 +420,8 @@ def test_removal_parent_table_is_covered() -> None:
         (PROJ, HOME, "workspace root"),
         ("/opt/shared/extra", HOME, "workspace root"),
         ("/srv/work", HOME, "contains the workspace"),
-        ("/mnt", HOME, "top-level"),
+        ("/mnt", HOME, "system directory"),
+        ("/anything-at-top", HOME, "top-level"),
     ],
 )
 def test_home_and_workspace_roots(path: str, home: str, expected: str) -> None:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from bastion.files import protected
+from bastion.paths.match import protected_names
 from bastion.sandbox.plan import GIT_CONTROL
 from sandbox_util import BACKENDS, make_world, snapshot
 from waiting import PATIENCE, wait_for_file_sh
@@ -318,8 +318,9 @@ def test_a_workspace_that_is_a_linked_worktree_keeps_its_git_file(world, backend
 # --------------------------------------------------------------------------- the protected names of the one table
 
 
-DIRS = sorted(d for d in protected.DANGEROUS_DIRECTORIES if d != ".git")
-FILES = sorted(protected.DANGEROUS_FILES)
+_FOLDERS, _FILES = protected_names()
+DIRS = sorted(d for d in _FOLDERS if d != ".git")
+FILES = sorted(_FILES)
 
 
 @pytest.fixture

@@ -177,7 +177,9 @@ def test_persistence_levels(path: str, level: int) -> None:
         ("/data", True),
         (WS, True),
         ("/home/dev", True),
-        ("/tmp", False),
+        ("/tmp", True),  # the shared temp folder itself (its contents, /tmp/*, are scratch)
+        ("/tmp/*", False),
+        ("/work/*", False),
         ("/tmp/build", False),
         (f"{WS}/build", False),
         (f"{HOME}/Documents", False),

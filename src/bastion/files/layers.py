@@ -22,6 +22,11 @@ def _verdicts(ctx: Any) -> list[Any]:
         found = []
         for use in ctx.path_uses:
             found.extend(check_access(use.op, use.path, workspace=ctx.workspace, home=ctx.home, config=config))
+        if ctx.call.kind is Kind.SEARCH:  # Grep and Glob over a credential store are judged like Read
+            from .search import search_verdicts
+
+            roots = [use.path for use in ctx.path_uses]
+            found.extend(search_verdicts(ctx.call, roots, workspace=ctx.workspace, home=ctx.home, config=config))
         return found
 
     return ctx._once("path_verdicts", build)

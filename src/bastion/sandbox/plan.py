@@ -26,10 +26,11 @@ from __future__ import annotations
 
 import glob
 import os
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Iterable, Mapping, Sequence
 
 from ..files import protected
+from ..paths import match as paths
 
 #: Directories mounted fresh (and private) inside the sandbox.
 PRIVATE_DIRS = ("/tmp", "/run")
@@ -61,19 +62,18 @@ GIT_CONTROL: Mapping[str, tuple[str, str]] = {
 #: Submodules (git folders below ``modules/``, and theirs) are followed this deep.
 GIT_NESTING = 4
 
-#: Protected entries at the top of every write root (and of a writable home): each name of
-#: ``bastion.files.protected``'s tables. A folder that does not exist yet is covered by an
+#: Protected entries at the top of every write root (and of a writable home): each protected
+#: name of the path table (``bastion.paths.table``: protected files and folders, startup
+#: files), with its why. A folder that does not exist yet is covered by an
 #: empty read-only one (an empty folder is left behind): otherwise a sandboxed command could
 #: create ``.claude/settings.json`` with a hook the next agent session runs unconfined, or
 #: ``.vscode/tasks.json`` with a task the editor runs. ``.git`` is covered by ``GIT_CONTROL``.
-ROOT_PROTECTED_DIRS = tuple(d for d in protected.DANGEROUS_DIRECTORIES if d != ".git")
-ROOT_PROTECTED_FILES = tuple(protected.DANGEROUS_FILES)
+_PROTECTED_DIRS, _PROTECTED_FILES = paths.protected_names()
+ROOT_PROTECTED_DIRS = tuple(d for d in _PROTECTED_DIRS if d != ".git")
+ROOT_PROTECTED_FILES = tuple(_PROTECTED_FILES)
 
 #: Structural folders inside protected ones that stay writable (agents' worktrees).
-REWRITABLE = (".claude/worktrees",)
-
-#: Absolute secrets that are hidden when present (``/proc`` is private anyway).
-SYSTEM_SECRETS = tuple(g for g in protected.SYSTEM_CREDENTIAL_GLOBS if not g.startswith("/proc/"))
+REWRITABLE = paths.structural_folders()
 
 
 class PlanError(ValueError):
@@ -221,13 +221,14 @@ def _hidden(home: str, deny_read: Iterable[str], credential_globs: Iterable[str]
 
     finder = _Finder()
     for h in _homes(home):
-        for rel, why in protected.HOME_CREDENTIALS.items():
+        for rel, _folder, row in paths.home_stores():
             path = finder.find(h, rel)
             if path is not None:
-                add(path, f"credential store: {why}")
-    for pattern in SYSTEM_SECRETS:
+                add(path, f"credential store: {row.title}")
+    for pattern, _folder, row in paths.system_stores():  # /proc, /run and /tmp are private in the sandbox anyway
         for path in glob.glob(pattern):
-            add(path, f"system secret: {protected.SYSTEM_CREDENTIAL_GLOBS[pattern]}")
+            if not any(_within(_real(path), d) for d in PRIVATE_DIRS):
+                add(path, f"credential store: {row.title}")
     for pattern in credential_globs:
         for path in glob.glob(pattern, recursive=True):
             add(path, "credential pattern from settings")
@@ -438,14 +439,14 @@ class _Cover:
         dot_git = os.path.join(top, ".git")
         if not (os.path.isdir(dot_git) and not os.path.islink(dot_git)):
             # a .git file, a link, or none: creating one would make (or move) a repository here
-            self.name(dot_git, f".git is protected ({protected.DANGEROUS_DIRECTORIES['.git']})", missing="stop")
+            self.name(dot_git, f".git is protected ({_PROTECTED_DIRS['.git']})", missing="stop")
         for git_dir, where in _git_dirs(top):
             self.git_dir(git_dir, where)
         for name in ROOT_PROTECTED_DIRS:
-            self.name(os.path.join(top, name), f"{name} is protected ({protected.DANGEROUS_DIRECTORIES[name]})",
+            self.name(os.path.join(top, name), f"{name} is protected ({_PROTECTED_DIRS[name]})",
                       missing="empty")
         for name in ROOT_PROTECTED_FILES:
-            self.name(os.path.join(top, name), f"{name} is protected ({protected.DANGEROUS_FILES[name]})",
+            self.name(os.path.join(top, name), f"{name} is protected ({_PROTECTED_FILES[name]})",
                       missing="watch")
         for rel in REWRITABLE:
             path = os.path.join(top, rel)

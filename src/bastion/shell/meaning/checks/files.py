@@ -12,15 +12,19 @@ from __future__ import annotations
 import os
 import re
 
+from ....paths.match import is_temp_dir
 from ...catalog import catalog as C
 from ...syntax.env import is_dangerous_env
+from ...syntax.lazyre import LazyPattern
+from ...syntax.options import Args, parse_args
+from ...syntax.script import SimpleCommand
 from ..facts import (
+    SHELL_WORD,
     Ctx,
     Facts,
     H,
     L,
     R,
-    SHELL_WORD,
     destructive_verb,
     dynamic,
     exec_file,
@@ -29,19 +33,15 @@ from ..facts import (
     secret_var,
 )
 from ..inline import awk_risks, jq_risks, sed_commands
-from ...syntax.lazyre import LazyPattern
-from ...syntax.options import Args, parse_args
-from ..paths import DELETE, PathAccess, WRITE, resolve
-from ...syntax.script import SimpleCommand
+from ..paths import DELETE, WRITE, PathAccess, resolve
 from ..targets import (
-    TEMP_DIRS,
-    strip_glob,
     critical_reason,
     is_block_device,
     is_harmless_device,
     is_temp,
     persistence_level,
     secret_level,
+    strip_glob,
 )
 from .admin import check_sql_keyword
 from .find_expr import deletes_everything
@@ -91,7 +91,7 @@ def _delete_target(f: Facts, access: PathAccess, recursive: bool, ctx: Ctx) -> N
     if "$" in path and recursive:
         f.hit("CAT034", f"{f.label} (target {access.path!r} is only known at run time)")
         return
-    if recursive and strip_glob(path) in TEMP_DIRS and path != strip_glob(path):
+    if recursive and is_temp_dir(strip_glob(path)) and path != strip_glob(path):
         # ``rm -rf /tmp/*``: every temp file of every program (the directory itself,
         # ``rm -rf /tmp``, is a removal target and denied above)
         f.hit("CAT011", f"{f.label} → {path} (empties a shared temp directory)")

