@@ -22,7 +22,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from typing import Callable
+from collections.abc import Callable
 
 TYPICAL_COMMANDS = (
     "git status",
@@ -155,7 +155,7 @@ def injection_section(rounds: int, proc_rounds: int, env: dict) -> None:
     print("\n## Injection scanner, in process (µs)\n")
     print("| text | median | p99 |\n|---|---:|---:|")
     for label, text in texts:
-        median, p99 = _time_us(lambda: scan(text), max(50, rounds // 4))
+        median, p99 = _time_us(lambda text=text: scan(text), max(50, rounds // 4))
         print(f"| {label} | {median:.0f} | {p99:.0f} |")
     workdir = tempfile.mkdtemp(prefix="bastion-bench-scan-")
     path = os.path.join(workdir, "README.md")
@@ -211,17 +211,17 @@ def main() -> int:
     print("| call | median | p99 |\n|---|---:|---:|")
     for command in TYPICAL_COMMANDS:
         call = ToolCall("Bash", {"command": command}, cwd=project)
-        median, p99 = _time_us(lambda: guard.check(call), rounds)
+        median, p99 = _time_us(lambda call=call: guard.check(call), rounds)
         print(f"| `{_cell(command)}` | {median:.0f} | {p99:.0f} |")
     for tool, tool_input in (("Read", {"file_path": "src/app.py"}), ("Write", {"file_path": "src/app.py", "content": "x"})):
         call = ToolCall(tool, tool_input, cwd=project)
-        median, p99 = _time_us(lambda: guard.check(call), rounds)
+        median, p99 = _time_us(lambda call=call: guard.check(call), rounds)
         print(f"| {tool} `{tool_input['file_path']}` | {median:.0f} | {p99:.0f} |")
 
     print("\n## Shell parse + analyse (µs)\n")
     print("| command | median | p99 |\n|---|---:|---:|")
     for command in TYPICAL_COMMANDS[:4]:
-        median, p99 = _time_us(lambda: analyse(parse(command), cwd=project, home="/root"), rounds)
+        median, p99 = _time_us(lambda command=command: analyse(parse(command), cwd=project, home="/root"), rounds)
         print(f"| `{_cell(command)}` | {median:.0f} | {p99:.0f} |")
     # the pipeline above with a new file name and pattern every time: no cache inside
     # bastion has seen its path (resolving it and judging how secret it is cost most)
@@ -237,7 +237,7 @@ def main() -> int:
     unit = "grep -n foo src/app.py && "
     for repeat in (1, 4, 16, 64):
         command = unit * repeat + "true"
-        median, _ = _time_us(lambda: analyse(parse(command), cwd=project, home="/root"), max(50, rounds // 10))
+        median, _ = _time_us(lambda command=command: analyse(parse(command), cwd=project, home="/root"), max(50, rounds // 10))
         print(f"| {len(command)} | {median:.0f} | {median / len(command) * 100:.1f} |")
 
     injection_section(rounds, proc_rounds, env)

@@ -116,7 +116,7 @@ class ScriptedLLM:
         self.server.server_close()
         self.thread.join(5)
 
-    def __enter__(self) -> "ScriptedLLM":
+    def __enter__(self) -> ScriptedLLM:
         return self
 
     def __exit__(self, *exc: Any) -> None:
@@ -127,7 +127,7 @@ class ScriptedLLM:
     def _json(self, data: Any, **kw: Any) -> Action:
         return Action(body=json.dumps(data).encode(), **kw)
 
-    def say(self, text: str, **kw: Any) -> "ScriptedLLM":
+    def say(self, text: str, **kw: Any) -> ScriptedLLM:
         """Queue a plain text answer."""
         if self.api == "openai":
             data = {
@@ -146,7 +146,7 @@ class ScriptedLLM:
         self.script.append(self._json(data, **kw))
         return self
 
-    def call_tool(self, name: str, arguments: dict[str, Any] | str, *, text: str = "", **kw: Any) -> "ScriptedLLM":
+    def call_tool(self, name: str, arguments: dict[str, Any] | str, *, text: str = "", **kw: Any) -> ScriptedLLM:
         """Queue an answer that calls one tool."""
         n = len(self.script)
         if self.api == "openai":
@@ -164,11 +164,11 @@ class ScriptedLLM:
         self.script.append(self._json(data, **kw))
         return self
 
-    def fail(self, status: int, body: str = "internal error", **kw: Any) -> "ScriptedLLM":
+    def fail(self, status: int, body: str = "internal error", **kw: Any) -> ScriptedLLM:
         self.script.append(Action(status, body.encode(), "text/plain", **kw))
         return self
 
-    def raw(self, body: bytes, content_type: str = "application/json", **kw: Any) -> "ScriptedLLM":
+    def raw(self, body: bytes, content_type: str = "application/json", **kw: Any) -> ScriptedLLM:
         self.script.append(Action(200, body, content_type, **kw))
         return self
 

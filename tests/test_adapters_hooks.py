@@ -15,11 +15,10 @@ from typing import Any
 import pytest
 
 from bastion.adapters import claude_code, codex, gemini
+from bastion.adapters.results import scan_tool_result
 from bastion.hook import run as hook
 from bastion.hook.protocol import Reply
-from bastion.adapters.results import scan_tool_result
 from bastion.model import Finding, Severity, ToolCall, patch_files
-
 from conftest import run_bastion
 
 # tool names each client uses for the same things

@@ -15,14 +15,13 @@ from pathlib import Path
 
 import pytest
 
-from conftest import guard_with_settings
-
 from bastion.adapters import codex
-from bastion.hook import run as hook
 from bastion.engine import Guard
 from bastion.files.patch import patch_changes, patch_files
+from bastion.hook import run as hook
 from bastion.model import Mode, ToolCall, Verdict
 from bastion.policy.suggest import is_too_broad, rule_for_command
+from conftest import guard_with_settings
 
 
 def make_guard(project: Path, env: dict[str, str], settings: dict | None = None, **kw) -> Guard:

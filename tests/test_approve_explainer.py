@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bastion.approve.base import allowed, can_grant, denied, from_classifier
-from bastion.approve.explainer import MAX_RISK_WORDS, RISKS, KIND_RISKS, clip_words, edit_diff, explain
+from bastion.approve.explainer import KIND_RISKS, MAX_RISK_WORDS, RISKS, clip_words, edit_diff, explain
 from bastion.approve.headless import HeadlessApprover, in_ci
 from bastion.engine import Guard
 from bastion.model import Mode, Source, ToolCall, Verdict

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pexpect
 import pytest
-from waiting import PATIENCE
 
 from bastion.approve.terminal import GRACE_SECONDS, TerminalApprover, grace_seconds
+from waiting import PATIENCE
 
 LIVE = "❯"  # the selection marker: drawn once keys count
 

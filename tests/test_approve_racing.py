@@ -28,7 +28,6 @@ from bastion.approve.racing import (
 from bastion.engine import Guard
 from bastion.model import Source, ToolCall, Verdict
 from bastion.session import grant
-
 from test_approve_prompt import LIVE, result, shown, spawn
 from waiting import PATIENCE, gone, until, wait_for_file_sh
 

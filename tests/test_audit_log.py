@@ -12,13 +12,13 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import run_bastion
 
 from bastion import state
 from bastion.audit import denials, log
 from bastion.audit.redact import REDACTED
 from bastion.engine import Guard
 from bastion.model import Decision, Tier, ToolCall, Verdict
+from conftest import run_bastion
 
 
 def _no_constants(name: str) -> None:

@@ -22,17 +22,14 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-from pathlib import Path
-from typing import Callable
+from collections.abc import Callable
 
 import pytest
-
-from conftest import throwaway_workspace
-from hypothesis import HealthCheck, assume, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
 from bastion.engine import Guard
 from bastion.model import Mode, ToolCall, Verdict
+from conftest import throwaway_workspace
 
 MODES = (Mode.DEFAULT, Mode.BYPASS, Mode.DONT_ASK)
 

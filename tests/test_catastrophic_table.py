@@ -11,12 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from conftest import throwaway_workspace
-
 from bastion.catastrophic import EFFECTS, Effect, catastrophic_codes, effect_of
 from bastion.engine import Guard
 from bastion.model import Finding, LayerResult, Mode, Severity, ToolCall, Verdict
 from bastion.shell.catalog.intents import CODES
+from conftest import throwaway_workspace
 
 MODES = (Mode.DEFAULT, Mode.BYPASS, Mode.DONT_ASK)
 

@@ -15,11 +15,10 @@ from pathlib import Path
 import pytest
 
 from bastion.adapters import claude_code, codex, gemini
-from bastion.hook import run as hook
 from bastion.engine import Guard
+from bastion.hook import run as hook
 from bastion.model import TOOL_CATALOG, Kind, Mode, Tier, ToolCall, Verdict, internal_tools
 from bastion.policy.rules import parse_rule
-
 from conftest import run_bastion
 
 CLIENTS = {"claude-code": claude_code, "codex": codex, "gemini": gemini}

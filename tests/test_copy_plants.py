@@ -27,7 +27,6 @@ import pytest
 from bastion.approve.headless import HeadlessApprover, nobody_to_ask
 from bastion.files import landing
 from bastion.model import Decision, Mode, ToolCall, Verdict
-
 from conftest import guard_with_settings, throwaway_workspace
 
 EVIL_FILES = {

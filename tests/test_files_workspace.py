@@ -6,8 +6,7 @@ import os
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from bastion.files.workspace import Workspace, is_within, resolve_path
 

@@ -19,17 +19,17 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 import pytest
+
+import bastion.hook as transport
+from bastion import state
+from bastion.hook import client as hookc, server as hookd
 from conftest import throwaway_workspace
 from test_settings_bounds import the_issue_file
-
-from bastion import state
-import bastion.hook as transport
-from bastion.hook import client as hookc
-from bastion.hook import server as hookd
 
 EVENT = {"claude-code": "PreToolUse", "codex": "PreToolUse", "gemini": "BeforeTool"}
 SHELL = {"claude-code": "Bash", "codex": "Bash", "gemini": "run_shell_command"}

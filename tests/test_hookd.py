@@ -12,13 +12,12 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 
-from bastion.hook import client as hookc
-from bastion.hook import server as hookd
+from bastion.hook import client as hookc, server as hookd
 
 
 @pytest.fixture

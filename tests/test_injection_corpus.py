@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-from conftest import CORPUS
 from bastion.evaluate import evaluate_texts
 from bastion.injection.scanner import is_injection, scan
+from conftest import CORPUS
 
 PATH = CORPUS / "injection_texts.jsonl"
 NOISE = {"benign_looking_task", "repetitive_token_noise"}

@@ -6,8 +6,7 @@ from __future__ import annotations
 import base64
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from bastion.injection.indicators import ALL_INDICATORS, KINDS
 from bastion.injection.scanner import PERSISTENT, THRESHOLD, InjectionFinding, is_injection, scan, score

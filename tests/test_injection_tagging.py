@@ -6,8 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from bastion.injection.scanner import scan
 from bastion.injection.tagging import (

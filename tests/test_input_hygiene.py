@@ -17,17 +17,15 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
-from bastion.hook import client as hookc
-from bastion.hook import server as hookd
+from bastion.hook import client as hookc, server as hookd
 from bastion.validate import MAX_DEPTH, MAX_INPUT_BYTES, InputError, parse_input
-
 from conftest import throwaway_workspace
 
 CLIENTS = ("claude-code", "codex", "gemini")
@@ -401,7 +399,7 @@ def test_batch_answers_every_line_in_order(batch_workspace: tuple[str, dict[str,
     code, out, err = _run_batch(data, project, env)
     records = [json.loads(line) for line in out.splitlines()]
     assert len(records) == len(lines)
-    for number, (record, (good, ident, _)) in enumerate(zip(records, lines), 1):
+    for number, (record, (good, ident, _)) in enumerate(zip(records, lines, strict=True), 1):
         assert record["line"] == number
         if good:
             assert record["id"] == ident and record["decision"] in ("allow", "ask", "deny")

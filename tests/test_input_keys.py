@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from bastion.adapters import gemini
-from bastion.hook import run as hook
 from bastion.engine import Guard
+from bastion.hook import run as hook
 from bastion.model import TOOL_CATALOG, Kind, Mode, ToolCall, Verdict
 
 

@@ -7,8 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from bastion.adapters.install import (
     BACKUP_SUFFIX,
@@ -22,7 +21,6 @@ from bastion.adapters.install import (
     target_file,
     uninstall,
 )
-
 from conftest import run_bastion
 
 CLIENT_NAMES = sorted(CLIENTS)

@@ -14,13 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from conftest import guard_with_settings
-
 from bastion.adapters import claude_code, gemini
-from bastion.hook import run as hook
 from bastion.engine import Guard
+from bastion.hook import run as hook
 from bastion.mcp_args import operation, path_arguments, shell_command
 from bastion.model import Mode, ToolCall, Verdict
+from conftest import guard_with_settings
 
 ALLOW = {"permissions": {"allow": ["mcp__files", "mcp__shell"]}}
 EVERY_MODE = [Mode.DEFAULT, Mode.ACCEPT_EDITS, Mode.PLAN, Mode.BYPASS, Mode.DONT_ASK]

@@ -20,8 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from bastion.hook import client as hookc
-from bastion.hook import server as hookd
+from bastion.hook import client as hookc, server as hookd
 from bastion.policy import settings
 from bastion.policy.cache import PolicyCache, identity
 

@@ -11,20 +11,19 @@ import socket
 import subprocess
 import sys
 import tempfile
-import time
 import threading
+import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
-from review_server import ScriptedLLM
 
 from bastion import provenance
 from bastion.adapters import claude_code, gemini
-from bastion.hook import client as hookc
-from bastion.hook import run as hook
-from bastion.hook import server as hookd
+from bastion.hook import client as hookc, run as hook, server as hookd
 from bastion.hook.protocol import Reply
+from review_server import ScriptedLLM
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "bastion"
 CURL = "curl -s https://example.com/data.json"

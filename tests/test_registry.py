@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import throwaway_workspace
 
 from bastion.engine import Guard
 from bastion.model import Decision, Mode, ToolCall
@@ -27,6 +26,7 @@ from bastion.registry import (
     records,
     unreachable_keys,
 )
+from conftest import throwaway_workspace
 
 ROOT = Path(__file__).resolve().parents[1]
 RECORDS = records()

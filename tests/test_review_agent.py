@@ -6,15 +6,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from review_server import ScriptedLLM, llm  # noqa: F401 - fixture
-from waiting import PATIENCE
 
 from bastion.model import LayerResult, Tier, ToolCall, Verdict
+from bastion.policy.settings import load_policy, trust
 from bastion.review.agent import MAX_TOOL_CALLS_PER_TURN, GuardAgent
 from bastion.review.config import load_config
 from bastion.review.language import detect_languages
 from bastion.review.skillset import BUILTIN_DIR, SkillError, SkillSet, load_skills, parse_skill
-from bastion.policy.settings import load_policy, trust
+from review_server import ScriptedLLM, llm  # noqa: F401 - fixture
+from waiting import PATIENCE
 
 PENDING = LayerResult(Verdict.REVIEW, "unknown command (frob); approval needed", risk=Tier.HIGH_RISK)
 

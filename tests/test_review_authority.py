@@ -13,12 +13,12 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import run_bastion
-from review_server import ScriptedLLM
 
 from bastion.audit.log import entry
 from bastion.engine import Guard
 from bastion.model import Source, ToolCall, Verdict
+from conftest import run_bastion
+from review_server import ScriptedLLM
 
 #: Does not look like any well-known key format, so the audit's own redaction cannot be what hides it.
 KEY = "kq7Zx-local-llm-key-000111222333"

@@ -9,8 +9,6 @@ import threading
 import time
 
 import pytest
-from review_server import ScriptedLLM, llm  # noqa: F401 - fixture
-from waiting import PATIENCE
 
 from bastion.review.backends import (
     MAX_RESPONSE_BYTES,
@@ -25,6 +23,8 @@ from bastion.review.backends import (
     make_backend,
 )
 from bastion.review.config import ConfigError, ReviewConfig, Secret, load_config, review_enabled
+from review_server import ScriptedLLM, llm  # noqa: F401 - fixture
+from waiting import PATIENCE
 
 KEY = "sk-test-9f8e7d6c5b4a39281706f5e4d3c2b1a0"
 

@@ -7,7 +7,6 @@ import threading
 from pathlib import Path
 
 import pytest
-from review_server import ScriptedLLM, llm  # noqa: F401 - fixture
 
 from bastion import state
 from bastion.engine import Guard
@@ -17,6 +16,7 @@ from bastion.review.config import load_config
 from bastion.review.explain import Explainer, Explanation, explain_in_background, parse_explanation
 from bastion.review.reviewer import Reviewer
 from bastion.review.wiring import classifier_from_settings, explainer_from_settings
+from review_server import ScriptedLLM, llm  # noqa: F401 - fixture
 from waiting import PATIENCE
 
 #: The review timeout for a model that answers slowly; others get the default.

@@ -5,8 +5,6 @@ from __future__ import annotations
 import json
 
 import pytest
-from review_server import ScriptedLLM, llm  # noqa: F401 - fixture
-from waiting import PATIENCE
 
 from bastion.model import LayerResult, Source, Tier, ToolCall, Verdict
 from bastion.review.config import load_config
@@ -20,6 +18,8 @@ from bastion.review.reviewer import (
     render_input,
     to_layer_result,
 )
+from review_server import ScriptedLLM, llm  # noqa: F401 - fixture
+from waiting import PATIENCE
 
 PENDING = LayerResult(Verdict.REVIEW, "unknown command (frob); approval needed", risk=Tier.HIGH_RISK)
 
@@ -235,8 +235,11 @@ def test_ask_keeps_the_pending_suggestions_and_no_grant():
 
 # --------------------------------------------------------------------------- properties
 
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
+from hypothesis import (  # noqa: E402
+    given,
+    settings,
+    strategies as st,  # noqa: E402
+)
 
 
 @settings(max_examples=300, deadline=None)

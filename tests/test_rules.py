@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from bastion.model import ToolCall
 from bastion.policy.rules import Rule, RuleError, normalize_command, parse_rule

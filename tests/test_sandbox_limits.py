@@ -9,8 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from bastion.sandbox import EXIT_TIMEOUT, landlock
 from bastion.sandbox.cgroups import Limits, RunCgroup

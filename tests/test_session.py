@@ -9,9 +9,9 @@ import pytest
 
 from bastion import state
 from bastion.audit import log
-from bastion.engine import Guard
-from bastion.model import Mode, ToolCall, Verdict
 from bastion.audit.log import audit_path
+from bastion.engine import Guard
+from bastion.model import ToolCall, Verdict
 from bastion.session import GrantRefused, decide, grant
 
 

@@ -9,8 +9,7 @@ how the parser splits a command.
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from bastion.model import Tier
 from bastion.shell.meaning.analyse import Analysis, analyse

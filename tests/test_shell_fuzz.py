@@ -7,8 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, example, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, example, given, settings, strategies as st
 
 from bastion.shell.syntax.parse import parse
 from bastion.shell.syntax.script import Script, SimpleCommand, TooComplex

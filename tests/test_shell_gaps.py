@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import os
 import subprocess
-from typing import Callable
+from collections.abc import Callable
 
 import pytest
 

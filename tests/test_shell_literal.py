@@ -9,8 +9,7 @@ import shutil
 import subprocess
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from bastion.shell.syntax.literal import output, tee_files, xargs_items
 

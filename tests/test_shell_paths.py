@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
-from bastion.shell.syntax.parse import parse
 from bastion.shell.meaning.paths import PathAccess, extract_paths, resolve
+from bastion.shell.syntax.parse import parse
 from bastion.shell.syntax.script import Redirect, SimpleCommand
 
 CWD = "/work/proj"

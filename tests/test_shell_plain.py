@@ -11,8 +11,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 import bastion.shell.syntax.parse as parse_module
 from bastion.shell.syntax.parse import parse
@@ -126,7 +125,7 @@ _word = st.one_of(
 )
 _stage = st.lists(_word, min_size=1, max_size=4).flatmap(
     lambda words: st.lists(st.sampled_from([" ", "  "]), min_size=len(words) - 1, max_size=len(words) - 1).map(
-        lambda blanks: "".join(w + b for w, b in zip(words, blanks + [""]))
+        lambda blanks: "".join(w + b for w, b in zip(words, blanks + [""], strict=True))
     )
 )
 

@@ -10,8 +10,7 @@ import shutil
 import subprocess
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from bastion.model import Severity
 from bastion.shell.syntax.parse import parse

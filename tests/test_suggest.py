@@ -7,8 +7,7 @@ import shlex
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from bastion.engine import Guard
 from bastion.model import ToolCall, Verdict

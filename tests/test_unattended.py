@@ -15,13 +15,12 @@ from typing import Any
 import pytest
 
 from bastion.adapters import claude_code, codex, gemini
-from bastion.hook import run as hook
-from bastion.hook.protocol import Reply
 from bastion.adapters.agent_sdk import BastionPermissions
 from bastion.approve.headless import nobody_to_ask
 from bastion.engine import Guard
+from bastion.hook import run as hook
+from bastion.hook.protocol import Reply
 from bastion.model import Mode, ToolCall, Verdict
-
 from conftest import run_bastion
 
 ATTENDED = ["default", "acceptEdits", "plan"]

@@ -24,7 +24,8 @@ from __future__ import annotations
 
 import re
 import shlex
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from .model import ToolCall
 from .uris import file_uri_path

@@ -23,7 +23,7 @@ import os  # only os: the hook's thin client imports this module (no __future__,
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Callable, Iterable, Mapping
+    from collections.abc import Callable, Iterable, Mapping
 
 POINTS = "points elsewhere"
 LOOSENS = "loosens"

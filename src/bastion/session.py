@@ -7,8 +7,9 @@ ask, denial tracking counts, grants are stored, and the audit log gets its line.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from . import state
 from .model import Decision, Source, Tier, ToolCall, Verdict

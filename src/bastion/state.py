@@ -13,8 +13,9 @@ import functools
 import hashlib
 import json
 import os
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
-from typing import Any, Callable, Iterator, Mapping
+from typing import Any
 
 MANAGED_SETTINGS = "/etc/bastion/managed-settings.json"
 

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import json
 import threading
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Iterable
+from typing import Any
 
 
 @dataclass
@@ -273,7 +274,7 @@ class FakeServer:
         self.url = f"http://127.0.0.1:{self.port}"
         self.thread = threading.Thread(target=self.httpd.serve_forever, name=f"fake-{api}", daemon=True)
 
-    def __enter__(self) -> "FakeServer":
+    def __enter__(self) -> FakeServer:
         self.thread.start()
         return self
 

@@ -13,8 +13,9 @@ isolated HOME), so these tests also prove the installed hook command works.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 

@@ -31,7 +31,8 @@ only when a matcher or a permission result is built.
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any, Literal, Mapping
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Literal
 
 from ..model import Decision, ToolCall, Verdict
 from .claude_code import parse_mode

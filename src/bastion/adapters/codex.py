@@ -17,11 +17,12 @@ harmless (``model.internal_tools("codex")``).
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
+from ..hook.protocol import Reply
 from ..model import Decision, Finding, Verdict
 from . import claude_code
-from ..hook.protocol import Reply
 
 PRE_EVENTS = ("PreToolUse",)
 POST_EVENTS = ("PostToolUse",)

@@ -14,12 +14,12 @@ ask turned into a deny that says why. Gemini's own harmless tools (``enter_plan_
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from typing import Any
 
-from typing import Any, Mapping
-
+from ..hook.protocol import Reply
 from ..model import Decision, Finding, Verdict
 from . import claude_code
-from ..hook.protocol import Reply
 
 PRE_EVENTS = ("BeforeTool",)
 POST_EVENTS = ("AfterTool",)

@@ -21,9 +21,10 @@ import json
 import os
 import shlex
 import sys
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from .. import state
 

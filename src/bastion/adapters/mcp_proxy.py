@@ -25,7 +25,8 @@ from __future__ import annotations
 import os
 import re
 import sys
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from ..model import ToolCall, Verdict
 
@@ -75,7 +76,7 @@ class ToolGate:
 
         kept = []
         names = [str(getattr(tool, "name", "")) for tool in tools]
-        for name, tool in zip(names, tools):
+        for name, tool in zip(names, tools, strict=True):
             # everything a client may put in front of the model: titles, description, schemas,
             # annotations (a readOnlyHint that flips is a change too) and metadata
             description = "\n".join(filter(None, (getattr(tool, "title", None), getattr(tool, "description", None))))

@@ -8,7 +8,8 @@ ask. Every adapter reports the findings to its client in the client's own channe
 from __future__ import annotations
 
 import os
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ..model import Finding, ToolCall
 

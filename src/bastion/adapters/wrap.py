@@ -25,7 +25,8 @@ from __future__ import annotations
 import functools
 import inspect
 import os
-from typing import Any, Callable, Mapping, TypeVar
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
 
 from ..model import Decision, Source, ToolCall, Verdict
 

@@ -7,8 +7,9 @@ An allow resets the consecutive count, never the total.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from .. import state
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from . import accuracy, audit, check, demo, integrations, rules, run as run_verbs, scan
 from .common import EXIT_ASK, EXIT_BAD_INPUT, BadInput, Guards, approver, fail, internal_error_decision

@@ -16,8 +16,8 @@ opposite and compare lowercase, because there widening the match is the safe sid
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 __all__ = ["Workspace", "resolve_path", "is_within"]
 
@@ -111,7 +111,7 @@ class Workspace:
     roots: tuple[str, ...]
 
     @classmethod
-    def create(cls, cwd: str, additional: Sequence[str] = (), *, home: str) -> "Workspace":
+    def create(cls, cwd: str, additional: Sequence[str] = (), *, home: str) -> Workspace:
         """Resolve ``cwd`` and each additional directory (relative ones against ``cwd``)."""
         base = resolve_path(cwd, cwd=_SEP, home=home)
         roots: list[str] = [base]

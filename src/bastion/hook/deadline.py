@@ -29,9 +29,8 @@ import threading
 from collections.abc import Mapping
 from typing import Any
 
-from . import deadline_seconds
+from . import CLIENTS, deadline_seconds
 from .protocol import ClientAdapter, PayloadError, Reply
-from . import CLIENTS
 from .run import client_module, fail_closed, read_stdin, run
 
 

@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping, Protocol
+from typing import Any, Protocol
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -32,7 +33,7 @@ class Reply:
     exit_code: int = 0
 
     @classmethod
-    def json(cls, data: Mapping[str, Any]) -> "Reply":
+    def json(cls, data: Mapping[str, Any]) -> Reply:
         return cls(stdout=json.dumps(data, ensure_ascii=False))
 
 

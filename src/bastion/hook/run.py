@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Mapping
 from importlib import import_module
-from typing import Any, Mapping, cast
+from typing import Any, cast
 
 from . import CLIENTS
 from .protocol import ClientAdapter, PayloadError, Reply, RewritingClient, payload_cwd
-
 
 
 def client_module(name: str) -> ClientAdapter:
@@ -145,7 +145,6 @@ def _sandbox_rewrite(client: ClientAdapter, call: Any, policy: Any) -> dict[str,
 
 def _after_tool(client: ClientAdapter, event: str, payload: dict[str, Any], env: Mapping[str, str]) -> Reply:
     from ..adapters.results import scan_tool_result
-
     from .facts import recall
 
     call = client.to_call(payload)

@@ -8,7 +8,8 @@ result records them here, for the ``taint`` layer to use on the session's later 
 from __future__ import annotations
 
 import os
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ..model import Finding, Kind, Severity, ToolCall
 from .scanner import InjectionFinding, is_injection, scan

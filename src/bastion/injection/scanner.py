@@ -29,8 +29,9 @@ import binascii
 import functools
 import operator
 import re
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any
 
 from ..model import Severity
 
@@ -166,7 +167,7 @@ class _Compiled:
             "\u034f\u17b4\u17b5\u200e\u200f\u061c\ufe00-\ufe0f\U000e0100-\U000e01ef]"
         )
 
-    def hits(self, buffer: "_Text") -> list[int]:
+    def hits(self, buffer: _Text) -> list[int]:
         """Indices of the indicators that occur in the text (one pass per set)."""
         found: list[int] = []
         for pattern_set, members, non_latin in self.sets:

@@ -22,7 +22,8 @@ characters, and a schema nested too deeply to read in full is poisoned.
 from __future__ import annotations
 
 import json
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from .kinds import HIGH, MEDIUM, Indicator, KindRecord
 from .scanner import InjectionFinding, _fold, is_injection, scan, score, strip_invisible
@@ -151,7 +152,7 @@ def judge_tool(name: str, description: str | None, input_schema: Any = None) -> 
     found = scan(text, source=f"tool {name}")
     folded = _fold(text)  # one character for one: offsets still point into ``text``
     clean = strip_invisible(folded)  # words split by invisible characters, joined again
-    for indicator, pattern in zip(TOOL_INDICATORS, _compiled()):
+    for indicator, pattern in zip(TOOL_INDICATORS, _compiled(), strict=True):
         match = pattern.search(folded)
         if match is not None:
             # character offsets: RE2 on a str reports them in characters already

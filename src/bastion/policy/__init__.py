@@ -34,11 +34,34 @@ _EXPORTS = {
 
 __all__ = sorted(_EXPORTS)
 
-if TYPE_CHECKING:
-    from .grants import SettingsWriteError, add_session_grant, grant_key, save_always_rule, session_grants
-    from .plugins import PluginGuard, PluginPattern, load_plugins
-    from .rules import Rule, RuleError, normalize_command, parse_rule
-    from .settings import Policy, find_project_root, is_trusted, load_policy, trust, trusted_roots, untrust
+if TYPE_CHECKING:  # ``X as X``: the re-export form that type checkers and linters read
+    from .grants import (
+        SettingsWriteError as SettingsWriteError,
+        add_session_grant as add_session_grant,
+        grant_key as grant_key,
+        save_always_rule as save_always_rule,
+        session_grants as session_grants,
+    )
+    from .plugins import (
+        PluginGuard as PluginGuard,
+        PluginPattern as PluginPattern,
+        load_plugins as load_plugins,
+    )
+    from .rules import (
+        Rule as Rule,
+        RuleError as RuleError,
+        normalize_command as normalize_command,
+        parse_rule as parse_rule,
+    )
+    from .settings import (
+        Policy as Policy,
+        find_project_root as find_project_root,
+        is_trusted as is_trusted,
+        load_policy as load_policy,
+        trust as trust,
+        trusted_roots as trusted_roots,
+        untrust as untrust,
+    )
 
 
 def __getattr__(name: str) -> Any:

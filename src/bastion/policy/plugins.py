@@ -21,10 +21,11 @@ skipped whole, never half-applied. PyYAML is imported only when a guard file exi
 from __future__ import annotations
 
 import posixpath
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from ..model import CANONICAL_TOOLS, TOOL_CATALOG, Kind, ToolCall, tool_spec
 

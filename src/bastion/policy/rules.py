@@ -25,9 +25,10 @@ a rule with many stars can never stall the hook), plain and prefix rules need no
 from __future__ import annotations
 
 import posixpath
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
-from typing import Any, Callable
+from typing import Any
 
 from ..globs import glob_regex, literal
 from ..model import CANONICAL_TOOLS, TOOL_CATALOG, Kind, ToolCall, tool_spec
@@ -164,7 +165,7 @@ class _CommandPattern:
     regex: Any = None
 
     @classmethod
-    def compile(cls, content: str) -> "_CommandPattern":
+    def compile(cls, content: str) -> _CommandPattern:
         pat = normalize_command(content)
         if pat.endswith(":*"):
             body = pat[:-2].rstrip()
@@ -218,7 +219,7 @@ class _PathPattern:
     base_dir: str
 
     @classmethod
-    def compile(cls, content: str, base_dir: str) -> "_PathPattern":
+    def compile(cls, content: str, base_dir: str) -> _PathPattern:
         pat = content.strip()
         base = _glob_escape(base_dir or "/")
         if pat.startswith("//"):
@@ -261,7 +262,7 @@ class _WebPattern:
     regex: Any = None
 
     @classmethod
-    def compile(cls, content: str) -> "_WebPattern":
+    def compile(cls, content: str) -> _WebPattern:
         text = content.strip()
         if text.startswith("domain:"):
             host = text[len("domain:") :].strip().lower().lstrip("*").strip(".")

@@ -15,8 +15,8 @@ Every entry is checked by the tests to be something bastion's own guard does not
 from __future__ import annotations
 
 import shlex
+from collections.abc import Sequence
 from functools import cache
-from typing import Sequence
 
 #: Words that, inserted anywhere after the command (or its sub-command), make the call
 #: destructive. Keys are a command name or ``"command sub-command"``.

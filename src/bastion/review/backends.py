@@ -18,8 +18,9 @@ from __future__ import annotations
 import json
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, Sequence
+from typing import Any, Protocol
 from urllib.parse import urlsplit
 
 from .config import ReviewConfig, Secret

@@ -22,7 +22,8 @@ from __future__ import annotations
 
 import threading
 import time
-from typing import Any, Mapping, Protocol
+from collections.abc import Mapping
+from typing import Any, Protocol
 
 from ..audit.denials import MAX_CONSECUTIVE, MAX_TOTAL
 from ..model import Decision, Source, Tier, ToolCall, TraceEntry, Verdict

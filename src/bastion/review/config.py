@@ -13,8 +13,9 @@ log line, an error message or the audit by accident.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 #: ``api`` → (default base URL, conventional key variable, host that variable belongs to).
 APIS: dict[str, tuple[str, str, str]] = {

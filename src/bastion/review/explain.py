@@ -18,8 +18,9 @@ import json
 import re
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
-from typing import Any, Callable
+from typing import Any
 
 from ..model import Decision, Tier, ToolCall
 from .backends import Backend, Turn, make_backend

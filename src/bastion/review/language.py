@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from typing import Iterable
+from collections.abc import Iterable
 
 from ..model import Kind, ToolCall
 

@@ -23,9 +23,10 @@ error naming it.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 BUILTIN_DIR = Path(__file__).with_name("skills")
 SKILL_DIR_NAME = "guard-skills"

@@ -25,8 +25,9 @@ import os
 import shutil
 import stat
 import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from .plan import Plan
@@ -100,7 +101,7 @@ def find() -> str | None:
 
 
 def build_argv(
-    plan: "Plan",
+    plan: Plan,
     dirs: Placeholders,
     entry: Sequence[str],
     *,

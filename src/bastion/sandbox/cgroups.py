@@ -21,9 +21,9 @@ from __future__ import annotations
 import os
 import signal
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 __all__ = ["Limits", "RunCgroup", "MIN_PROCESSES"]
 
@@ -50,7 +50,7 @@ class Limits:
 
     def wanted(self) -> tuple[str, ...]:
         """The controllers these limits need."""
-        return tuple(c for c, v in zip(_CONTROLLERS, (self.processes, self.memory_mb, self.cpus)) if v is not None)
+        return tuple(c for c, v in zip(_CONTROLLERS, (self.processes, self.memory_mb, self.cpus), strict=True) if v is not None)
 
     def describe(self) -> dict[str, object]:
         return {k: v for k, v in (("processes", self.processes), ("memory_mb", self.memory_mb),
@@ -72,7 +72,7 @@ class RunCgroup:
     # -- making ----------------------------------------------------------------------
 
     @classmethod
-    def create(cls, limits: Limits) -> tuple["RunCgroup | None", str | None]:
+    def create(cls, limits: Limits) -> tuple[RunCgroup | None, str | None]:
         """The run's cgroup with ``limits`` written, or ``(None, why not)``."""
         wanted = limits.wanted()
         if not wanted:

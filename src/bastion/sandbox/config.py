@@ -22,8 +22,9 @@ its rule grammar anchors ``/path``: the project).
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from .cgroups import MIN_PROCESSES
 
@@ -67,7 +68,7 @@ class SandboxSettings:
     cpus: float | None = None
 
     @classmethod
-    def from_section(cls, section: Mapping[str, Any] | None, *, base: str, home: str) -> "SandboxSettings":
+    def from_section(cls, section: Mapping[str, Any] | None, *, base: str, home: str) -> SandboxSettings:
         section = section or {}
         if not isinstance(section, Mapping):
             raise SandboxSettingsError("sandbox must be an object")
@@ -99,7 +100,7 @@ class SandboxSettings:
         )
 
     @classmethod
-    def from_policy(cls, policy: Any, *, home: str) -> "SandboxSettings":
+    def from_policy(cls, policy: Any, *, home: str) -> SandboxSettings:
         sections = getattr(policy, "sections", None) or {}
         base = getattr(policy, "project_root", "") or os.getcwd()
         return cls.from_section(sections.get("sandbox"), base=base, home=home)

@@ -12,7 +12,7 @@ import fnmatch
 import os
 import resource
 import signal
-from typing import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 #: Variables a command always gets (when set), plus every ``LC_*``.
 BASE_ENV: tuple[str, ...] = ("PATH", "HOME", "LANG", "TERM", "TZ", "USER", "SHELL", "TMPDIR")

@@ -19,8 +19,8 @@ import ipaddress
 import select
 import socket
 import threading
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Iterable, Mapping
 
 MAX_HEADER = 64 * 1024
 MAX_CONNECTIONS = 64

@@ -17,8 +17,9 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Mapping, Sequence, TextIO
+from typing import Any, TextIO
 
 from .. import state
 from . import cgroups, limits, quarantine, violations

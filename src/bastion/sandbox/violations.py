@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterable
 from functools import lru_cache
-from typing import Iterable
 
 from .plan import Plan
 

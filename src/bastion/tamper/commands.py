@@ -4,7 +4,8 @@ run``/``pipx run bastion``)."""
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
+
 from ..shell.syntax.lazyre import LazyPattern
 
 

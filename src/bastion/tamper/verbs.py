@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from .commands import PYTHON, command_name, first_operand, is_abbreviation, option_value, python_module
 from .scene import Scene
@@ -52,7 +52,7 @@ DIST = "bastion-guard"
 
 
 def _dist_name(word: str) -> str:
-    return re.sub(r"[-_.]+", "-", re.split(r"[\[<>=!~;@ ]", word, 1)[0]).lower()
+    return re.sub(r"[-_.]+", "-", re.split(r"[\[<>=!~;@ ]", word, maxsplit=1)[0]).lower()
 
 
 @functools.lru_cache(maxsize=1)

@@ -50,7 +50,8 @@ an empty ``build/``.
 
 from __future__ import annotations
 
-from typing import Any, Iterator, Sequence
+from collections.abc import Iterator, Sequence
+from typing import Any
 
 from . import limits
 from .scene import Landing, Scene, Unlistable, git_sub

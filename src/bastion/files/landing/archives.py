@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import os
 import posixpath
-from typing import Any, Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
 from . import limits
 from .scene import Entry, Scene, Unlistable, below, expand, origin, remote, stdin_of, walk
@@ -168,8 +169,8 @@ def _tar_long(args: Sequence[str]) -> tuple[str, ...]:
 def tar(scene: Scene) -> Iterator[str]:
     """tar / bsdtar ``x``: the archive's members below ``-C`` (or here), after
     ``--strip-components``; only the members named, if any."""
-    from ...shell.syntax.options import parse_args
     from ...shell.meaning.paths import tar_args
+    from ...shell.syntax.options import parse_args
 
     parsed = parse_args(_tar_long(tar_args(scene.args)), frozenset(_TAR_VALUES.split()))
     names = parsed.names
@@ -221,8 +222,8 @@ def _stdin_archive(scene: Scene) -> Iterator[Entry]:
 def _tar_created(scene: Scene, feeder: Any) -> Iterator[Entry]:
     """The members ``tar c[f -] PATHS |`` writes to its output: each path and, for a
     folder, everything below it (``tar cf - dir | tar xf - -C dest`` copies a folder)."""
-    from ...shell.syntax.options import parse_args
     from ...shell.meaning.paths import command_base, tar_args
+    from ...shell.syntax.options import parse_args
 
     parsed = parse_args(_tar_long(tar_args(tuple(feeder.argv[1:]))), frozenset(_TAR_VALUES.split()))
     archive = parsed.value("-f", "--file")

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import os
 import posixpath
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
 
 from .scene import Scene, Unlistable, below, expand, origin, remote, walk
-
 
 _COPY_VALUES = {
     "cp": "-t --target-directory -S --suffix --sparse --reflink --no-preserve --preserve",

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import os
 import posixpath
-from typing import Any, Iterator, Sequence
+from collections.abc import Iterator, Sequence
+from typing import Any
 
 from . import limits
 from .patches import patch_targets, patch_texts, strip_count
@@ -189,8 +190,8 @@ def _branch(repo: _Repo, name: str, *, guess: bool = True) -> str | None:
 
 def git_archive(scene: Scene, feeder: Any) -> Iterator[Entry]:
     """The members ``git archive [--prefix=P] TREE [PATHS]`` writes to its output."""
-    from ...shell.syntax.options import parse_args
     from ...shell.meaning.paths import command_base
+    from ...shell.syntax.options import parse_args
 
     _sub, rest, where = git_sub(feeder.argv[1:])
     parsed = parse_args(rest, frozenset("--prefix --format -o --output --remote --exec --add-file --add-virtual-file".split()))

@@ -4,7 +4,7 @@ one patch reader (``files.patch.diff_names``)."""
 from __future__ import annotations
 
 import os
-from typing import Iterator, Sequence
+from collections.abc import Iterator, Sequence
 
 from . import limits
 from .scene import Scene, Unlistable, below, origin, stdin_of

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import os
 import posixpath
-from typing import Any, Iterator, Sequence
+from collections.abc import Iterator, Sequence
+from typing import Any
 
 from . import limits
-
 
 #: One archive member: its name, and where it links to (a symlink's target, or the
 #: member a hard link names) with whether it is a hard link.
@@ -59,7 +59,7 @@ class Scene:
         not listed here (as ``shell.meaning.paths`` does not name it either)."""
         return "{}" in word and any(c.origin in ("find -exec", "xargs") for c in (self.cmd, *self.commands))
 
-    def at(self, folder: str) -> "Scene":
+    def at(self, folder: str) -> Scene:
         """The same command run from ``folder`` (``git -C DIR``): its paths resolve there."""
         return Scene(self.cmd, self.name, self.lexical(folder), self.home, self.earlier, self.commands, self.source,
                      self.complex)

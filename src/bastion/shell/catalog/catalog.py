@@ -23,9 +23,10 @@ Codes (``CATxxx``, ``HBxxx``) are defined in ``intents.CODES``.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Mapping
+from typing import TYPE_CHECKING
 
 from ..syntax.lazyre import LazyPattern
 

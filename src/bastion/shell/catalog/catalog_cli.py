@@ -46,9 +46,10 @@ network access.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Mapping, NamedTuple
+from typing import NamedTuple
 
 __all__ = ["CliTool", "OptionKey", "cli_spec", "known", "match_option_key", "option_keys", "table"]
 

@@ -64,25 +64,24 @@ startup file or crontab). The parser hands over every text it ran as code
 
 from __future__ import annotations
 
-from collections import defaultdict
 import re
 import shlex
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache
-from typing import Iterable, Sequence
 
-from ..syntax.fastinit import fast_factory
-from ..syntax.lazyre import LazyPattern
 from ...model import Finding, Severity, Tier
 from ..catalog import catalog as C
 from ..catalog.catalog_cli import known as _long_tail
-from .inline import fork_bomb
-from ..syntax.literal import output as literal_output
-from ..syntax.literal import string_escapes
-from ..syntax.options import parse_args
 from ..catalog.intents import CODES, RiskFactor, at_least, factor, finding, safety
-from .paths import EXEC, PathAccess, find_roots, resolve
+from ..syntax.fastinit import fast_factory
+from ..syntax.lazyre import LazyPattern
+from ..syntax.literal import output as literal_output, string_escapes
+from ..syntax.options import parse_args
 from ..syntax.script import Script, SimpleCommand, TooComplex
+from .inline import fork_bomb
+from .paths import EXEC, PathAccess, find_roots, resolve
 from .planted import CRON_FIELDS
 from .semantics import ANALYSER, Ctx, Facts, classify
 from .targets import persistence_level, secret_level

@@ -10,16 +10,16 @@ high-risk, a destructive finding or a hard block makes it destructive.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from collections.abc import Mapping
-from typing import Callable, Protocol
+from typing import Protocol
 
 from ...model import Severity, Tier
 from ..catalog import catalog as C
 from ..catalog.intents import CODES
 from ..syntax.lazyre import LazyPattern
-from .paths import PathAccess
 from ..syntax.script import SimpleCommand
+from .paths import PathAccess
 from .targets import within
 
 R, L, H = Tier.READ_ONLY, Tier.LOW_RISK, Tier.HIGH_RISK

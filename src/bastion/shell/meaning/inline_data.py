@@ -242,7 +242,7 @@ def live_code(code: str, lang: str) -> str:
     if lang == "pl" and _re(r"=~|!~|(?<![\w$@%])(?:s|m|y|tr|qr)\s*[/{|!#]").search(code):
         return code  # perl regexes may hold quotes the scanner would misread
     chars = list(code)
-    for start, end, b0, b1, _kind in spans:
+    for _start, _end, b0, b1, _kind in spans:
         for k in range(b0, b1):
             if chars[k] != "\n":
                 chars[k] = " "

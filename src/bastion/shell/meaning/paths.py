@@ -17,11 +17,20 @@ from __future__ import annotations
 import fnmatch
 import posixpath
 import re
+from collections.abc import Callable, Iterable
 from functools import lru_cache
-from typing import Callable, Iterable, NamedTuple
+from typing import NamedTuple
 
+from ..catalog.catalog import (
+    AWKS,
+    INTERPRETER_VALUE_OPTS,
+    INTERPRETERS,
+    SHELLS,
+    STANDARD_BIN_DIRS,
+    canonical_name,
+    is_core,
+)
 from ..catalog.catalog_cli import cli_spec
-from ..catalog.catalog import AWKS, is_core, INTERPRETER_VALUE_OPTS, INTERPRETERS, SHELLS, STANDARD_BIN_DIRS, canonical_name
 from ..syntax.options import parse_args
 from ..syntax.script import SimpleCommand
 from .targets import is_harmless_device

@@ -22,6 +22,9 @@ from __future__ import annotations
 import posixpath
 
 from ..catalog import catalog as C
+from ..catalog.catalog_cli import cli_spec
+from ..syntax.env import is_dangerous_env
+from ..syntax.script import SimpleCommand
 from .checks.admin import (
     check_accounts,
     check_db_destroyer,
@@ -35,7 +38,6 @@ from .checks.admin import (
     check_sql_keyword,
     is_http_delete,
 )
-from .effects import SHELL_SERVERS
 from .checks.code import (
     check_credential_tool,
     check_interactive,
@@ -61,11 +63,11 @@ from .checks.files import (
     check_eval,
     check_find,
     check_getent,
-    check_install,
     check_grep,
     check_history,
     check_hostname,
     check_ifconfig,
+    check_install,
     check_jq,
     check_kill,
     check_make,
@@ -84,19 +86,18 @@ from .checks.files import (
 )
 from .checks.git import check_git
 from .checks.guard import GUARD_NAMES, GUARD_PREFIXES, check_guard_off
+from .checks.network import check_network, check_openssl, check_rsync
 from .checks.patch import PATCH_COMMANDS, check_patch
 from .checks.root import check_setcap
-from .checks.network import check_network, check_openssl, check_rsync
-from ..catalog.catalog_cli import cli_spec
 from .checks.tools import check_cli, check_tool
-from ..syntax.env import is_dangerous_env
+from .effects import SHELL_SERVERS
 from .facts import (
+    SHELL_PATHS,
     Checker,
     Ctx,
     Facts,
     H,
     L,
-    SHELL_PATHS,
     destructive_verb,
     dynamic,
     exec_file,
@@ -104,8 +105,7 @@ from .facts import (
     is_path_word,
     secret_var,
 )
-from .paths import EXEC, EXTRACTORS, PathAccess, READ, WRITE, command_base, extract_paths_in, resolve
-from ..syntax.script import SimpleCommand
+from .paths import EXEC, EXTRACTORS, READ, WRITE, PathAccess, command_base, extract_paths_in, resolve
 from .targets import is_block_device, is_temp, persistence_level, secret_level
 
 __all__ = ["ANALYSER", "Ctx", "Facts", "classify", "DISPATCH"]

@@ -9,7 +9,8 @@ from a ready dictionary instead.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Callable, TypeVar
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 __all__ = ["fast_factory"]
 

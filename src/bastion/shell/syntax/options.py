@@ -9,7 +9,7 @@ would make ``out`` look like an operand.
 
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 __all__ = ["Args", "parse_args"]
 

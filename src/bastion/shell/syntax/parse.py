@@ -67,20 +67,27 @@ from __future__ import annotations
 
 import posixpath
 import re
+from collections.abc import Callable
 from functools import partial
 from itertools import count, repeat
-from typing import Any, Callable
+from typing import Any
 
 from ...model import Finding, Severity
 from .env import is_dangerous_env, is_safe_env
 from .fastinit import fast_factory
-from .literal import OUTPUT_WRAPPERS, PRODUCERS
-from .literal import output as literal_output
-from .literal import tee_files, xargs_commands
+from .literal import OUTPUT_WRAPPERS, PRODUCERS, output as literal_output, tee_files, xargs_commands
 from .plain import plain_stages
 from .script import Redirect, Script, SimpleCommand, TooComplex
-from .unwrap import EXEC_RUNNERS as _EXEC_RUNNERS
-from .unwrap import SHELLS, WRAPPER_NAMES, find_exec_commands, peel, shell_input, shell_string, wrapper_options
+from .unwrap import (
+    EXEC_RUNNERS as _EXEC_RUNNERS,
+    SHELLS,
+    WRAPPER_NAMES,
+    find_exec_commands,
+    peel,
+    shell_input,
+    shell_string,
+    wrapper_options,
+)
 from .words import Word, decode_word, literal_dollar, unescape_heredoc, unescape_unquoted
 
 __all__ = ["parse", "UNKNOWN_CWD", "MAX_BYTES", "MAX_COMMANDS", "MAX_DEPTH", "MAX_NESTING", "MAX_WORK"]
@@ -190,7 +197,7 @@ class _Ctx:
         self.stdin: str | None = None
         self.background = False
 
-    def copy(self) -> "_Ctx":
+    def copy(self) -> _Ctx:
         new = _Ctx.__new__(_Ctx)
         new.cwd = self.cwd
         new.stack = list(self.stack)

@@ -21,7 +21,8 @@ words that look like something they are not.
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, NamedTuple
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 from ...model import Finding, Severity
 
@@ -314,7 +315,7 @@ def _expand(text: str, active: list[bool], nesting: int = 0) -> list[str]:
         pre = text[:start]
         amble, amble_mask = text[start + 1 : close], active[start + 1 : close]
         post, post_mask = text[close + 1 :], active[close + 1 :]
-        if not any(c == "," and a for c, a in zip(amble, amble_mask)):
+        if not any(c == "," and a for c, a in zip(amble, amble_mask, strict=True)):
             seq = _sequence(amble) if all(amble_mask) else None
             if seq is not None:
                 tack = seq
@@ -579,7 +580,7 @@ def decode_word(node: Any, text_of: TextOf, issues: Issues, braces: bool = True)
 def _brace_piece(node: Any, text_of: TextOf, issues: Issues) -> tuple[str, list[bool]]:
     """``{1..3}`` as tree-sitter marks it (it may include a leading ``\\$``)."""
     text, mask = _unquoted_pieces(text_of(node))
-    if any(ch == "$" and active for ch, active in zip(text, mask)):
+    if any(ch == "$" and active for ch, active in zip(text, mask, strict=True)):
         issues.append(("parameter expansion", node))
     return text, mask
 
@@ -615,7 +616,7 @@ def _has_blank(raw: str) -> bool:
     if " " not in raw and "\t" not in raw and "\n" not in raw:
         return False
     text, mask = _unquoted_pieces(raw)
-    return any(active and ch in " \t\n" for ch, active in zip(text, mask))
+    return any(active and ch in " \t\n" for ch, active in zip(text, mask, strict=True))
 
 
 def _braced(text: str, mask: list[bool], node: Any, issues: Issues, keep_empty: bool = False) -> list[str]:

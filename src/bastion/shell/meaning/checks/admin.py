@@ -7,9 +7,9 @@ and SQL pasted into the shell.
 from __future__ import annotations
 
 from ...catalog import catalog as C
+from ...syntax.options import parse_args
 from ..facts import Ctx, Facts, L, destructive_verb, host_of
 from ..inline import sql_risks
-from ...syntax.options import parse_args
 
 
 def check_power(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:

@@ -11,29 +11,29 @@ strings it hands to ``system()`` (analysed again by ``analyse.py``).
 from __future__ import annotations
 
 from ...catalog import catalog as C
+from ...syntax.lazyre import LazyPattern
+from ...syntax.options import parse_args
+from ...syntax.script import SimpleCommand
+from ..effects import SHELL_SERVERS, device_writes, fold_home, fork_loop, setid_chmods, shell_commands
 from ..facts import (
+    SHELL_PATHS,
+    SHELL_WORD,
     Ctx,
     Facts,
     L,
-    risky_options,
-    SHELL_PATHS,
-    SHELL_WORD,
     apply_value,
     destructive_verb,
     dynamic,
     exec_file,
     host_of,
+    risky_options,
 )
-from ..effects import SHELL_SERVERS, device_writes, fold_home, fork_loop, setid_chmods, shell_commands
 from ..inline import code_intents, heredoc_bodies
 from ..inline_data import LANGUAGES, live_code
-from ...syntax.lazyre import LazyPattern
-from ...syntax.options import parse_args
 from ..paths import resolve
-from ...syntax.script import SimpleCommand
 from ..targets import critical_reason, is_block_device, is_temp, persistence_level, secret_level
-from .root import grant_root
 from .network import check_network
+from .root import grant_root
 
 
 def check_interpreter(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:

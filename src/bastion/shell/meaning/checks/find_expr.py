@@ -12,7 +12,7 @@ is it true for every file, false for every file, and does it delete every file?
 from __future__ import annotations
 
 import posixpath
-from typing import Sequence
+from collections.abc import Sequence
 
 from ...catalog import catalog as C
 from ..paths import _FIND_VALUE, _find_start

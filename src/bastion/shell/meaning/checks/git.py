@@ -6,11 +6,11 @@
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from ...catalog import catalog as C
-from ..facts import Ctx, Facts, H, apply_value, host_of, short
 from ...syntax.options import parse_args
+from ..facts import Ctx, Facts, H, apply_value, host_of, short
 
 
 def check_git(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:

@@ -9,9 +9,9 @@ from __future__ import annotations
 import posixpath
 
 from ...catalog import catalog as C
-from ..facts import Checker, Ctx, Facts, L, dynamic, host_of, urls
 from ...syntax.lazyre import LazyPattern
 from ...syntax.options import Args, parse_args
+from ..facts import Checker, Ctx, Facts, L, dynamic, host_of, urls
 from ..paths import READ, WRITE, resolve
 from ..targets import critical_reason, home_relative, secret_level
 

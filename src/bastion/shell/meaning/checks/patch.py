@@ -16,9 +16,9 @@ variable — changes files nobody knows: the command is treated as unknown and a
 from __future__ import annotations
 
 from ....files.patch import PATCH_COMMANDS, patch_additions, patch_changes
+from ...syntax.lazyre import LazyPattern
 from ..facts import Ctx, Facts, L
 from ..inline import heredoc_bodies
-from ...syntax.lazyre import LazyPattern
 from ..paths import PathAccess, resolve
 from ..planted import as_commands
 from ..targets import persistence_level

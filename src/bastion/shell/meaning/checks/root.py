@@ -20,9 +20,9 @@ import posixpath
 import stat
 
 from ...catalog import catalog as C
-from ..facts import Ctx, Facts
 from ...syntax.lazyre import LazyPattern
 from ...syntax.options import parse_args
+from ..facts import Ctx, Facts
 from ..paths import WRITE, resolve
 
 __all__ = ["RUNNERS", "sets_id_bits", "root_caps", "runner_of", "check_setcap"]
@@ -184,7 +184,7 @@ def check_setcap(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
     if parsed.has("-v", "-r") or len(ops) < 2:
         f.hit("CAT005", f.label)
         return
-    for caps, word in zip(ops[0::2], ops[1::2]):
+    for caps, word in zip(ops[0::2], ops[1::2], strict=False):  # an odd last word has no pair
         if root_caps(caps) and grant_root(f, [word], ctx, f"capability {caps}"):
             return
     f.hit("CAT005", f.label)

@@ -6,14 +6,14 @@ finding; small refiners handle the forms a table cannot (``docker run --privileg
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from ...catalog import catalog as C
 from ...catalog.catalog_cli import CliTool, cli_spec, match_option_key
-from ..facts import Ctx, Facts, L, apply_value, destructive_verb, host_of, risky_options
 from ...syntax.options import Args, parse_args
 from ...syntax.script import SimpleCommand
+from ..facts import Ctx, Facts, L, apply_value, destructive_verb, host_of, risky_options
 from .admin import is_http_delete
 
 

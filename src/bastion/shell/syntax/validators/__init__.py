@@ -30,9 +30,10 @@ and ``high`` ask; ``high`` marks anything that hides what runs.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Sequence
 from importlib import import_module
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from ....model import Finding
 from ..plain import PLAIN_CHARACTERS
@@ -95,7 +96,7 @@ class SyntaxView:
     __slots__ = ("root", "commands", "words", "has_error", "label", "scripts", "_index", "_text_of", "_slice",
                  "_names")
 
-    def __init__(self, root: Any, commands: Iterable["SimpleCommand"] = (), words: Iterable["Word"] = (),
+    def __init__(self, root: Any, commands: Iterable[SimpleCommand] = (), words: Iterable[Word] = (),
                  label: str = "", text_of: Callable[[Any], str] | None = None,
                  slice_: Callable[[int, int], str] | None = None, names: Iterable[str] | None = None,
                  scripts: Iterable[str] = ()) -> None:
@@ -104,9 +105,9 @@ class SyntaxView:
         self._text_of = text_of
         self._slice = slice_
         #: Simple commands extracted from this text (wrappers peeled).
-        self.commands: Sequence["SimpleCommand"] = commands if isinstance(commands, (list, tuple)) else tuple(commands)
+        self.commands: Sequence[SimpleCommand] = commands if isinstance(commands, (list, tuple)) else tuple(commands)
         #: Every word as written and decoded.
-        self.words: Sequence["Word"] = words if isinstance(words, (list, tuple)) else tuple(words)
+        self.words: Sequence[Word] = words if isinstance(words, (list, tuple)) else tuple(words)
         self.has_error = bool(root is not None and root.has_error)
         #: Where the text came from ("" for the command itself, "bash -c string" …).
         self.label = label
