@@ -6,8 +6,7 @@ import os
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from bastion.files import PathVerdict, ProtectionConfig, Workspace, check_access, resolve_path, suggest_edit_scope
 

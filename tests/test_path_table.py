@@ -20,8 +20,7 @@ import pytest
 
 from bastion.engine import Guard
 from bastion.model import Mode, ToolCall, Verdict
-from bastion.paths import match as M
-from bastion.paths import table as T
+from bastion.paths import match as M, table as T
 from bastion.paths.table import ROWS, Row
 from conftest import throwaway_workspace
 

@@ -10,18 +10,16 @@ from __future__ import annotations
 import re
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
-from bastion.model import Tier
+from bastion.model import Severity, Tier
 from bastion.shell.catalog import catalog as C
-from bastion.shell.meaning.inline import awk_risks, code_intents, fork_bomb, heredoc_bodies, sed_commands, sql_risks
 from bastion.shell.catalog.intents import CODES, RiskFactor, safety
-from bastion.shell.syntax.options import parse_args
-from bastion.shell.syntax.script import Redirect, SimpleCommand
+from bastion.shell.meaning.inline import awk_risks, code_intents, fork_bomb, heredoc_bodies, sed_commands, sql_risks
 from bastion.shell.meaning.semantics import ANALYSER, Ctx, classify
 from bastion.shell.meaning.targets import critical_reason, is_block_device, persistence_level, secret_level
-from bastion.model import Severity
+from bastion.shell.syntax.options import parse_args
+from bastion.shell.syntax.script import Redirect, SimpleCommand
 
 WS = "/home/dev/project"
 HOME = "/home/dev"
