@@ -19,232 +19,18 @@ from __future__ import annotations
 import os
 import threading
 import time
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Protocol, Sequence
+from typing import TYPE_CHECKING, Any
 
+from .core.context import Context, Facts, Layer, PathUse, Reviewer
+from .core.mode import parse_mode, resolve_mode
 from .model import Decision, Finding, Kind, LayerResult, Mode, Source, Tier, ToolCall, TraceEntry, Verdict
 
+if TYPE_CHECKING:
+    from .policy.settings import Policy
 
-class Layer(Protocol):
-    """What the engine needs from a layer: a ``name`` and ``check``. Optional
-    attributes: ``stage`` (DESIGN.md's 0–7), ``can_deny`` (False lets the engine skip it
-    while an immune ask is held; default True) and ``timeout`` (seconds; the layer then
-    runs under a watchdog — layers added with ``insert_layer`` always do)."""
-
-    name: str
-
-    def check(self, call: ToolCall, ctx: "Context") -> LayerResult | None: ...
-
-
-Reviewer = Callable[[ToolCall, "Context", LayerResult], LayerResult]
-
-
-@dataclass
-class PathUse:
-    """One file the call touches: ``op`` is read, write, delete or exec; ``path`` is the
-    resolved real path, ``raw`` the path as the call wrote it."""
-
-    op: str
-    path: str
-    raw: str
-    command: str = ""
-
-
-class Context:
-    """What layers share about one call: settings, mode, workspace, and lazily computed
-    facts (the shell parse and analysis, the files touched, the session's grants).
-
-    Everything expensive is computed once, on first use, so a call that a deny rule
-    settles never pays for the shell analysis.
-    """
-
-    def __init__(
-        self,
-        call: ToolCall,
-        policy: Any,
-        *,
-        mode: Mode,
-        home: str,
-        env: Mapping[str, str],
-    ) -> None:
-        self.call = call
-        self.policy = policy
-        self.mode = mode
-        self.home = home
-        self.env = env
-        self.runs_sandboxed = False
-        self.add_dirs: tuple[str, ...] = ()
-        self._memo: dict[str, Any] = {}
-
-    def _once(self, key: str, compute: Callable[[], Any]) -> Any:
-        if key not in self._memo:
-            self._memo[key] = compute()
-        return self._memo[key]
-
-    # -- workspace and files -------------------------------------------------------
-
-    @property
-    def workspace(self) -> Any:
-        def build() -> Any:
-            from .files.workspace import Workspace
-
-            extra = tuple(self.policy.additional_directories) + tuple(self.add_dirs)
-            return Workspace.create(self.call.cwd, extra, home=self.home)
-
-        return self._once("workspace", build)
-
-    @property
-    def path_uses(self) -> list[PathUse]:
-        """Files the call reads or writes, resolved through symlinks."""
-
-        def build() -> list[PathUse]:
-            from .files.workspace import resolve_path
-
-            call = self.call
-            uses: list[PathUse] = []
-            if call.kind is Kind.SHELL or call.kind is Kind.MCP:
-                if call.kind is Kind.MCP:  # the files its arguments name, then its command's
-                    from .mcp_args import path_arguments
-
-                    for op, raw in path_arguments(call):
-                        uses.append(PathUse(op, resolve_path(raw, cwd=call.cwd, home=self.home), raw))
-                analysis = self.analysis
-                if analysis is not None:
-                    for access in analysis.paths:
-                        uses.extend(self._uses_of(access))
-                return uses
-            patch = call.patch
-            if patch is not None:  # Codex apply_patch: each file with what the patch does to it
-                from .files.patch import patch_changes
-
-                for op, raw in patch_changes(patch):
-                    uses.append(PathUse(op, resolve_path(raw, cwd=call.cwd, home=self.home), raw))
-                return uses
-            op = {
-                Kind.FILE_READ: "read",
-                Kind.SEARCH: "read",
-                Kind.FILE_WRITE: "write",
-                Kind.FILE_EDIT: "write",
-            }.get(call.kind, "read" if call.spec.uri_keys else None)  # an MCP resource read
-            if op is None:
-                return uses
-            raw_paths = call.paths or ([call.cwd] if call.kind is Kind.SEARCH else [])
-            for raw in raw_paths:
-                uses.append(PathUse(op, resolve_path(raw, cwd=call.cwd, home=self.home), raw))
-            return uses
-
-        return self._once("path_uses", build)
-
-    def resolve(self, raw: str, *, cwd: str | None = None) -> str:
-        """A path as the call means it: absolute, ``~`` expanded, symlinks resolved."""
-        from .files.workspace import resolve_path
-
-        return resolve_path(raw, cwd=cwd or self.call.cwd, home=self.home)
-
-    def paths_of(self, cmd: Any) -> list[PathUse]:
-        """The files one shell sub-command touches, resolved (for per-command checks
-        such as "an allow rule covers this command only if it writes inside")."""
-        key = f"paths_of:{id(cmd)}"
-
-        def build() -> list[PathUse]:
-            from .shell.meaning.paths import extract_paths
-
-            uses: list[PathUse] = []
-            for access in extract_paths(cmd, cwd=self.call.run_dir, home=self.home):
-                uses.extend(self._uses_of(access))
-            return uses
-
-        return self._once(key, build)
-
-    def _uses_of(self, access: Any) -> list[PathUse]:
-        """A shell path access resolved; a glob (``.gi*/config``) also stands for every
-        file it matches here, as the shell would expand it."""
-        from .files.workspace import resolve_path
-
-        run_dir = self.call.run_dir
-        resolved = resolve_path(access.resolved, cwd=run_dir, home=self.home)
-        uses = [PathUse(access.op, resolved, access.path, access.command)]
-        if any(ch in access.resolved for ch in "*?["):
-            for match in _glob_matches(access.resolved):
-                uses.append(PathUse(access.op, resolve_path(match, cwd=run_dir, home=self.home), access.path, access.command))
-        return uses
-
-    # -- shell --------------------------------------------------------------------
-
-    @property
-    def command(self) -> str | None:
-        """The shell command the call runs: a shell tool's, or the one an MCP tool's
-        arguments carry (``mcp__shell__run {"command": …}``); None otherwise."""
-
-        def build() -> str | None:
-            if self.call.kind is Kind.MCP:
-                from .mcp_args import shell_command
-
-                return shell_command(self.call)
-            return self.call.command
-
-        return self._once("command", build)
-
-    @property
-    def parsed(self) -> Any:
-        """The shell parse (Script or TooComplex), or None for calls without a command."""
-
-        def build() -> Any:
-            command = self.command
-            if command is None:
-                return None
-            from .shell.syntax.parse import parse
-
-            return parse(command)
-
-        return self._once("parsed", build)
-
-    @property
-    def analysis(self) -> Any:
-        """The shell analysis (catalog, intents, paths, hard blocks), or None."""
-
-        def build() -> Any:
-            parsed = self.parsed
-            if parsed is None:
-                return None
-            from .shell.meaning.analyse import analyse
-
-            return analyse(
-                parsed, cwd=self.call.run_dir, home=self.home, workspace_roots=self.workspace.roots
-            )
-
-        return self._once("analysis", build)
-
-    # -- session ------------------------------------------------------------------
-
-    @property
-    def session_grants(self) -> frozenset[str]:
-        def build() -> frozenset[str]:
-            if not self.call.session_id:
-                return frozenset()
-            from .policy.grants import session_grants
-
-            return session_grants(self.call.session_id, env=self.env)
-
-        return self._once("grants", build)
-
-
-#: A glob matching more files than this is judged on the first ones (and asks anyway
-#: for writes outside the workspace or to protected files among them).
-MAX_GLOB_MATCHES = 64
-
-
-def _glob_matches(pattern: str) -> list[str]:
-    """What a shell glob would expand to: the files it matches, plus — when only the
-    folder part is a glob (``.g?t/hooks/new``) — the named file in each matching folder."""
-    import glob
-    import os.path
-
-    matches = glob.glob(pattern)[:MAX_GLOB_MATCHES]
-    folder, name = os.path.split(pattern)
-    if name and not any(ch in name for ch in "*?["):
-        matches += [os.path.join(d, name) for d in glob.glob(folder)[:MAX_GLOB_MATCHES]]
-    return matches
+__all__ = ["Context", "Facts", "Guard", "Layer", "PathUse", "Reviewer"]
 
 
 @dataclass
@@ -295,7 +81,7 @@ def _deny_catastrophe(decision: Decision, ctx: Context) -> Decision:
     analysis gets it here; the table is imported only when there is a finding to look up."""
     found = list(decision.findings)
     try:
-        analysis = ctx.analysis if decision.verdict is Verdict.ALLOW else ctx._memo.get("analysis")
+        analysis = ctx.analysis if decision.verdict is Verdict.ALLOW else ctx.known("analysis")
     except Exception:  # noqa: BLE001 - the layer that needed it already failed closed
         analysis = None
     if analysis is not None:
@@ -333,7 +119,7 @@ class Guard:
     >>> guard.check(ToolCall("Bash", {"command": "git status"}, cwd="/work/project")).verdict
     """
 
-    policy: Any
+    policy: Policy
     layers: list[Layer] = field(default_factory=list)
     mode: Mode | None = None
     reviewer: Reviewer | None = None
@@ -347,6 +133,8 @@ class Guard:
     #: Extra workspace directories for this guard (``--add-dir``), besides the settings'
     #: ``additionalDirectories``.
     add_dirs: tuple[str, ...] = ()
+    #: Where the Context's facts come from (default: every provider bastion has).
+    facts: Facts | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         #: Layers added with ``insert_layer``: they run under the watchdog.
@@ -355,6 +143,10 @@ class Guard:
             from .layers import default_layers
 
             self.layers = default_layers()
+        if self.facts is None:
+            from .providers import ToolFacts
+
+            self.facts = ToolFacts()
 
     @classmethod
     def from_settings(
@@ -367,14 +159,14 @@ class Guard:
         env: Mapping[str, str] | None = None,
         reviewer: Reviewer | None = None,
         add_dirs: Sequence[str] = (),
-    ) -> "Guard":
+    ) -> Guard:
         """A guard with the settings that apply in ``cwd`` (managed, user, project …)."""
         from .policy.settings import load_policy
 
         env = env if env is not None else os.environ
         policy = load_policy(os.path.abspath(cwd), isolated=isolated, extra_files=settings_files, env=env)
         if isinstance(mode, str):
-            mode = Mode.parse(mode)
+            mode = parse_mode(mode)
         if reviewer is None and _review_on(policy.section("review"), env):
             from .review.wiring import build_reviewer  # imported only when the reviewer is on
 
@@ -401,18 +193,20 @@ class Guard:
     def effective_mode(self, call: ToolCall) -> Mode:
         """An explicit mode (flag or library argument) beats the client's, which beats
         the settings' ``defaultMode``."""
-        if self.mode is not None:
-            return self.mode
-        if call.mode is not None:
-            return call.mode
-        return self.policy.default_mode or Mode.DEFAULT
+        return resolve_mode(self.mode, call.mode, self.policy.default_mode)
 
     def context(self, call: ToolCall) -> Context:
-        home = self.env.get("HOME") or os.path.expanduser("~")
-        ctx = Context(call, self.policy, mode=self.effective_mode(call), home=home, env=self.env)
-        ctx.runs_sandboxed = self.runs_sandboxed
-        ctx.add_dirs = tuple(os.path.abspath(os.path.expanduser(d)) for d in self.add_dirs)
-        return ctx
+        assert self.facts is not None  # set in __post_init__
+        return Context(
+            call,
+            self.policy,
+            mode=self.effective_mode(call),
+            home=self.env.get("HOME") or os.path.expanduser("~"),
+            env=self.env,
+            facts=self.facts,
+            runs_sandboxed=self.runs_sandboxed,
+            add_dirs=tuple(os.path.abspath(os.path.expanduser(d)) for d in self.add_dirs),
+        )
 
     def check(self, call: ToolCall) -> Decision:
         ctx = self.context(call)
@@ -513,7 +307,7 @@ class Guard:
     ) -> Decision:
         result = outcome.result
         risk = call.tier
-        analysis = ctx._memo.get("analysis")
+        analysis = ctx.known("analysis")
         if analysis is not None:
             risk = analysis.tier
         if result.risk is not None:
@@ -521,7 +315,7 @@ class Guard:
         no_grant = result.no_grant or risk is Tier.DESTRUCTIVE
         if analysis is not None and getattr(analysis, "destructive", False):
             no_grant = True
-        if "path_uses" in ctx._memo and any(use.op == "delete" for use in ctx._memo["path_uses"]):
+        if any(use.op == "delete" for use in ctx.known("path_uses") or ()):
             no_grant = True  # an ask about a removal never offers a session or "always" grant
         # A layer's own suggestions are deliberate (e.g. a skill-scoped Edit rule for a
         # protected path); generated ones are never offered for immune asks.

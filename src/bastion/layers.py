@@ -15,10 +15,13 @@ may insert their own with ``Guard.insert_layer``.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .core.context import Layer
 
 
-def default_layers() -> list[Any]:
+def default_layers() -> list[Layer]:
     from .files.layers import PathBoundary, ProtectedPaths, RemovalTargets
     from .files.runs_later import RunsLater
     from .injection.taint import TaintLayer

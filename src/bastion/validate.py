@@ -18,9 +18,13 @@ directory — so the same input gets the same answer wherever it is decided.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from .model import TOOL_CATALOG, Kind, LayerResult, Source, ToolCall, Verdict
+
+if TYPE_CHECKING:
+    from .core.context import Context
 
 #: Longest input bastion analyses; larger ones are refused rather than half-read.
 MAX_INPUT_CHARS = 1_000_000
@@ -131,7 +135,7 @@ class ValidateInput:
     stage = 0
     can_deny = True
 
-    def check(self, call: ToolCall, ctx: Any) -> LayerResult | None:
+    def check(self, call: ToolCall, ctx: Context) -> LayerResult | None:
         problem = _problem(call)
         if problem is None:
             return None

@@ -14,10 +14,11 @@ it is harmless (``model.internal_tools("claude-code")``).
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
-from ..model import Decision, Finding, Mode, ToolCall, Verdict
 from ..hook.protocol import PayloadError, Reply, payload_cwd
+from ..model import Decision, Finding, Mode, ToolCall, Verdict
 
 PRE_EVENTS = ("PreToolUse", "PermissionRequest")
 POST_EVENTS = ("PostToolUse",)
@@ -30,10 +31,9 @@ can_rewrite = True
 
 def parse_mode(value: Any) -> Mode | None:
     """The client's permission mode; one bastion does not know counts as no mode."""
-    try:
-        return Mode.parse(value) if isinstance(value, str) else None
-    except ValueError:
-        return None
+    from ..core.mode import parse_mode as read_mode
+
+    return read_mode(value, strict=False)
 
 
 def to_call(payload: Mapping[str, Any], *, agent: str = "claude-code") -> ToolCall:

@@ -42,9 +42,10 @@ import signal
 import subprocess
 import sys
 import threading
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from ..model import Decision, Source, ToolCall, Verdict
 from .base import allowed, automated_may_allow, denied
@@ -165,7 +166,7 @@ def _parse(spec: HookSpec, out: bytes) -> HookAnswer:
 
 
 def run_hook(spec: HookSpec, data: Mapping[str, Any], *, cwd: str, env: Mapping[str, str],
-             running: "HookRun | None" = None) -> HookAnswer:
+             running: HookRun | None = None) -> HookAnswer:
     """Run one PermissionRequest script and read its answer (never raises).
 
     ``running`` keeps track of the process so that a racing approver can end it as
@@ -257,7 +258,7 @@ class PermissionHooks:
         self.problems: list[str] = []
 
     @classmethod
-    def from_guard(cls, guard: Any) -> "PermissionHooks":
+    def from_guard(cls, guard: Any) -> PermissionHooks:
         specs, problems = hook_specs(guard.policy, "PermissionRequest")
         hooks = cls(specs, env=guard.env, guard=guard)
         hooks.problems = problems
@@ -269,7 +270,9 @@ class PermissionHooks:
     def _mode(self, call: ToolCall) -> str:
         if self.guard is not None:
             return self.guard.effective_mode(call).value
-        return call.mode.value if call.mode is not None else "default"
+        from ..core.mode import resolve_mode
+
+        return resolve_mode(payload=call.mode).value
 
     def run_all(self, call: ToolCall, run: HookRun | None = None) -> list[HookAnswer]:
         specs = [spec for spec in self.specs if spec.applies_to(call)]

@@ -32,18 +32,17 @@ def call_from_json(data: dict[str, Any], *, where: str) -> Any:
     """A ToolCall from the ``bastion check`` JSON shape, already read by
     ``validate.parse_input`` (types checked, ``cwd`` absolute), or BadInput naming what
     is missing."""
-    from ..model import Mode, ToolCall
+    from ..core.mode import parse_mode
+    from ..model import ToolCall
 
     tool = data.get("tool", data.get("tool_name"))
     if not isinstance(tool, str) or not tool:
         raise BadInput(f"{where}: missing \"tool\" (a tool name such as \"Bash\" or \"Write\")")
     tool_input = data.get("input", data.get("tool_input")) or {}
-    mode = None
-    if data.get("mode") is not None:
-        try:
-            mode = Mode.parse(data["mode"])
-        except ValueError as exc:
-            raise BadInput(f"{where}: {exc}") from None
+    try:
+        mode = parse_mode(data.get("mode"))
+    except ValueError as exc:
+        raise BadInput(f"{where}: {exc}") from None
     return ToolCall(
         tool=tool,
         input=tool_input,
@@ -85,14 +84,15 @@ def audit_bad_input(message: str, raw: bytes | None, args: Any, data: Any = None
 
 
 def shell_call(command: str, args: Any) -> Any:
-    from ..model import Mode, ToolCall
+    from ..core.mode import parse_mode
+    from ..model import ToolCall
 
     return ToolCall(
         "Bash",
         {"command": command},
         cwd=os.path.abspath(args.cwd or os.getcwd()),
         session_id=args.session or "",
-        mode=Mode.parse(args.mode) if args.mode else None,
+        mode=parse_mode(args.mode or None),
     )
 
 

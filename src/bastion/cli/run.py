@@ -14,7 +14,8 @@ import json
 import os
 import shlex
 import sys
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from .common import EXIT_DENY, add_decision_flags
 
@@ -48,7 +49,8 @@ def cmd_doctor(args: Any) -> int:
 
 
 def _call(args: Any, cwd: str) -> tuple[Any, str | list[str]]:
-    from ..model import Mode, ToolCall
+    from ..core.mode import parse_mode
+    from ..model import ToolCall
 
     words = list(args.command)
     if words and words[0] == "--":
@@ -62,7 +64,7 @@ def _call(args: Any, cwd: str) -> tuple[Any, str | list[str]]:
         {"command": command},
         cwd=cwd,
         session_id=args.session or "",
-        mode=Mode.parse(args.mode) if args.mode else None,
+        mode=parse_mode(args.mode or None),
     )
     return call, runnable
 

@@ -7,15 +7,17 @@ those is a protected-paths ask (FS007), a source that cannot be listed a boundar
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..model import Kind, LayerResult, Tier, ToolCall, Verdict
 
+if TYPE_CHECKING:
+    from ..core.context import Context
 
-def _verdicts(ctx: Any) -> list[Any]:
+
+def _verdicts(ctx: Context) -> list[Any]:
     def build() -> list[Any]:
         from .check import check_access
-
         from .protected import ProtectionConfig
 
         config = ProtectionConfig.from_settings(ctx.policy.section("files") or {}, env=ctx.env)
@@ -29,14 +31,14 @@ def _verdicts(ctx: Any) -> list[Any]:
             found.extend(search_verdicts(ctx.call, roots, workspace=ctx.workspace, home=ctx.home, config=config))
         return found
 
-    return ctx._once("path_verdicts", build)
+    return ctx.once("path_verdicts", build)
 
 
 #: Protected paths named per landing before the judge stops looking (the first is the reason).
 _LANDING_HITS = 3
 
 
-def _landing_verdicts(ctx: Any) -> list[Any]:
+def _landing_verdicts(ctx: Context) -> list[Any]:
     """What copies and extractions put in place (``files.landing``), judged like any
     write: a protected path or credential store (``check_access``'s immune verdicts) or
     a file that runs later (``shell.meaning.targets``) is an immune FS007 ask naming it; a
@@ -84,7 +86,7 @@ def _landing_verdicts(ctx: Any) -> list[Any]:
                                            f"place cannot be listed ({why})", ctx.call.run_dir))
         return out
 
-    return ctx._once("landing_verdicts", build)
+    return ctx.once("landing_verdicts", build)
 
 
 def _result(verdicts: list[Any], verdict: Verdict, *, immune: bool, risk: Tier | None = None) -> LayerResult:
@@ -110,7 +112,7 @@ class RemovalTargets:
     stage = 2
     can_deny = True
 
-    def check(self, call: ToolCall, ctx: Any) -> LayerResult | None:
+    def check(self, call: ToolCall, ctx: Context) -> LayerResult | None:
         denies = [v for v in _verdicts(ctx) if v.verdict == "deny"]
         return _result(denies, Verdict.DENY, immune=True, risk=Tier.DESTRUCTIVE) if denies else None
 
@@ -129,7 +131,7 @@ class ProtectedPaths:
     stage = 3
     can_deny = False
 
-    def check(self, call: ToolCall, ctx: Any) -> LayerResult | None:
+    def check(self, call: ToolCall, ctx: Context) -> LayerResult | None:
         asks = [v for v in _verdicts(ctx) if v.verdict == "ask" and v.immune]
         if call.kind in (Kind.SHELL, Kind.MCP):
             asks.extend(v for v in _landing_verdicts(ctx) if v.immune)
@@ -153,7 +155,7 @@ def _skill_dir(path: str, root: str) -> str | None:
     return None
 
 
-def _skill_scope(verdict: Any, ctx: Any) -> str | None:
+def _skill_scope(verdict: Any, ctx: Context) -> str | None:
     """The skill-scoped rule to suggest for a protected *edit* inside a skill, or None."""
     from .check import suggest_edit_scope
 
@@ -165,7 +167,7 @@ def _skill_scope(verdict: Any, ctx: Any) -> str | None:
     return suggest_edit_scope(verdict.path, project_root=root)
 
 
-def _skill_rule_covers(asks: list[Any], ctx: Any) -> bool:
+def _skill_rule_covers(asks: list[Any], ctx: Context) -> bool:
     """An allow rule covers every skill file asked about, and is narrow: it matches no
     other part of ``.claude`` (settings, hooks, another skill)."""
     root = ctx.workspace.project_root.rstrip("/")
@@ -187,7 +189,7 @@ class PathBoundary:
     stage = 6
     can_deny = False
 
-    def check(self, call: ToolCall, ctx: Any) -> LayerResult | None:
+    def check(self, call: ToolCall, ctx: Context) -> LayerResult | None:
         asks = [v for v in _verdicts(ctx) if v.verdict == "ask" and not v.immune]
         if call.kind in (Kind.SHELL, Kind.MCP):
             asks.extend(v for v in _landing_verdicts(ctx) if not v.immune)

@@ -15,10 +15,14 @@ table in ``shell.meaning.targets``; this layer only reads it.
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from ..model import Finding, Kind, LayerResult, Tier, ToolCall, Verdict
 from ..shell.meaning.planted import as_commands
+
+if TYPE_CHECKING:
+    from ..core.context import Context
 
 #: How much planted text is analysed; the rest of a huge file is not read as code.
 MAX_CONTENT = 64 * 1024
@@ -48,8 +52,8 @@ def planted_text(call: ToolCall) -> str:
 def planted_hard_blocks(text: str, path: str, *, cwd: str, home: str, roots: Iterable[str]) -> list[Finding]:
     """The hard blocks (download-and-run, reverse shell, wipe …) of ``text`` written to
     ``path``, each saying where it was planted."""
-    from ..shell.meaning.analyse import analyse
     from ..shell.catalog.intents import finding
+    from ..shell.meaning.analyse import analyse
     from ..shell.syntax.parse import parse
 
     commands = as_commands(text, path)
@@ -70,7 +74,7 @@ class RunsLater:
     stage = 2
     can_deny = True
 
-    def check(self, call: ToolCall, ctx: Any) -> LayerResult | None:
+    def check(self, call: ToolCall, ctx: Context) -> LayerResult | None:
         if call.kind not in (Kind.FILE_WRITE, Kind.FILE_EDIT, Kind.SHELL, Kind.MCP):
             return None
         from ..shell.meaning.targets import persistence_level

@@ -31,10 +31,14 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any, Iterable, Mapping, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..model import Finding, Kind, LayerResult, Severity, Tier, ToolCall, Verdict
+
+if TYPE_CHECKING:
+    from ..core.context import Context
 
 __all__ = ["CODES", "UNRECORDED", "Taint", "TaintEvent", "TaintLayer", "record_read", "record_injection", "taint_of", "clear", "KEY"]
 
@@ -84,7 +88,7 @@ class TaintEvent(NamedTuple):
         return {"kind": self.kind, "what": self.what, "why": self.why, "at": self.at}
 
     @classmethod
-    def from_dict(cls, data: Any) -> "TaintEvent | None":
+    def from_dict(cls, data: Any) -> TaintEvent | None:
         if not isinstance(data, dict):
             return None
         kind, what = data.get("kind"), data.get("what")
@@ -279,7 +283,7 @@ def record_injection(
 # --------------------------------------------------------------------------- the layer
 
 
-def _network_or_execution(call: ToolCall, ctx: Any) -> str | None:
+def _network_or_execution(call: ToolCall, ctx: Context) -> str | None:
     """What the call does that a tainted session must not do silently, or None."""
     if call.kind is Kind.WEB_FETCH:
         from urllib.parse import urlsplit
@@ -316,7 +320,7 @@ class TaintLayer:
     stage = 3
     can_deny = False
 
-    def check(self, call: ToolCall, ctx: Any) -> LayerResult | None:
+    def check(self, call: ToolCall, ctx: Context) -> LayerResult | None:
         if not call.session_id or call.kind not in (Kind.SHELL, Kind.WEB_FETCH):
             return None
         taint = taint_of(call.session_id, ctx.env)

@@ -8,9 +8,12 @@ else that changes something asks.
 from __future__ import annotations
 
 import shlex
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ..model import Kind, LayerResult, Mode, Source, Tier, ToolCall, Verdict
+
+if TYPE_CHECKING:
+    from ..core.context import Context
 
 
 class Defaults:
@@ -18,7 +21,7 @@ class Defaults:
     stage = 7
     can_deny = False
 
-    def check(self, call: ToolCall, ctx: Any) -> LayerResult | None:
+    def check(self, call: ToolCall, ctx: Context) -> LayerResult | None:
         if call.kind is Kind.SHELL:
             return self._shell(call, ctx)
         if call.tier is Tier.READ_ONLY:
@@ -38,8 +41,10 @@ class Defaults:
                                             f"(to allow it: bastion rules add {quoted})")
         return LayerResult(Verdict.ASK, f"{call.tool} is {call.tier.value.replace('_', '-')}; approval needed")
 
-    def _shell(self, call: ToolCall, ctx: Any) -> LayerResult:
+    def _shell(self, call: ToolCall, ctx: Context) -> LayerResult:
         analysis = ctx.analysis
+        if analysis is None:  # a shell call always has one; failing here asks
+            raise ValueError("no shell analysis")
         if analysis.known_safe:
             written = _runs_code_after_writing(ctx)
             if written:
@@ -109,7 +114,7 @@ def _is_code(path: str) -> bool:
     return any(part.lower() in CODE_DIRECTORIES for part in path.split("/")[:-1])
 
 
-def _changed_files(ctx: Any) -> list[str]:
+def _changed_files(ctx: Context) -> list[str]:
     """Code the command writes or deletes — the shell's equivalent of an Edit of a
     source, script or build file, which asks in default mode too. Data files, created
     directories and sinks such as ``/dev/null`` are not; writes outside the workspace
@@ -123,7 +128,7 @@ def _changed_files(ctx: Any) -> list[str]:
     ]
 
 
-def _runs_code_after_writing(ctx: Any) -> str | None:
+def _runs_code_after_writing(ctx: Context) -> str | None:
     """The file written when a later sub-command runs code (a build, a test runner, a
     script): what runs may be what was just written (``printf … > Makefile && make``,
     ``cp /tmp/x.sh . && bash x.sh``). None otherwise."""
@@ -131,7 +136,8 @@ def _runs_code_after_writing(ctx: Any) -> str | None:
     from ..shell.syntax.script import Script
 
     written: str | None = None
-    for cmd in ctx.parsed.commands:
+    parsed = ctx.parsed
+    for cmd in parsed.commands if parsed is not None else ():
         if written and cmd.name not in _FILE_COMMANDS:
             single = analyse(Script((cmd,)), cwd=ctx.call.cwd, home=ctx.home)
             if single.tier is not Tier.READ_ONLY:
@@ -146,12 +152,13 @@ def _runs_code_after_writing(ctx: Any) -> str | None:
 _FILE_COMMANDS = frozenset({"cp", "mv", "rm", "mkdir", "touch", "cat", "echo", "printf", "tee", "chmod", "ls", "head", "tail"})
 
 
-def _runs_outside(ctx: Any) -> str | None:
+def _runs_outside(ctx: Context) -> str | None:
     """The first command that changes a directory outside the workspace (a test runner
     or build in ``/etc`` runs whatever code lives there), or None."""
     import os
 
-    for cmd in ctx.parsed.commands:
+    parsed = ctx.parsed
+    for cmd in parsed.commands if parsed is not None else ():
         if cmd.name in ("cd", "pushd"):
             continue
         where = ctx.resolve(os.path.join(ctx.call.run_dir, cmd.cwd or "."))

@@ -9,10 +9,14 @@ rule covers a call only if it covers **every** sub-command.
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
 from ..files.patch import PATCH_COMMANDS
 from ..model import Kind, LayerResult, Mode, Source, Tier, ToolCall, Verdict
+
+if TYPE_CHECKING:
+    from ..core.context import Context
 
 #: Calls whose files are read out of their input (a shell command's, an MCP tool's
 #: arguments): ``Read(...)`` and ``Edit(...)`` rules see those files too.
@@ -25,12 +29,12 @@ _WRITE_OPS = frozenset({"write", "delete"})
 ACCEPT_EDITS_COMMANDS = frozenset({"mkdir", "touch", "rm", "rmdir", "mv", "cp", "sed", "cd"}) | PATCH_COMMANDS
 
 
-def _shell_commands(ctx: Any) -> tuple[Any, ...]:
+def _shell_commands(ctx: Context) -> tuple[Any, ...]:
     parsed = ctx.parsed
     return tuple(parsed.commands) if parsed is not None else ()
 
 
-def _matching_rule(rules: Iterable[Any], call: ToolCall, ctx: Any) -> Any | None:
+def _matching_rule(rules: Iterable[Any], call: ToolCall, ctx: Context) -> Any | None:
     """The first rule that matches the call anywhere (whole call, a sub-command, or a
     file the call touches) — the test for deny and ask rules."""
     for rule in rules:
@@ -53,7 +57,7 @@ def _matching_rule(rules: Iterable[Any], call: ToolCall, ctx: Any) -> Any | None
     return None
 
 
-def _command_hits(rule: Any, command: str, ctx: Any) -> bool:
+def _command_hits(rule: Any, command: str, ctx: Context) -> bool:
     """A Bash rule matches the whole command or any spelling of a sub-command."""
     from ..shell.syntax.forms import deny_forms
 
@@ -62,7 +66,7 @@ def _command_hits(rule: Any, command: str, ctx: Any) -> bool:
     return any(rule.matches_command(form) for cmd in _shell_commands(ctx) for form in deny_forms(cmd))
 
 
-def _path_rule_hits(rule: Any, ctx: Any) -> bool:
+def _path_rule_hits(rule: Any, ctx: Context) -> bool:
     """``Read(...)`` rules see every read, ``Edit(...)``/``Write(...)`` every write or
     delete — from file tools and from shell commands alike."""
     if rule.content is None or rule.tool not in ("Read", "Edit", "Write", "Glob", "Grep"):
@@ -88,7 +92,7 @@ class DenyRules:
     stage = 1
     can_deny = True
 
-    def check(self, call: ToolCall, ctx: Any) -> LayerResult | None:
+    def check(self, call: ToolCall, ctx: Context) -> LayerResult | None:
         rule = _matching_rule(ctx.policy.rules_for("deny"), call, ctx)
         if rule is None:
             return None
@@ -105,7 +109,7 @@ class AskRules:
     stage = 3
     can_deny = False
 
-    def check(self, call: ToolCall, ctx: Any) -> LayerResult | None:
+    def check(self, call: ToolCall, ctx: Context) -> LayerResult | None:
         rule = _matching_rule(ctx.policy.rules_for("ask"), call, ctx)
         if rule is None:
             return None
@@ -126,7 +130,7 @@ class PluginGuards:
         self.stage = 3 if phase == "restrict" else 5
         self.can_deny = phase == "restrict"
 
-    def check(self, call: ToolCall, ctx: Any) -> LayerResult | None:
+    def check(self, call: ToolCall, ctx: Context) -> LayerResult | None:
         if self.phase == "allow" and call.kind is Kind.SHELL:
             return self._allow_shell(call, ctx)
         wanted = ("deny", "ask") if self.phase == "restrict" else ("allow",)
@@ -152,7 +156,7 @@ class PluginGuards:
         return LayerResult(Verdict(verdict), f"{reason} (guard {guard_id})", source=Source.CONFIG)
 
 
-    def _allow_shell(self, call: ToolCall, ctx: Any) -> LayerResult | None:
+    def _allow_shell(self, call: ToolCall, ctx: Context) -> LayerResult | None:
         """Like an allow rule, a plugin's allow pattern must cover **every** sub-command
         (``frob; git push --force`` is not covered by ``^frob\b``), each writing only
         inside the workspace."""
@@ -186,7 +190,7 @@ class ModeLayer:
     stage = 4
     can_deny = False
 
-    def check(self, call: ToolCall, ctx: Any) -> LayerResult | None:
+    def check(self, call: ToolCall, ctx: Context) -> LayerResult | None:
         mode = ctx.mode
         if mode is Mode.BYPASS:
             return LayerResult(Verdict.ALLOW, "bypassPermissions mode allows it", source=Source.MODE)
@@ -201,14 +205,14 @@ class ModeLayer:
         return None
 
 
-def _is_read_only(call: ToolCall, ctx: Any) -> bool:
+def _is_read_only(call: ToolCall, ctx: Context) -> bool:
     if call.kind is Kind.SHELL:
-        analysis = ctx.analysis
-        return analysis is not None and not ctx.parsed.complex and analysis.tier is Tier.READ_ONLY
+        analysis, parsed = ctx.analysis, ctx.parsed
+        return analysis is not None and parsed is not None and not parsed.complex and analysis.tier is Tier.READ_ONLY
     return call.tier is Tier.READ_ONLY
 
 
-def _is_workspace_edit(call: ToolCall, ctx: Any) -> bool:
+def _is_workspace_edit(call: ToolCall, ctx: Context) -> bool:
     workspace = ctx.workspace
     if call.kind in (Kind.FILE_WRITE, Kind.FILE_EDIT):
         uses = ctx.path_uses
@@ -219,7 +223,8 @@ def _is_workspace_edit(call: ToolCall, ctx: Any) -> bool:
             return False
         if any((cmd.name not in ACCEPT_EDITS_COMMANDS or cmd.wrappers) and not _feeds_only(cmd) for cmd in parsed.commands):
             return False
-        if ctx.analysis.unknown:  # e.g. a patch piped in: the files it changes are not known
+        analysis = ctx.analysis
+        if analysis is None or analysis.unknown:  # e.g. a patch piped in: the files it changes are not known
             return False
         return all(workspace.contains(use.path) for use in ctx.path_uses)
     return False
@@ -240,7 +245,7 @@ class AllowRules:
     stage = 5
     can_deny = False
 
-    def check(self, call: ToolCall, ctx: Any) -> LayerResult | None:
+    def check(self, call: ToolCall, ctx: Context) -> LayerResult | None:
         from .grants import grant_key
 
         if call.kind is Kind.SHELL:
@@ -277,7 +282,7 @@ class AllowRules:
         return None
 
 
-def _mcp_covered(rule: Any, call: ToolCall, ctx: Any) -> bool:
+def _mcp_covered(rule: Any, call: ToolCall, ctx: Context) -> bool:
     """An allow rule for an MCP server or tool lets the tool be used, as a ``Bash`` rule
     lets the shell be used: not to write or delete outside the workspace, and — for a
     shell command among its arguments — only as far as a ``Bash`` rule would cover it."""
@@ -287,7 +292,7 @@ def _mcp_covered(rule: Any, call: ToolCall, ctx: Any) -> bool:
     return ctx.command is None or bool(_shell_covered((rule,), call, ctx))
 
 
-def _shell_covered(rules: tuple[Any, ...], call: ToolCall, ctx: Any) -> list[str]:
+def _shell_covered(rules: tuple[Any, ...], call: ToolCall, ctx: Context) -> list[str]:
     """The rules that together cover every sub-command, or [] when one is uncovered."""
     from ..model import Severity
     from ..shell.syntax.forms import allow_form

@@ -28,9 +28,13 @@ from __future__ import annotations
 
 import os
 import shlex
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from ..model import Kind, ToolCall
+
+if TYPE_CHECKING:
+    from ..core.context import Context
 
 MAX_SUGGESTIONS = 5
 #: ``not_match`` examples saved with each rule (its self-test on every load).
@@ -278,7 +282,7 @@ def _too_broad_for_files(rule: Any) -> bool:
 # --------------------------------------------------------------------------- per kind
 
 
-def _shell_suggestions(call: ToolCall, ctx: Any) -> list[str]:
+def _shell_suggestions(call: ToolCall, ctx: Context) -> list[str]:
     from ..shell.syntax.forms import allow_form
     from .layers import _shell_covered
 
@@ -315,7 +319,7 @@ def _abs_path_rule(scope: str, root: str) -> str:
     return f"Edit(//{anchored}{inner})" if anchored else f"Edit(/{inner})"
 
 
-def _file_suggestions(call: ToolCall, ctx: Any) -> list[str]:
+def _file_suggestions(call: ToolCall, ctx: Context) -> list[str]:
     from ..files.check import suggest_edit_scope
     from ..files.workspace import resolve_path
 
@@ -335,7 +339,7 @@ def _file_suggestions(call: ToolCall, ctx: Any) -> list[str]:
     return found[:MAX_SUGGESTIONS] if len(found) <= MAX_SUGGESTIONS else []
 
 
-def suggest(call: ToolCall, ctx: Any) -> list[str]:
+def suggest(call: ToolCall, ctx: Context) -> list[str]:
     """Suggested allow rules for an ask, broadest safe form first; [] when none is safe."""
     if call.kind is Kind.SHELL:
         return _shell_suggestions(call, ctx)

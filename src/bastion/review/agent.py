@@ -14,7 +14,8 @@ the user's configuration and a trusted project; the call itself stays fenced as 
 from __future__ import annotations
 
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from ..model import LayerResult, ToolCall
 from .backends import Backend, ToolDef, ToolResult, ToolUse, Turn, make_backend
@@ -22,6 +23,9 @@ from .config import ReviewConfig
 from .language import detect_languages
 from .reviewer import UNTRUSTED_RULES, Assessment, call_block, describe_error, parse_verdict, settle, to_layer_result
 from .skillset import SkillSet, load_skills
+
+if TYPE_CHECKING:
+    from ..core.context import Context
 
 SKILL_TOOL = "Skill"
 #: Tool calls answered per model turn; more are refused (each still gets a result).
@@ -171,7 +175,7 @@ class GuardAgent:
         except Exception as exc:  # noqa: BLE001 - every failure asks
             return Assessment.failed(describe_error(exc))
 
-    def __call__(self, call: ToolCall, ctx: Any, pending: LayerResult) -> LayerResult:
+    def __call__(self, call: ToolCall, ctx: Context, pending: LayerResult) -> LayerResult:
         return to_layer_result(self.evaluate(call, note=pending.reason), pending, self.who)
 
 

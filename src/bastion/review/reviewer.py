@@ -20,11 +20,14 @@ import json
 import re
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ..model import LayerResult, Source, ToolCall, Verdict
 from .backends import Backend, ReviewError, ReviewTimeout, Turn, make_backend
 from .config import ReviewConfig
+
+if TYPE_CHECKING:
+    from ..core.context import Context
 
 #: The longest reason taken from a model (it is shown to the user and to the agent).
 MAX_REASON = 200
@@ -72,7 +75,7 @@ class Assessment:
     error: str = ""
 
     @classmethod
-    def failed(cls, error: str) -> "Assessment":
+    def failed(cls, error: str) -> Assessment:
         return cls(Verdict.ASK, "", error)
 
 
@@ -250,7 +253,7 @@ class Reviewer:
         except Exception as exc:  # noqa: BLE001 - every failure asks
             return Assessment.failed(describe_error(exc))
 
-    def __call__(self, call: ToolCall, ctx: Any, pending: LayerResult) -> LayerResult:
+    def __call__(self, call: ToolCall, ctx: Context, pending: LayerResult) -> LayerResult:
         return to_layer_result(self.evaluate(call, note=pending.reason), pending, self.who)
 
 
@@ -268,5 +271,5 @@ class Misconfigured:
     def evaluate(self, call: ToolCall, *, note: str = "") -> Assessment:
         return Assessment.failed(f"misconfigured: {self.problem}")
 
-    def __call__(self, call: ToolCall, ctx: Any, pending: LayerResult) -> LayerResult:
+    def __call__(self, call: ToolCall, ctx: Context, pending: LayerResult) -> LayerResult:
         return to_layer_result(self.evaluate(call), pending, self.who)

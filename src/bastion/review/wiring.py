@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import os
 import threading
-from typing import TYPE_CHECKING, Any, Mapping
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from ..core.context import Context
     from ..model import LayerResult, ToolCall
     from .agent import GuardAgent
     from .classifier import Classifier
@@ -25,7 +27,7 @@ if TYPE_CHECKING:
     from .reviewer import Misconfigured, Reviewer
 
 
-def evaluator_for(config: "ReviewConfig", policy: Any = None, env: Mapping[str, str] | None = None) -> "Reviewer | GuardAgent":
+def evaluator_for(config: ReviewConfig, policy: Any = None, env: Mapping[str, str] | None = None) -> Reviewer | GuardAgent:
     """The guard agent (skills from ``policy``'s scopes) or, with ``agent: false``, the
     single-turn reviewer."""
     if config.agent:
@@ -38,7 +40,7 @@ def evaluator_for(config: "ReviewConfig", policy: Any = None, env: Mapping[str, 
     return Reviewer(config)
 
 
-def make_reviewer(policy: Any, env: Mapping[str, str] | None = None) -> "Reviewer | GuardAgent | Misconfigured":
+def make_reviewer(policy: Any, env: Mapping[str, str] | None = None) -> Reviewer | GuardAgent | Misconfigured:
     """The configured reviewer, built now (see :class:`DeferredReviewer` for the lazy one)."""
     from .config import ConfigError, load_config
 
@@ -64,13 +66,13 @@ class DeferredReviewer:
     def __repr__(self) -> str:
         return f"DeferredReviewer({self._reviewer!r})" if self._reviewer is not None else "DeferredReviewer(not built yet)"
 
-    def resolve(self) -> "Reviewer | GuardAgent | Misconfigured":
+    def resolve(self) -> Reviewer | GuardAgent | Misconfigured:
         with self._lock:
             if self._reviewer is None:
                 self._reviewer = make_reviewer(self._policy, self._env)
             return self._reviewer
 
-    def __call__(self, call: "ToolCall", ctx: Any, pending: "LayerResult") -> "LayerResult":
+    def __call__(self, call: ToolCall, ctx: Context, pending: LayerResult) -> LayerResult:
         return self.resolve()(call, ctx, pending)
 
 
@@ -79,7 +81,7 @@ def build_reviewer(policy: Any, env: Mapping[str, str] | None = None) -> Deferre
     return DeferredReviewer(policy, env if env is not None else os.environ)
 
 
-def _config(policy: Any, env: Mapping[str, str]) -> "ReviewConfig | None":
+def _config(policy: Any, env: Mapping[str, str]) -> ReviewConfig | None:
     from .config import ConfigError, load_config, review_enabled
 
     section = policy.section("review")
@@ -101,7 +103,7 @@ def _policy(policy: Any, cwd: str, env: Mapping[str, str]) -> Any:
 
 def classifier_from_settings(
     policy: Any = None, env: Mapping[str, str] | None = None, *, cwd: str = "."
-) -> "Classifier | None":
+) -> Classifier | None:
     """The ``classifier`` for the racing and coordinator approvers, or ``None`` when the
     reviewer is off, misconfigured, or ``review.classifier`` is not true."""
     env = env if env is not None else os.environ
@@ -116,7 +118,7 @@ def classifier_from_settings(
 
 def explainer_from_settings(
     policy: Any = None, env: Mapping[str, str] | None = None, *, cwd: str = "."
-) -> "Explainer | None":
+) -> Explainer | None:
     """The LLM explanation callable for the prompt, or ``None`` when the reviewer is off,
     misconfigured, or ``review.explain`` is false."""
     env = env if env is not None else os.environ

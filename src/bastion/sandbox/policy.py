@@ -18,9 +18,12 @@ rewrites the call into ``bastion run`` through ``updatedInput``).
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..model import Decision, Kind, Source, ToolCall, TraceEntry, Verdict
+
+if TYPE_CHECKING:
+    from ..core.context import Context
 
 #: Layers of stages 6–7 whose asks the sandbox may turn into allows.
 SANDBOXABLE_LAYERS = frozenset({"shell_analysis", "path_boundary", "defaults"})
@@ -31,13 +34,13 @@ def wants_unsandboxed(call: ToolCall) -> bool:
     return call.input.get("dangerouslyDisableSandbox") is True
 
 
-def _settings(ctx: Any) -> Any:
+def _settings(ctx: Context) -> Any:
     from .config import SandboxSettings
 
     return SandboxSettings.from_policy(ctx.policy, home=ctx.home)
 
 
-def auto_allow(decision: Decision, call: ToolCall, ctx: Any) -> Decision | None:
+def auto_allow(decision: Decision, call: ToolCall, ctx: Context) -> Decision | None:
     """The changed decision, or None to keep ``decision`` as it is. Never raises: a
     failure relaxes nothing (and still asks for ``dangerouslyDisableSandbox``)."""
     if call.kind is not Kind.SHELL:
@@ -48,7 +51,7 @@ def auto_allow(decision: Decision, call: ToolCall, ctx: Any) -> Decision | None:
         return _needs_approval(decision, time.perf_counter_ns()) if wants_unsandboxed(call) else None
 
 
-def _auto_allow(decision: Decision, call: ToolCall, ctx: Any) -> Decision | None:
+def _auto_allow(decision: Decision, call: ToolCall, ctx: Context) -> Decision | None:
     sections = getattr(ctx.policy, "sections", None) or {}
     if not sections.get("sandbox"):
         return None

@@ -7,9 +7,12 @@ it refuses to interpret, so ``for f in *; do rm -rf /; done`` is denied, not ask
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..model import Kind, LayerResult, Severity, Tier, ToolCall, Verdict
+
+if TYPE_CHECKING:
+    from ..core.context import Context
 
 _SEVERITY_ORDER = [Severity.CRITICAL, Severity.HIGH, Severity.MEDIUM, Severity.LOW]
 #: Calls that can carry a shell command: shell tools, and MCP tools whose arguments hold
@@ -28,7 +31,7 @@ class HardBlocks:
     stage = 2
     can_deny = True
 
-    def check(self, call: ToolCall, ctx: Any) -> LayerResult | None:
+    def check(self, call: ToolCall, ctx: Context) -> LayerResult | None:
         if call.kind not in _COMMAND_KINDS:
             return None
         analysis = ctx.analysis
@@ -51,11 +54,13 @@ class TooComplex:
     stage = 3
     can_deny = False
 
-    def check(self, call: ToolCall, ctx: Any) -> LayerResult | None:
+    def check(self, call: ToolCall, ctx: Context) -> LayerResult | None:
         if call.kind not in _COMMAND_KINDS:
             return None
+        from .syntax.script import Script
+
         parsed = ctx.parsed
-        if parsed is None or not parsed.complex:
+        if parsed is None or isinstance(parsed, Script):  # only a TooComplex is complex
             return None
         return LayerResult(
             Verdict.ASK,
@@ -73,13 +78,14 @@ class ShellAnalysis:
     stage = 6
     can_deny = False
 
-    def check(self, call: ToolCall, ctx: Any) -> LayerResult | None:
+    def check(self, call: ToolCall, ctx: Context) -> LayerResult | None:
         if call.kind not in _COMMAND_KINDS:
             return None
         analysis = ctx.analysis
         if analysis is None:
             return None
-        findings = list(ctx.parsed.findings) + [f for f in analysis.findings if f not in ctx.parsed.findings]
+        parsed = ctx.parsed.findings if ctx.parsed is not None else ()
+        findings = list(parsed) + [f for f in analysis.findings if f not in parsed]
         # Low-severity findings are notes, not reasons to interrupt: a quoted ';' in
         # `find -exec … ';'` is ordinary shell. Alone they decide nothing and this layer
         # says nothing (the decision does not show them; the analysis keeps them in

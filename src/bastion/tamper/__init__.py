@@ -32,8 +32,9 @@ trust')"``) themselves, as they are asks the shell analysis cannot make immune.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any
 
 from ..model import Kind, LayerResult, Tier, ToolCall, Verdict
 from .commands import bastion_args, command_name, python_module
@@ -41,6 +42,9 @@ from .installed import changes_install, deletes_hook_entries, hook_files, instal
 from .processes import kills_bastion
 from .scene import MAX_DEPTH, Scene, expand, inner_commands, scene_of
 from .verbs import DIST, adds_allow_rule, runs_isolated, runs_unchecked, uninstalls_package, verb_is
+
+if TYPE_CHECKING:
+    from ..core.context import Context
 
 __all__ = ["OFF", "LOOSEN", "DIST", "Tamper", "RECORDS", "TamperGuard", "Scene", "bastion_args", "python_module",
            "expand", "scene_of", "findings_for", "guard_off", "PER_COMMAND", "hook_files", "install_paths", "package_dir"]
@@ -236,7 +240,7 @@ def _record_of(message: str) -> Tamper:
     return PER_COMMAND[min(named)[1]] if named else PER_COMMAND[0]
 
 
-def _shell_off(call: ToolCall, ctx: Any) -> list[Any]:
+def _shell_off(call: ToolCall, ctx: Context) -> list[Any]:
     """HB016 findings of the shell analysis: a guard-off command anywhere it reads."""
     if call.kind not in (Kind.SHELL, Kind.MCP):
         return []
@@ -246,7 +250,7 @@ def _shell_off(call: ToolCall, ctx: Any) -> list[Any]:
     return [f for f in analysis.hard_blocks if f.code == "HB016"]
 
 
-def _wider_hard_block(call: ToolCall, ctx: Any) -> bool:
+def _wider_hard_block(call: ToolCall, ctx: Context) -> bool:
     """The shell command has a catastrophic effect besides touching the guard (a wipe of
     a folder that holds bastion, say), which the hard blocks deny with its own reason."""
     if call.kind is not Kind.SHELL or ctx.analysis is None:
@@ -263,7 +267,7 @@ class TamperGuard:
     stage = 2
     can_deny = True
 
-    def check(self, call: ToolCall, ctx: Any) -> LayerResult | None:
+    def check(self, call: ToolCall, ctx: Context) -> LayerResult | None:
         if call.kind not in (Kind.SHELL, Kind.MCP, Kind.FILE_WRITE, Kind.FILE_EDIT):
             return None
         from ..shell.catalog.intents import finding

@@ -3,11 +3,15 @@ interpreter code and ``bastion run`` — and the files the call changes."""
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from ..model import Kind, ToolCall
-from .commands import LAUNCHERS, PYTHON, bastion_args, base_name, command_name, verb_of
 from ..shell.syntax.lazyre import LazyPattern
+from .commands import LAUNCHERS, PYTHON, base_name, bastion_args, command_name, verb_of
+
+if TYPE_CHECKING:
+    from ..core.context import Context
 
 #: Nested code is read at most this deep (code that runs code that runs bastion).
 MAX_DEPTH = 3
@@ -139,7 +143,7 @@ def expand(commands: Sequence[Any], source: str, depth: int = 0) -> list[Any]:
     return out
 
 
-def scene_of(call: ToolCall, ctx: Any) -> Scene | None:
+def scene_of(call: ToolCall, ctx: Context) -> Scene | None:
     """What the records look at for this call, or None when none of them can fire."""
     commands: Sequence[Any] = ()
     source = ""

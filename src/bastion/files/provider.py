@@ -1,0 +1,101 @@
+"""File facts for the Context: the workspace, the files a call touches, and paths
+resolved as the call means them.
+
+For a shell call the files come from the shell analysis (``shell.provider``, through the
+Context); for an MCP call from its arguments (``mcp_args``) and then from the command
+they carry; for a patch from the patch's changes; for file and search tools from the
+call's paths.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..core.context import PathUse
+from ..model import Kind
+
+if TYPE_CHECKING:
+    from ..core.context import Context
+    from ..shell.meaning.paths import PathAccess
+    from .workspace import Workspace
+
+#: A glob matching more files than this is judged on the first ones (and asks anyway
+#: for writes outside the workspace or to protected files among them).
+MAX_GLOB_MATCHES = 64
+
+#: What each file tool does to the paths it names.
+_OPS = {Kind.FILE_READ: "read", Kind.SEARCH: "read", Kind.FILE_WRITE: "write", Kind.FILE_EDIT: "write"}
+
+
+def workspace(ctx: Context) -> Workspace:
+    from .workspace import Workspace
+
+    extra = tuple(ctx.policy.additional_directories) + tuple(ctx.add_dirs)
+    return Workspace.create(ctx.call.cwd, extra, home=ctx.home)
+
+
+def resolve(ctx: Context, raw: str, cwd: str) -> str:
+    """A path as the call means it: absolute, ``~`` expanded, symlinks resolved."""
+    from .workspace import resolve_path
+
+    return resolve_path(raw, cwd=cwd, home=ctx.home)
+
+
+def path_uses(ctx: Context) -> list[PathUse]:
+    """Files the call reads or writes, resolved through symlinks."""
+    from .workspace import resolve_path
+
+    call = ctx.call
+    uses: list[PathUse] = []
+    if call.kind is Kind.SHELL or call.kind is Kind.MCP:
+        if call.kind is Kind.MCP:  # the files its arguments name, then its command's
+            from ..mcp_args import path_arguments
+
+            for what, raw in path_arguments(call):
+                uses.append(PathUse(what, resolve_path(raw, cwd=call.cwd, home=ctx.home), raw))
+        analysis = ctx.analysis
+        if analysis is not None:
+            for access in analysis.paths:
+                uses.extend(uses_of(ctx, access))
+        return uses
+    patch = call.patch
+    if patch is not None:  # Codex apply_patch: each file with what the patch does to it
+        from .patch import patch_changes
+
+        for what, raw in patch_changes(patch):
+            uses.append(PathUse(what, resolve_path(raw, cwd=call.cwd, home=ctx.home), raw))
+        return uses
+    op: str | None = _OPS.get(call.kind, "read" if call.spec.uri_keys else None)  # an MCP resource read
+    if op is None:
+        return uses
+    raw_paths = call.paths or ([call.cwd] if call.kind is Kind.SEARCH else [])
+    for raw in raw_paths:
+        uses.append(PathUse(op, resolve_path(raw, cwd=call.cwd, home=ctx.home), raw))
+    return uses
+
+
+def uses_of(ctx: Context, access: PathAccess) -> list[PathUse]:
+    """A shell path access resolved; a glob (``.gi*/config``) also stands for every
+    file it matches here, as the shell would expand it."""
+    from .workspace import resolve_path
+
+    run_dir = ctx.call.run_dir
+    resolved = resolve_path(access.resolved, cwd=run_dir, home=ctx.home)
+    uses = [PathUse(access.op, resolved, access.path, access.command)]
+    if any(ch in access.resolved for ch in "*?["):
+        for match in _glob_matches(access.resolved):
+            uses.append(PathUse(access.op, resolve_path(match, cwd=run_dir, home=ctx.home), access.path, access.command))
+    return uses
+
+
+def _glob_matches(pattern: str) -> list[str]:
+    """What a shell glob would expand to: the files it matches, plus — when only the
+    folder part is a glob (``.g?t/hooks/new``) — the named file in each matching folder."""
+    import glob
+    import os.path
+
+    matches = glob.glob(pattern)[:MAX_GLOB_MATCHES]
+    folder, name = os.path.split(pattern)
+    if name and not any(ch in name for ch in "*?["):
+        matches += [os.path.join(d, name) for d in glob.glob(folder)[:MAX_GLOB_MATCHES]]
+    return matches
