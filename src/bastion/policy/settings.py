@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from .. import state
+from ..core.mode import parse_mode
 from ..model import Mode
 from .plugins import PluginGuard, load_plugins
 from .rules import BEHAVIORS, Rule, RuleError, parse_rule
@@ -555,7 +556,7 @@ def _scalars(data: dict[str, Any], text: _Text, file: SettingsFile, home: str, g
     mode = perms.get("defaultMode")
     if mode is not None:
         try:
-            parsed = Mode.parse(mode) if isinstance(mode, str) else None
+            parsed = parse_mode(mode) if isinstance(mode, str) else None
         except ValueError as exc:
             out.errors.append(f"{at('defaultMode', 'permissions.defaultMode')}: {exc}")
             parsed = None
