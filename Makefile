@@ -7,6 +7,8 @@ demo:
 
 test:
 	@bash scripts/setup.sh --test
+	@.venv/bin/ruff check src tests scripts benchmarks
+	@.venv/bin/mypy
 	@.venv/bin/python -m pytest
 
 bench:

@@ -6,9 +6,10 @@ and builds nothing expensive at import time.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from enum import Enum
-from typing import Any, Mapping
+from typing import Any
 
 
 class Verdict(str, Enum):
@@ -45,7 +46,7 @@ class Tier(str, Enum):
     def rank(self) -> int:
         return _TIER_ORDER.index(self)
 
-    def max(self, other: "Tier") -> "Tier":
+    def max(self, other: Tier) -> Tier:
         return self if _TIER_ORDER.index(self) >= _TIER_ORDER.index(other) else other
 
 
@@ -62,7 +63,7 @@ class Mode(str, Enum):
     DONT_ASK = "dontAsk"
 
     @classmethod
-    def parse(cls, value: str | None) -> "Mode":
+    def parse(cls, value: str | None) -> Mode:
         if not value:
             return cls.DEFAULT
         for mode in cls:
@@ -487,7 +488,7 @@ class Decision:
             return None
         return facts
 
-    def revise(self, *, note: TraceEntry | None = None, finding: Finding | None = None, **changes: Any) -> "Decision":
+    def revise(self, *, note: TraceEntry | None = None, finding: Finding | None = None, **changes: Any) -> Decision:
         """The one way a decision changes: a copy with ``changes`` (only the fields in
         ``_REVISABLE``), ``note`` added to its trace and ``finding`` to its findings (once).
         The lists are copied: the new decision shares nothing mutable with this one."""

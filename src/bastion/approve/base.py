@@ -22,8 +22,9 @@ that fails denies.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from enum import Enum
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from ..model import Decision, Source, ToolCall, Verdict
 

@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import difflib
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any
 
 from ..model import Decision, Kind, Severity, Tier, ToolCall
 

@@ -17,7 +17,7 @@ Source: ``mode`` when the call runs in ``dontAsk`` mode (the mode decided), othe
 
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
 
 from ..model import Decision, Mode, Source, ToolCall, Verdict
 from .base import settled

@@ -23,7 +23,8 @@ from __future__ import annotations
 import os
 import threading
 import time
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from ..model import Decision, Source, ToolCall, Verdict
 from .base import Approver, Choice, Classifier, LLMExplainer, allowed, call_classifier, can_grant, denied

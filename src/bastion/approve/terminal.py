@@ -31,8 +31,9 @@ import os
 import sys
 import threading
 import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import IO, Any, Callable, Mapping
+from typing import IO, Any
 
 from ..model import Decision, Kind, Source, ToolCall
 from .base import Approver, Choice, LLMExplainer, allowed, can_grant, denied
@@ -86,7 +87,7 @@ class Terminal:
     _owned: list[IO[str]] = field(default_factory=list)
 
     @classmethod
-    def open(cls) -> "Terminal | None":
+    def open(cls) -> Terminal | None:
         """The controlling terminal, or None when there is none (CI, a pipe, a daemon)."""
         owned: list[IO[str]] = []
         tty_in: IO[str] | None = None

@@ -148,10 +148,10 @@ def serve(path: str, idle: float = IDLE_SECONDS) -> int:
         return 0  # another server already serves this socket
     os.ftruncate(lock, 0)
     os.write(lock, str(os.getpid()).encode())
-    from ..adapters import claude_code, codex, gemini  # noqa: F401 - warm every client path
-    from . import run  # noqa: F401
     from .. import engine, session  # noqa: F401
+    from ..adapters import claude_code, codex, gemini  # noqa: F401 - warm every client path
     from ..policy.settings import cache_policies
+    from . import run  # noqa: F401
 
     cache_policies()  # settings are read again only when one of their files changed
 

@@ -26,15 +26,16 @@ the files and reads none.
 from __future__ import annotations
 
 import json
-import re
 import os
 import posixpath
+import re
 import stat
 import time
 from bisect import bisect_right
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from .. import state
 from ..core.mode import parse_mode
