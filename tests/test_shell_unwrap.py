@@ -83,6 +83,15 @@ PEELED = [
     ("xargs -0 -n 1 -P 4 -I {} rm {}", ("rm", "{}"), ("xargs",)),
     ("xargs -i{} rm {}", ("rm", "{}"), ("xargs",)),
     ("/usr/bin/sudo /usr/bin/env rm x", ("rm", "x"), ("sudo", "env")),
+    ("taskset -c 0 rm x", ("rm", "x"), ("taskset",)),
+    ("chrt -f 10 rm x", ("rm", "x"), ("chrt",)),
+    ("valgrind --tool=memcheck rm x", ("rm", "x"), ("valgrind",)),
+    ("unshare -r rm x", ("rm", "x"), ("unshare",)),
+    ("systemd-run --user -- rm x", ("rm", "x"), ("systemd-run",)),
+    ("setpriv --no-new-privs rm x", ("rm", "x"), ("setpriv",)),
+    ("toybox rm x", ("rm", "x"), ("toybox",)),
+    ("screen -dmS job rm x", ("rm", "x"), ("screen",)),
+    ("tmux new -d rm x", ("rm", "x"), ("tmux",)),
 ]
 
 

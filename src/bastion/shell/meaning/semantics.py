@@ -213,7 +213,10 @@ NO_HELP_SHORTCUT = (
 )
 
 #: Wrappers (peeled by the parser) that change who runs the command.
-PRIVILEGE_WRAPPERS = frozenset({"sudo", "doas", "pkexec", "su", "runuser", "chroot", "sg", "run0", "ksu", "machinectl"})
+PRIVILEGE_WRAPPERS = frozenset(
+    {"sudo", "doas", "pkexec", "su", "runuser", "chroot", "sg", "run0", "ksu", "machinectl", "setpriv", "unshare",
+     "systemd-run"}
+)
 
 #: Wrappers that raise privileges (a shell escape under them is a root shell).
 _ESCALATING = frozenset({"sudo", "doas", "pkexec", "run0", "ksu"})

@@ -18,6 +18,7 @@ the effective argv is a prefix of what runs (``origin == "xargs"`` says so).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 __all__ = [
@@ -54,7 +55,7 @@ class WrapperSpec:
     "nothing is executed". ``rest_is_string``: the command operands are joined by spaces
     and run by a shell (``watch``). ``default``: what runs when no command is given.
     ``any_long``: every ``--option`` is a flag (``firejail``). ``numeric``: ``-N`` is an
-    option (``nice -10``).
+    option (``nice -10``). An option the row does not name is a problem: the command asks.
     """
 
     with_arg: frozenset[str] = frozenset()
@@ -72,6 +73,20 @@ class WrapperSpec:
     any_long: bool = False
     numeric: bool = False
     origin: str | None = None
+    #: ``tmux new -d 'cmd'``: one command word is a shell string, several are an argv.
+    one_word_is_string: bool = False
+    #: Options whose value names a program or a file of commands bastion does not read
+    #: (``screen -s SHELL``, ``tmux -f CONF``): reported as problems (the command asks).
+    opaque_opts: frozenset[str] = frozenset()
+    #: Subcommands that run a command (``tmux new-session``), each with its own options;
+    #: any other subcommand runs nothing the wrapper knows of (the catalog judges it).
+    subcommands: Mapping[str, WrapperSpec] = field(default_factory=dict)
+    #: Words that end the command (``tmux … \;`` starts another tmux command).
+    separators: frozenset[str] = frozenset()
+    #: The operands are keys typed into a shell (``tmux send-keys 'cmd' Enter``): read as
+    #: the shell string they type (``literal_opts``: every operand is text, no key names).
+    typed_keys: bool = False
+    literal_opts: frozenset[str] = frozenset()
 
 
 _SUDO = WrapperSpec(
@@ -102,6 +117,40 @@ _ENV = WrapperSpec(
     assignments=True,
     cwd_opts=_opts("-C", "--chdir"),
     string_opts=_opts("-S", "--split-string"),
+)
+
+_TMUX_NEW = WrapperSpec(  # new-session: [-AdDEPX] [-c dir] [-e env] [-F fmt] [-n win] [-s name] [-t group] [-x w] [-y h]
+    with_arg=_opts("-c", "-e", "-f", "-F", "-n", "-s", "-t", "-x", "-y"),
+    flags=_opts("-A", "-d", "-D", "-E", "-P", "-X"),
+    cwd_opts=_opts("-c"),
+    one_word_is_string=True,
+    separators=_opts(";"),
+)
+_TMUX_WINDOW = WrapperSpec(  # new-window / split-window / respawn-*: the same layout, other letters
+    with_arg=_opts("-c", "-e", "-F", "-l", "-n", "-p", "-t"),
+    flags=_opts("-a", "-b", "-d", "-f", "-h", "-I", "-k", "-P", "-S", "-v", "-Z"),
+    cwd_opts=_opts("-c"),
+    one_word_is_string=True,
+    separators=_opts(";"),
+)
+_TMUX_RUN = WrapperSpec(  # run-shell [-b] [-d delay] [-t pane] 'cmd' (-C: a tmux command, not shell)
+    with_arg=_opts("-d", "-t"),
+    flags=_opts("-b", "-C"),
+    no_exec_opts=_opts("-C"),
+    rest_is_string=True,
+    separators=_opts(";"),
+)
+_TMUX_KEYS = WrapperSpec(  # send-keys [-FHlMRX] [-N count] [-t pane] KEY…: typed into the pane's shell
+    with_arg=_opts("-N", "-t"),
+    flags=_opts("-F", "-H", "-K", "-l", "-M", "-R", "-X"),
+    no_exec_opts=_opts("-H", "-M", "-X"),
+    typed_keys=True,
+    literal_opts=_opts("-l"),
+    separators=_opts(";"),
+)
+_BOX = WrapperSpec(  # busybox / toybox APPLET ARGS…; their own options only list or install applets
+    flags=_opts("--help", "--list", "--list-full", "--install", "--long"),
+    no_exec_opts=_opts("--help", "--list", "--list-full", "--install", "--long"),
 )
 
 #: Every wrapper bastion peels, by command name.
@@ -233,10 +282,110 @@ WRAPPERS: dict[str, WrapperSpec] = {
         flags=_opts("-l", "--login", "-m", "-p", "--preserve-environment", "-f", "--fast", "-P", "--pty", "-"),
         string_opts=_opts("-c", "--command", "--session-command"),
     ),
+    # taskset [-a] MASK CMD / taskset -c LIST CMD: -c only says how the first operand reads
+    "taskset": WrapperSpec(
+        flags=_opts("-a", "--all-tasks", "-c", "--cpu-list", "-p", "--pid", "-h", "--help", "-V", "--version"),
+        positionals=1,
+        no_exec_opts=_opts("-p", "--pid", "-h", "--help", "-V", "--version"),
+    ),
+    # chrt [POLICY] PRIORITY CMD; chrt -p [PRIO] PID and chrt -m run nothing
+    "chrt": WrapperSpec(
+        with_arg=_opts("-T", "--sched-runtime", "-P", "--sched-period", "-D", "--sched-deadline"),
+        flags=_opts(
+            "-a", "--all-tasks", "-b", "--batch", "-d", "--deadline", "-f", "--fifo", "-i", "--idle", "-o",
+            "--other", "-r", "--rr", "-R", "--reset-on-fork", "-v", "--verbose", "-p", "--pid", "-m", "--max",
+            "-h", "--help", "-V", "--version",
+        ),
+        positionals=1,
+        no_exec_opts=_opts("-p", "--pid", "-m", "--max", "-h", "--help", "-V", "--version"),
+    ),
+    # valgrind's own options are all --name=value
+    "valgrind": WrapperSpec(
+        flags=_opts("-q", "--quiet", "-v", "--verbose", "-h", "--help", "--help-debug", "--version", "-d"),
+        any_long=True,
+        no_exec_opts=_opts("-h", "--help", "--help-debug", "--version"),
+        opaque_opts=_opts("--db-command", "--vgdb-prefix"),
+    ),
+    # unshare [NAMESPACES] [CMD]: no command runs the user's shell
+    "unshare": WrapperSpec(
+        with_arg=_opts(
+            "--propagation", "--setgroups", "-R", "--root", "-w", "--wd", "-S", "--setuid", "-G", "--setgid",
+            "--map-user", "--map-group", "--map-users", "--map-groups", "--monotonic", "--boottime",
+        ),
+        flags=_opts(
+            "-m", "--mount", "-u", "--uts", "-i", "--ipc", "-n", "--net", "-p", "--pid", "-U", "--user", "-C",
+            "--cgroup", "-T", "--time", "-f", "--fork", "-r", "--map-root-user", "-c", "--map-current-user",
+            "--map-auto", "--keep-caps", "--mount-proc", "--kill-child", "--mount-binfmt", "-l", "--load-interp",
+            "-h", "--help", "-V", "--version",
+        ),
+        cwd_opts=_opts("-w", "--wd"),
+        no_exec_opts=_opts("-h", "--help", "-V", "--version"),
+        default=("sh",),
+    ),
+    # systemd-run [OPTIONS] CMD: a transient unit (now, or later with --on-*)
+    "systemd-run": WrapperSpec(
+        with_arg=_opts(
+            "-u", "--unit", "-p", "--property", "--description", "--slice", "-E", "--setenv", "--uid", "--gid",
+            "--nice", "--working-directory", "-M", "--machine", "-H", "--host", "--on-active", "--on-boot",
+            "--on-startup", "--on-unit-active", "--on-unit-inactive", "--on-calendar", "--timer-property",
+            "--path-property", "--socket-property", "--service-type", "--expand-environment", "--json",
+        ),
+        flags=_opts(
+            "--user", "--system", "--scope", "-r", "--remain-after-exit", "-t", "--pty", "-P", "--pipe", "-q",
+            "--quiet", "-G", "--collect", "--wait", "--no-block", "--no-ask-password", "--send-sighup", "-d",
+            "--same-dir", "-S", "--shell", "--slice-inherit", "--on-clock-change", "--on-timezone-change",
+            "--ignore-failure", "-v", "--verbose", "-h", "--help", "--version",
+        ),
+        cwd_opts=_opts("--working-directory"),
+        shell_opts=_opts("-S", "--shell"),
+        no_exec_opts=_opts("-h", "--help", "--version"),
+    ),
+    # setpriv [CREDENTIALS] CMD
+    "setpriv": WrapperSpec(
+        with_arg=_opts(
+            "--groups", "--inh-caps", "--ambient-caps", "--bounding-set", "--rgid", "--egid", "--regid",
+            "--ruid", "--euid", "--reuid", "--securebits", "--pdeathsig", "--selinux-label",
+            "--apparmor-profile", "--landlock-access", "--landlock-rule", "--seccomp-filter",
+        ),
+        flags=_opts(
+            "--clear-groups", "--init-groups", "--keep-groups", "--no-new-privs", "--reset-env", "-d", "--dump",
+            "--list-caps", "-h", "--help", "-V", "--version",
+        ),
+        no_exec_opts=_opts("-d", "--dump", "--list-caps", "-h", "--help", "-V", "--version"),
+    ),
+    "busybox": _BOX,
+    "toybox": _BOX,
+    # screen [-dmS NAME] [CMD ARGS…]: the command is an argv; -r/-x/-ls/-X act on existing sessions
+    "screen": WrapperSpec(
+        with_arg=_opts("-S", "-c", "-e", "-h", "-p", "-s", "-t", "-T"),
+        flags=_opts(
+            "-a", "-A", "-d", "-D", "-m", "-r", "-R", "-x", "-X", "-U", "-q", "-Q", "-i", "-l", "-ln", "-L", "-O",
+            "-f", "-fn", "-fa", "-ls", "-list", "-wipe", "-v", "--version", "--help",
+        ),
+        no_exec_opts=_opts("-r", "-R", "-x", "-X", "-Q", "-ls", "-list", "-wipe", "-v", "--version", "--help"),
+        opaque_opts=_opts("-s", "-c"),
+    ),
+    # tmux [GLOBAL] SUBCOMMAND …: -c runs a shell string like ``sh -c``
+    "tmux": WrapperSpec(
+        with_arg=_opts("-c", "-f", "-L", "-S", "-T"),
+        flags=_opts("-2", "-C", "-CC", "-D", "-l", "-N", "-u", "-v", "-vv", "-V"),
+        string_opts=_opts("-c"),
+        no_exec_opts=_opts("-V"),
+        opaque_opts=_opts("-f"),
+        subcommands={
+            "new-session": _TMUX_NEW, "new": _TMUX_NEW,
+            "new-window": _TMUX_WINDOW, "neww": _TMUX_WINDOW,
+            "split-window": _TMUX_WINDOW, "splitw": _TMUX_WINDOW,
+            "respawn-pane": _TMUX_WINDOW, "respawnp": _TMUX_WINDOW,
+            "respawn-window": _TMUX_WINDOW, "respawnw": _TMUX_WINDOW,
+            "run-shell": _TMUX_RUN, "run": _TMUX_RUN,
+            "send-keys": _TMUX_KEYS, "send": _TMUX_KEYS,
+        },
+    ),
 }
 
 #: Wrapper names with their own handler (option layout differs from the table's model).
-_SPECIAL = frozenset({"flock", "sg", "parallel", "busybox", "su", "runuser", "eval"})
+_SPECIAL = frozenset({"flock", "sg", "parallel", "su", "runuser", "eval"})
 
 #: Every name :func:`peel` may remove (a quick test before peeling).
 WRAPPER_NAMES: frozenset[str] = frozenset(WRAPPERS) | _SPECIAL
@@ -257,7 +406,7 @@ NON_SUGGESTABLE: frozenset[str] = frozenset(
      "env", "xargs", "nice", "stdbuf", "nohup", "timeout", "time", "sudo", "doas", "pkexec",
      "eval", "exec", "command", "builtin", "su", "runuser", "watch", "setsid", "chroot", "flock",
      "parallel", "busybox", "script", "sg", "strace", "ltrace", "unbuffer", "ionice", "source", "."}
-)
+) | WRAPPER_NAMES
 
 
 def is_assignment(word: str) -> bool:
@@ -481,6 +630,11 @@ def _peel_one(argv: tuple[str, ...], out: Peeled) -> tuple[str, ...] | None:
     spec = WRAPPERS.get(name)
     if spec is None:
         return None
+    return _peel_spec(name, argv, spec, out)
+
+
+def _peel_spec(name: str, argv: tuple[str, ...], spec: WrapperSpec, out: Peeled) -> tuple[str, ...] | None:
+    """Peel ``argv`` (``argv[0]`` is the wrapper or its subcommand) as ``spec`` reads it."""
     opts = _read_options(argv, 1, spec, name, out.assignments)
     found = {opt for opt, _ in opts.values}
     if found & spec.no_exec_opts:
@@ -490,10 +644,15 @@ def _peel_one(argv: tuple[str, ...], out: Peeled) -> tuple[str, ...] | None:
         return None
     # an option can end up after the positionals (flock); none of our table rows allow it
     out.problems.extend(opts.problems)
+    out.problems.extend(f"{name}: option {opt} names a program or commands bastion does not read"
+                        for opt in sorted(found & spec.opaque_opts))
     for opt, value in opts.values:
         if opt in spec.cwd_opts and value is not None:
             out.cwd.append(value)
     rest = argv[i:]
+    if spec.separators and not spec.separators.isdisjoint(rest):
+        out.problems.append(f"{name}: another command follows")
+        rest = rest[: min(rest.index(sep) for sep in spec.separators if sep in rest)]
     strings = [value for opt, value in opts.values if opt in spec.string_opts and value is not None]
     if name == "sudo" and ("-e" in found or "--edit" in found):
         out.wrappers.append(name)
@@ -503,6 +662,17 @@ def _peel_one(argv: tuple[str, ...], out: Peeled) -> tuple[str, ...] | None:
         extra = _join(rest) if name == "env" and rest else ""
         out.shell = strings[-1] + (" " + extra if extra else "")
         out.shell_origin = f"{name} -S" if name == "env" else f"{name} -c"
+        return None
+    if spec.subcommands:
+        sub = spec.subcommands.get(rest[0]) if rest else None
+        return _peel_spec(name, rest, sub, out) if sub is not None else None
+    if spec.typed_keys:
+        typed = _typed(rest, literal=bool(found & spec.literal_opts), name=name, out=out)
+        if not typed.strip():
+            return None
+        out.wrappers.append(name)
+        out.shell = typed
+        out.shell_origin = f"{name} {argv[0]}"
         return None
     if found & spec.shell_opts:
         out.wrappers.append(name)
@@ -519,11 +689,46 @@ def _peel_one(argv: tuple[str, ...], out: Peeled) -> tuple[str, ...] | None:
     out.wrappers.append(name)
     if spec.origin:
         out.origin = spec.origin
-    if spec.rest_is_string and not (found & spec.argv_opts):
+    if (spec.rest_is_string and not (found & spec.argv_opts)) or (spec.one_word_is_string and len(rest) == 1):
         out.shell = _join(rest)
         out.shell_origin = name
         return None
     return rest
+
+
+#: Key names ``tmux send-keys`` turns into text; any other name (``C-c``, ``Tab``, ``Up``)
+#: edits or recalls a line bastion cannot see.
+_KEY_TEXT = {"Enter": "\n", "C-m": "\n", "KPEnter": "\n", "C-j": "\n", "Space": " "}
+
+
+def _typed(keys: tuple[str, ...], literal: bool, name: str, out: Peeled) -> str:
+    """The text ``keys`` type into a shell (``'make test' Enter`` → ``make test\\n``)."""
+    text: list[str] = []
+    edited = ""
+    for key in keys:
+        if literal or " " in key or key not in _KEY_TEXT and not _looks_like_key(key):
+            text.append(key)
+        elif key in _KEY_TEXT:
+            text.append(_KEY_TEXT[key])
+            if edited and _KEY_TEXT[key] == "\n":  # a line bastion cannot see is run
+                out.problems.append(f"{name}: key {edited} edits the line before it runs")
+                edited = ""
+        elif key in ("C-c", "C-u"):  # drops the line typed so far
+            done = "".join(text)
+            text = [done[: done.rfind("\n") + 1]]
+            edited = ""
+        else:
+            edited = key
+    return "".join(text)
+
+
+def _looks_like_key(word: str) -> bool:
+    """``C-c``, ``M-x``, ``Tab``, ``Escape``, ``F1``, ``Up`` … (a word a person would type is text)."""
+    if word[:2] in ("C-", "M-", "S-") and len(word) > 2:
+        return True
+    return word in {"Tab", "BTab", "Escape", "BSpace", "DC", "IC", "Up", "Down", "Left", "Right", "Home",
+                    "End", "NPage", "PPage", "PageUp", "PageDown", "PgUp", "PgDn"} or (
+        word[:1] == "F" and word[1:].isdigit())
 
 
 def _special(name: str, argv: tuple[str, ...], out: Peeled) -> tuple[str, ...] | None:
@@ -538,11 +743,6 @@ def _special(name: str, argv: tuple[str, ...], out: Peeled) -> tuple[str, ...] |
         out.shell = _join(rest)
         out.shell_origin = "eval"
         return None
-    if name == "busybox":
-        if n < 2 or argv[1].startswith("-"):
-            return None
-        out.wrappers.append("busybox")
-        return argv[1:]
     if name in ("su", "runuser"):
         # options may appear anywhere (GNU getopt permutes); operands: [-] [USER [ARGS]]
         spec = WRAPPERS[name]
@@ -639,6 +839,9 @@ def _special(name: str, argv: tuple[str, ...], out: Peeled) -> tuple[str, ...] |
         if not rest:
             return None
         out.wrappers.append("parallel")
+        if any(opt in ("-q", "--quote") for opt, _ in opts.values):
+            out.origin = "xargs"  # the inputs are appended, as with xargs
+            return rest
         out.shell = _join(rest)
         out.shell_origin = "parallel"
         return None
