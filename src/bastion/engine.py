@@ -297,6 +297,17 @@ class Guard:
         )
         return _Outcome(reviewed, "reviewer")
 
+    def _grants_reach(self, layer: str) -> bool:
+        """Could a grant or an allow rule stop ``layer`` asking? Both are read by the
+        ``allow_rules`` layer; an ask from a layer before it (a plugin guard's ask, plan
+        mode's, a custom layer inserted earlier) comes again whatever is granted, so
+        offering a grant there would only be a broken promise. Asks from later layers,
+        the reviewer and the engine itself are reached."""
+        names = [existing.name for existing in self.layers]
+        if "allow_rules" not in names:
+            return False
+        return layer not in names[: names.index("allow_rules")]
+
     def _finish(
         self,
         call: ToolCall,
@@ -317,10 +328,13 @@ class Guard:
             no_grant = True
         if any(use.op == "delete" for use in ctx.known("path_uses") or ()):
             no_grant = True  # an ask about a removal never offers a session or "always" grant
-        # A layer's own suggestions are deliberate (e.g. a skill-scoped Edit rule for a
-        # protected path); generated ones are never offered for immune asks.
+        # An ask from before the grants (or an immune one) offers none: granted, it would
+        # ask again. A layer's own suggestions are deliberate and its own to keep (a
+        # skill-scoped Edit rule the protected-paths layer itself honours); generated ones
+        # are offered only where a saved rule is read before the asking layer.
+        held = result.immune or (result.verdict is Verdict.ASK and not self._grants_reach(outcome.layer))
         suggestions = list(result.suggestions)
-        if result.verdict is Verdict.ASK and not (no_grant or result.immune) and not suggestions:
+        if result.verdict is Verdict.ASK and not (no_grant or held) and not suggestions:
             from .policy.suggest import suggest
 
             try:
@@ -337,7 +351,7 @@ class Guard:
             immune=result.immune,
             source=result.source,
             trace=trace,
-            no_grant=no_grant or result.immune,
+            no_grant=no_grant or held,
             facts=ctx,
         )
         if call.kind is Kind.SHELL:  # sandbox post-step: autoAllowBashIfSandboxed, dangerouslyDisableSandbox

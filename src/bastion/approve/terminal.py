@@ -505,7 +505,16 @@ def _why_once(call: ToolCall, decision: Decision) -> str:
         return "it is protected."
     if not call.session_id and not (decision.no_grant or decision.risk.value == "destructive"):
         return "there is no session to remember it for."
+    if decision.risk.value != "destructive" and decision.layer in _ASKS_EVERY_TIME:
+        return _ASKS_EVERY_TIME[decision.layer]
     return "it is destructive."
+
+
+#: Layers that ask before grants are read: a grant would not stop the next ask.
+_ASKS_EVERY_TIME = {
+    "mode": "plan mode asks before every change.",
+    "plugins_restrict": "its guard plugin asks for it every time.",
+}
 
 
 # --------------------------------------------------------------------------- the approver

@@ -120,7 +120,12 @@ class AskRules:
 class PluginGuards:
     """Plugin guards from ``guards/`` folders. In the ``restrict`` phase (after the
     built-in checks) their deny and ask patterns apply; in the ``allow`` phase (next to
-    the allow rules, after the mode) their allow patterns do."""
+    the allow rules, after the mode) their allow patterns do.
+
+    A plugin's ask is its author asking for a person each time, as an ask rule or a
+    Claude Code PreToolUse hook answering "ask" does: it runs before grants and allow
+    rules are read, so it offers no session or "always" grant (the engine's rule for
+    every ask from before ``allow_rules``). To stop it asking, change the guard file."""
 
     can_deny = True
 
@@ -184,7 +189,11 @@ class PluginGuards:
 
 class ModeLayer:
     """Layer 4: the permission mode. Runs after deny rules and safety asks, so
-    ``bypassPermissions`` can never skip them (002 §12.4)."""
+    ``bypassPermissions`` can never skip them (002 §12.4).
+
+    Plan mode's ask is the mode's own restriction ("look, don't change"): a grant must
+    not silently lift it, and none is offered (it runs before grants are read); leaving
+    plan mode lifts it."""
 
     name = "mode"
     stage = 4
