@@ -92,6 +92,7 @@ PEELED = [
     ("toybox rm x", ("rm", "x"), ("toybox",)),
     ("screen -dmS job rm x", ("rm", "x"), ("screen",)),
     ("tmux new -d rm x", ("rm", "x"), ("tmux",)),
+    ("nsenter -t 1 -a rm x", ("rm", "x"), ("nsenter",)),
 ]
 
 

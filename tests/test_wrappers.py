@@ -88,6 +88,8 @@ ATTACKS = [
     "nice -n 10 taskset -c 0 ionice -c3 rm -rf ~",
     "timeout 60 chrt -b 0 rm -rf /",
     "sudo taskset -c 1 valgrind rm -rf /",
+    "sudo nsenter -t 1 -m -u -i -n -p sh -c 'rm -rf /etc'",
+    "nsenter -t 1 -a rm -rf /",
 ]
 
 #: What a busy developer types: never denied; these are allowed outright.
@@ -120,6 +122,7 @@ ASKED = [
     "unshare -r id",  # runs under another identity
     "systemd-run --user --scope make -j4",
     "setpriv --no-new-privs ./a.out",
+    "sudo nsenter -t 1234 -n ip addr",
     "tmux attach -t dev",
     "tmux send-keys -t dev C-c",
     "echo 'make test' | at now + 5 minutes",
@@ -178,6 +181,8 @@ PEELED = [
     ("systemd-run --user -p MemoryMax=1G -- make", ("make",), ("systemd-run",)),
     ("setpriv --reuid=1000 --init-groups make", ("make",), ("setpriv",)),
     ("toybox rm x", ("rm", "x"), ("toybox",)),
+    ("nsenter -t 1 -m -n ip addr", ("ip", "addr"), ("nsenter",)),
+    ("nsenter --mount=/proc/1/ns/mnt -t1 ls", ("ls",), ("nsenter",)),
     ("screen -dmS dev make -j4", ("make", "-j4"), ("screen",)),
     ("tmux new -d -s dev make -j4", ("make", "-j4"), ("tmux",)),
     ("tmux new -d -s dev 'make -j4'", ("make", "-j4"), ("tmux",)),

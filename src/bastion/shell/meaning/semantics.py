@@ -215,7 +215,7 @@ NO_HELP_SHORTCUT = (
 #: Wrappers (peeled by the parser) that change who runs the command.
 PRIVILEGE_WRAPPERS = frozenset(
     {"sudo", "doas", "pkexec", "su", "runuser", "chroot", "sg", "run0", "ksu", "machinectl", "setpriv", "unshare",
-     "systemd-run"}
+     "systemd-run", "nsenter"}
 )
 
 #: Wrappers that raise privileges (a shell escape under them is a root shell).

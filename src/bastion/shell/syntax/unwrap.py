@@ -353,6 +353,16 @@ WRAPPERS: dict[str, WrapperSpec] = {
         ),
         no_exec_opts=_opts("-d", "--dump", "--list-caps", "-h", "--help", "-V", "--version"),
     ),
+    # nsenter [NAMESPACES] [CMD]: -m/-u/-i/-n/-p/-C/-T/-U/-r/-w take an optional attached value
+    "nsenter": WrapperSpec(
+        with_arg=_opts("-t", "--target", "-S", "--setuid", "-G", "--setgid", "-W", "--wdns", "--env"),
+        flags=_opts("-a", "--all", "-F", "--no-fork", "-Z", "--follow-context", "-c", "--join-cgroup",
+                    "--preserve-credentials", "--keep-caps", "-e", "-h", "--help", "-V", "--version"),
+        attached=_opts("-m", "--mount", "-u", "--uts", "-i", "--ipc", "-n", "--net", "-p", "--pid", "-C",
+                       "--cgroup", "-T", "--time", "-U", "--user", "-r", "--root", "-w", "--wd"),
+        no_exec_opts=_opts("-h", "--help", "-V", "--version"),
+        default=("sh",),
+    ),
     "busybox": _BOX,
     "toybox": _BOX,
     # screen [-dmS NAME] [CMD ARGS…]: the command is an argv; -r/-x/-ls/-X act on existing sessions
