@@ -32,7 +32,7 @@ import shlex
 from dataclasses import dataclass
 from functools import cache
 
-__all__ = ["Rule", "HOME_SPELLINGS", "PROCESS_CALLS", "FILE_CALLS", "WRITE_CALLS", "CODE_CALLS", "INDIRECT_CALLS", "PATH_METHODS", "FORK_LOOPS", "fold_home", "shell_commands", "fork_loop", "device_writes", "setid_chmods", "SHELL_SERVERS"]
+__all__ = ["Rule", "HOME_SPELLINGS", "PROCESS_CALLS", "FILE_CALLS", "WRITE_CALLS", "CONTENT_CALLS", "CODE_CALLS", "INDIRECT_CALLS", "PATH_METHODS", "FORK_LOOPS", "fold_home", "shell_commands", "fork_loop", "device_writes", "setid_chmods", "SHELL_SERVERS"]
 
 
 @dataclass(frozen=True)
@@ -123,10 +123,21 @@ FILE_CALLS: tuple[Rule, ...] = (
 #: Calls that write text into an open file: what they write may run later (a line
 #: added to ``~/.bashrc``), so it is read like a command, not like printed data.
 WRITE_CALLS = Rule(
-    r"(?<!stdout)(?<!stderr)(?<!console)\.(?:write|writelines|puts|print|syswrite|fwrite)\b|\b(?:fwrite|fputs|syswrite)\b|\bprintf?\s+(?:\$\w+|\{\s*\$\w+\s*\}|(?!STDOUT\b|STDERR\b)[A-Z]\w*)(?=\s+[\"'$q])",
+    r"(?<!stdout)(?<!stderr)(?<!console)\.(?:write|writelines|write_text|write_bytes|puts|print|syswrite|fwrite)\b|\b(?:fwrite|fputs|syswrite)\b|\bprintf?\s+(?:\$\w+|\{\s*\$\w+\s*\}|(?!STDOUT\b|STDERR\b)[A-Z]\w*)(?=\s+[\"'$q])",
     "file.write('…'), fwrite($f, '…'), perl print $fh '…': text put into a file",
-    ("open('x','a').write('y')", "fwrite($f, 'y')", "print $fh \"y\"", "print F 'y'"),
+    ("open('x','a').write('y')", "Path('x').write_text('y')", "fwrite($f, 'y')", "print $fh \"y\"", "print F 'y'"),
     ("sys.stdout.write('y')", "print 'y'", "print STDERR 'y'"),
+)
+
+#: File calls whose first argument is the file and the rest the text put into it
+#: (``File.write("notes.md", "…")``): with :data:`WRITE_CALLS`, what they write is data
+#: when every file the code touches is an ordinary workspace file and nothing in the
+#: code runs a process or evaluates code (``inline_data.live_code``, ``ordinary``).
+CONTENT_CALLS = Rule(
+    r"\b(?:File|IO)\.(?:write|binwrite)\b|\b(?:writeFileSync|writeFile|appendFileSync|appendFile|file_put_contents|write_file|spurt|writeTextFile(?:Sync)?)\b|\bBun\.write\b",
+    "File.write(path, text), fs.writeFileSync(path, text), file_put_contents(path, text)",
+    ("File.write(\"a\", \"b\")", "require('fs').writeFileSync('a', 'b')", "file_put_contents('a', 'b')"),
+    ("File.read('a')", "readFileSync('a')"),
 )
 
 #: Calls whose string argument is code of the same language or names code (a module):

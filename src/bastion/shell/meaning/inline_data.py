@@ -20,7 +20,11 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from .effects import CODE_CALLS, FILE_CALLS, INDIRECT_CALLS, PATH_METHODS, PROCESS_CALLS, WRITE_CALLS
+from .effects import CODE_CALLS, CONTENT_CALLS, FILE_CALLS, INDIRECT_CALLS, PATH_METHODS, PROCESS_CALLS, WRITE_CALLS
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 __all__ = ["LANGUAGES", "live_code"]
 
@@ -49,8 +53,31 @@ def _re(pattern: str) -> re.Pattern[str]:
 
 @cache
 def _calls() -> re.Pattern[str]:
-    rules = (*PROCESS_CALLS, *FILE_CALLS, WRITE_CALLS, *CODE_CALLS)
-    return re.compile("|".join(f"(?:{r.pattern})" for r in rules))
+    """One pattern for every call that acts on a literal; the group names the kind:
+    ``run`` (process), ``file``, ``write`` (text into a file), ``code`` (eval, require)."""
+    groups = (("run", PROCESS_CALLS), ("file", FILE_CALLS), ("write", (WRITE_CALLS,)), ("code", CODE_CALLS))
+    return re.compile("|".join(f"(?P<{kind}>" + "|".join(f"(?:{r.pattern})" for r in rules) + ")" for kind, rules in groups))
+
+
+def _module_load(name: str, args: str, lang: str) -> bool:
+    """``require('fs')`` in node or ruby: a library by bare name, never a file from the
+    working folder (python's ``__import__('x')`` does read ``./x.py``: not this)."""
+    return lang in ("js", "rb") and name.startswith("require") and bool(_re(r"^\s*\(?\s*[\"'][\w@:-][\w@:/-]*[\"']\s*\)?\s*$").match(args))
+
+
+def _first_argument(bare: str, span: tuple[int, int]) -> tuple[tuple[int, int], tuple[int, int] | None]:
+    """``(path, text)`` → the span of ``path`` and the span of the rest (None without a comma)."""
+    start, end = span
+    depth = 0
+    for j in range(start, end):
+        ch = bare[j]
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif ch == "," and depth <= 1:
+            return (start, j), (j, end)
+    return span, None
 
 
 def _prefix(code: str, i: int, lang: str) -> tuple[int, str, bool] | None:
@@ -206,9 +233,10 @@ def _assignments(bare: str) -> dict[str, list[tuple[int, int]]]:
     return out
 
 
-def _names(bare: str, start: int, end: int) -> tuple[set[str], set[str], bool]:
+def _names(bare: str, start: int, end: int, constants: bool = False) -> tuple[set[str], set[str], bool]:
     """Variables whose values flow into ``bare[start:end]``: (names, plain names that
-    must be assigned in the code, outside input that the scan cannot follow)."""
+    must be assigned in the code, outside input that the scan cannot follow). With
+    ``constants``, an upper-case name (``FILE_APPEND``) need not be assigned."""
     names: set[str] = set()
     plain: set[str] = set()
     unknown = False
@@ -226,14 +254,39 @@ def _names(bare: str, start: int, end: int) -> tuple[set[str], set[str], bool]:
         if parts & _INPUTS:
             unknown = True
         names.add(head.lstrip("$@%"))
-        if token == head:
+        if token == head and not (constants and _re(r"^[A-Z][A-Z0-9_]+$").match(head)):
             plain.add(head.lstrip("$@%"))
     return names, plain, unknown
 
 
-def live_code(code: str, lang: str) -> str:
+def _follow(bare: str, spans: list[tuple[int, int]], assigned: dict[str, list[tuple[int, int]]],
+            constants: bool = False) -> list[tuple[int, int]] | None:
+    """``spans`` and the spans of the assignments whose values flow into them; None when
+    outside input or a name the code never assigns flows in (cannot follow)."""
+    pending = list(spans)
+    ranges: list[tuple[int, int]] = []
+    seen: set[str] = set()
+    while pending:
+        span = pending.pop()
+        ranges.append(span)
+        names, plain, unknown = _names(bare, *span, constants)
+        if unknown or plain - assigned.keys():
+            return None  # outside input, a parameter, a loop variable: cannot follow
+        for name in names - seen:
+            seen.add(name)
+            pending.extend(assigned.get(name, ()))  # unassigned chain heads are modules
+    return ranges
+
+
+def live_code(code: str, lang: str, ordinary: Callable[[str], bool] | None = None) -> str:
     """``code`` with every literal that no process, file or code call receives emptied
-    (``""``) and comments removed; ``code`` itself when the scan cannot tell."""
+    (``""``) and comments removed; ``code`` itself when the scan cannot tell.
+
+    Text written into a file (``WRITE_CALLS``, the text argument of ``CONTENT_CALLS``)
+    is kept, since the file may run later, unless ``ordinary`` is given, says yes to
+    every literal a file call receives (the caller's test: a plain workspace file that
+    nothing runs by itself), and the code neither starts a process nor evaluates code
+    (it could run what it wrote): then the written text is data, like ``echo … > notes.md``."""
     if lang not in ("py", "js", "pl", "rb", "php") or not any(q in code for q in "\"'`"):
         return code
     spans = _scan(code, lang)
@@ -249,26 +302,31 @@ def live_code(code: str, lang: str) -> str:
     bare = "".join(chars)
     if _re(INDIRECT_CALLS.pattern).search(bare):
         return code  # a callee picked at run time: any literal may reach it
-    live_ranges: list[tuple[int, int]] = []
     assigned = _assignments(bare)
-    pending: list[tuple[int, int]] = []
+    acting: list[tuple[int, int]] = []
+    written: list[tuple[int, int]] = []
+    runs = False
     for m in _calls().finditer(bare):
         span = _span(bare, m.end(), lang)
         if span is None:
             return code  # ``f = os.system``, ``map(os.system, cmds)``: the call is elsewhere
-        pending.append(span)
-    seen: set[str] = set()
-    while pending:
-        span = pending.pop()
-        live_ranges.append(span)
-        names, plain, unknown = _names(bare, *span)
-        if unknown or plain - assigned.keys():
-            return code  # outside input, a parameter, a loop variable: cannot follow
-        for name in names - seen:
-            seen.add(name)
-            pending.extend(assigned.get(name, ()))  # unassigned chain heads are modules
-    out: list[str] = []
-    last = 0
+        kind = m.lastgroup
+        if kind == "run" or (kind == "code" and not _module_load(m.group(0), code[span[0] : span[1]], lang)):
+            runs = True
+        if kind == "write":
+            written.append(span)
+        elif kind == "file" and _re(CONTENT_CALLS.pattern).search(m.group(0)):
+            path, text = _first_argument(bare, span)
+            acting.append(path)
+            if text is not None:
+                written.append(text)
+        else:
+            acting.append(span)
+    live_ranges = _follow(bare, acting, assigned)
+    text_ranges = _follow(bare, written, assigned, constants=True)  # a flag: FILE_APPEND
+    if live_ranges is None or text_ranges is None:
+        return code
+    live_flags: list[bool] = []
     for start, end, b0, b1, kind in spans:
         live = kind == "run" or any(a <= start and end <= b for a, b in live_ranges)
         if kind == "comment":
@@ -276,6 +334,19 @@ def live_code(code: str, lang: str) -> str:
         elif not live:
             body = code[b0:b1]
             live = bool(_re(r"^[a-z][\w+.-]*://").match(body)) or bool(_re(PATH_METHODS.pattern).match(code[end : end + 200]))
+        live_flags.append(live)
+    data_writes = ordinary is not None and not runs and all(
+        kind not in ("run", "comment") and ordinary(code[b0:b1])
+        for (_s, _e, b0, b1, kind), live in zip(spans, live_flags, strict=True)
+        if live
+    )
+    if not data_writes and text_ranges and _follow(bare, written, assigned) is None:
+        return code  # a constant defined elsewhere (php ``define``) may carry the text
+    out: list[str] = []
+    last = 0
+    for (start, end, b0, b1, kind), live in zip(spans, live_flags, strict=True):
+        if not live and kind != "comment" and not data_writes:
+            live = any(a <= start and end <= b for a, b in text_ranges)
         out.append(code[last:start])
         if live and kind != "comment":
             out.append(code[start:end] if not (lang == "js" and code[start] == "`") else '"' + code[b0:b1] + '"')

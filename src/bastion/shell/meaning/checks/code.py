@@ -175,7 +175,7 @@ def _python_module(f: Facts, module: str, operands: list[str], ctx: Ctx) -> None
 def _inline_code(f: Facts, code: str, ctx: Ctx) -> None:
     f.hit("CAT006", f"{f.label} (inline code)")
     code = fold_home(code)
-    live = live_code(code, LANGUAGES.get(f.name, ""))  # printed text is data
+    live = live_code(code, LANGUAGES.get(f.name, ""), lambda raw: _ordinary_file(raw, f, ctx))  # printed text is data
     intent = code_intents(code, live)
     _effects(f, code, intent.commands, ctx)
     if intent.reverse_shell:
@@ -225,6 +225,13 @@ def _inline_code(f: Facts, code: str, ctx: Ctx) -> None:
     f.nested.extend(intent.commands)
     if intent.shell_exec and (SHELL_WORD.search(live) or any(p in SHELL_PATHS for p in intent.paths)):
         f.spawns_shell = True
+
+
+def _ordinary_file(raw: str, f: Facts, ctx: Ctx) -> bool:
+    """A file the code touches is a plain workspace file that nothing runs by itself
+    (not a git hook, a startup file or a planted config): text written there is data."""
+    path = resolve(raw, f.base, ctx.home)
+    return ctx.inside(path) and not persistence_level(path, ctx.home)
 
 
 def _effects(f: Facts, code: str, commands: list[str], ctx: Ctx) -> None:
