@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from .core.context import Context, Facts, Layer, PathUse, Reviewer
 from .core.mode import parse_mode, resolve_mode
+from .early import review_enabled  # not the review package: a guard without a reviewer never loads it
 from .model import Decision, Finding, Kind, LayerResult, Mode, Source, Tier, ToolCall, TraceEntry, Verdict
 
 if TYPE_CHECKING:
@@ -61,16 +62,6 @@ def _run_with_timeout(layer: Layer, call: ToolCall, ctx: Context, timeout: float
     if "error" in box:
         raise box["error"]
     return box.get("result")
-
-
-def _review_on(section: Mapping[str, Any], env: Mapping[str, str]) -> bool:
-    """``BASTION_REVIEW`` (1/true/yes/on) beats settings ``review.enabled``; off by default.
-    Kept here, not in the review package, so a guard without a reviewer never imports it
-    (``bastion.review.config.review_enabled`` is the same test)."""
-    flag = (env.get("BASTION_REVIEW") or "").strip().lower()
-    if flag:
-        return flag in ("1", "true", "yes", "on")
-    return section.get("enabled") is True
 
 
 def _deny_catastrophe(decision: Decision, ctx: Context) -> Decision:
@@ -167,7 +158,7 @@ class Guard:
         policy = load_policy(os.path.abspath(cwd), isolated=isolated, extra_files=settings_files, env=env)
         if isinstance(mode, str):
             mode = parse_mode(mode)
-        if reviewer is None and _review_on(policy.section("review"), env):
+        if reviewer is None and review_enabled(policy.section("review"), env):
             from .review.wiring import build_reviewer  # imported only when the reviewer is on
 
             reviewer = build_reviewer(policy, env)

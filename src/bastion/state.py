@@ -17,24 +17,21 @@ from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from . import early
+
 MANAGED_SETTINGS = "/etc/bastion/managed-settings.json"
 
 
-def _env_dir(env: Mapping[str, str], own: str, xdg: str, fallback: str) -> Path:
-    if env.get(own):
-        return Path(env[own]).expanduser()
-    base = env.get(xdg) or os.path.join(env.get("HOME") or os.path.expanduser("~"), fallback)
-    return Path(base).expanduser() / "bastion"
-
-
 def config_dir(env: Mapping[str, str] | None = None) -> Path:
-    """User configuration: ``$BASTION_CONFIG_DIR``, else ``$XDG_CONFIG_HOME/bastion``."""
-    return _env_dir(env if env is not None else os.environ, "BASTION_CONFIG_DIR", "XDG_CONFIG_HOME", ".config")
+    """User configuration: ``$BASTION_CONFIG_DIR``, else ``$XDG_CONFIG_HOME/bastion``
+    (the rule is ``bastion.early``'s, shared with the hook's thin client)."""
+    return Path(early.config_dir(env if env is not None else os.environ))
 
 
 def state_dir(env: Mapping[str, str] | None = None) -> Path:
-    """User state (trust, grants, audit): ``$BASTION_STATE_DIR``, else ``$XDG_STATE_HOME/bastion``."""
-    return _env_dir(env if env is not None else os.environ, "BASTION_STATE_DIR", "XDG_STATE_HOME", ".local/state")
+    """User state (trust, grants, audit): ``$BASTION_STATE_DIR``, else ``$XDG_STATE_HOME/bastion``
+    (the rule is ``bastion.early``'s, shared with the hook's thin client)."""
+    return Path(early.state_dir(env if env is not None else os.environ))
 
 
 def managed_settings_path(env: Mapping[str, str] | None = None) -> Path:

@@ -5,9 +5,10 @@ the command catalog, the validators) costs far more than deciding. So the hook p
 is a thin client: it reads stdin and passes it, with its working directory and its
 environment, to ``hook.server`` — a per-user server that keeps the engine loaded and
 runs the very same ``hook.run.run`` with that environment — and prints the answer. This
-module imports nothing but built-in modules (``_socket``, ``zlib``) and its package
-(which holds the deadline and imports nothing), so it costs little more than the
-interpreter's start.
+module imports nothing but built-in modules (``_socket``, ``zlib``), its package
+(which holds the deadline and imports nothing) and ``bastion.early`` (the state
+folder's rule, importing only ``os``), so it costs little more than the interpreter's
+start.
 
 Whenever the server cannot answer — not running yet, started from older code, a socket
 folder that is not safely ours — the call is decided in this process instead
@@ -23,6 +24,7 @@ When no server runs, the client starts one in the background for the next calls.
 import os
 import sys
 
+from ..early import state_dir
 from . import CLIENTS, GRACE, deadline_seconds
 
 PROTOCOL = b"bastion-hook/1"
@@ -40,19 +42,11 @@ def runtime_dir(env):
     return os.path.join(env.get("XDG_RUNTIME_DIR") or "/tmp", f"bastion-{os.getuid()}")
 
 
-def _state_dir(env):
-    """Same rule as ``bastion.state.state_dir`` (kept here to avoid its imports)."""
-    if env.get("BASTION_STATE_DIR"):
-        return os.path.expanduser(env["BASTION_STATE_DIR"])
-    base = env.get("XDG_STATE_HOME") or os.path.join(env.get("HOME") or os.path.expanduser("~"), ".local/state")
-    return os.path.join(os.path.expanduser(base), "bastion")
-
-
 def socket_path(env):
     """One server per interpreter, bastion install and state folder."""
     import zlib
 
-    key = "\0".join((sys.executable, os.path.dirname(os.path.abspath(__file__)), _state_dir(env))).encode()
+    key = "\0".join((sys.executable, os.path.dirname(os.path.abspath(__file__)), state_dir(env))).encode()
     digest = f"{zlib.crc32(key):08x}{zlib.adler32(key):08x}"
     return os.path.join(runtime_dir(env), f"hookd-{digest}.sock")
 

@@ -17,6 +17,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..early import (
+    TRUE,
+    review_enabled as review_enabled,  # the switch is read before this package loads
+)
+
 #: ``api`` → (default base URL, conventional key variable, host that variable belongs to).
 APIS: dict[str, tuple[str, str, str]] = {
     "openai": ("https://api.openai.com/v1", "OPENAI_API_KEY", "api.openai.com"),
@@ -46,7 +51,7 @@ DEFAULT_TIMEOUT = 15.0
 DEFAULT_MAX_TOKENS = 512
 DEFAULT_MAX_INPUT_BYTES = 500
 
-_TRUE = frozenset({"1", "true", "yes", "on"})
+_TRUE = TRUE
 _FALSE = frozenset({"0", "false", "no", "off"})
 
 
@@ -129,18 +134,6 @@ def _number(value: Any, where: str, *, low: float, high: float, integer: bool) -
     if not math.isfinite(number) or not low <= number <= high:
         raise ConfigError(f"{where} must be between {low:g} and {high:g}, not {value!r}")
     return number
-
-
-def review_enabled(section: Mapping[str, Any], env: Mapping[str, str]) -> bool:
-    """Is the reviewer on? ``BASTION_REVIEW`` beats ``review.enabled``; off by default.
-
-    The engine carries its own copy of this test so that the review package is never
-    imported when the reviewer is off; tests keep the two in step.
-    """
-    flag = (env.get("BASTION_REVIEW") or "").strip().lower()
-    if flag:
-        return flag in _TRUE
-    return section.get("enabled") is True
 
 
 def _pick(section: Mapping[str, Any], env: Mapping[str, str], key: str, var: str) -> tuple[Any, str] | None:
