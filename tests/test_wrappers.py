@@ -90,6 +90,9 @@ ATTACKS = [
     "sudo taskset -c 1 valgrind rm -rf /",
     "sudo nsenter -t 1 -m -u -i -n -p sh -c 'rm -rf /etc'",
     "nsenter -t 1 -a rm -rf /",
+    "sudo nsenter /bin/sh",
+    "sudo unshare /bin/sh",
+    "sudo systemd-run -t /bin/sh",
 ]
 
 #: What a busy developer types: never denied; these are allowed outright.
@@ -113,6 +116,7 @@ ALLOWED = [
     "screen -ls",
     "busybox ls -la",
     "toybox ls",
+    "toybox --version",
 ]
 
 #: Also never denied, but still asked (what they run or start needs a person).
@@ -141,6 +145,9 @@ UNKNOWN = [
     "tmux -f /tmp/evil.conf new -d",
     "tmux send-keys -t dev Up Enter",
     "tmux new -d -s x 'npm run dev' \\; attach",
+    "screen -L -Logfile /etc/sudoers.d/x echo 'user ALL=(ALL) NOPASSWD:ALL'",
+    "screen -dmL -S job make",
+    "screen -L -dm rm -rf build",
 ]
 
 

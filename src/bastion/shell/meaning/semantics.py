@@ -218,6 +218,10 @@ PRIVILEGE_WRAPPERS = frozenset(
      "systemd-run", "nsenter"}
 )
 
+#: Privilege wrappers that run the program they are given (not a login shell): under a
+#: raising wrapper, the shell they start is a shell escape like any other spawner's.
+_PROGRAM_RUNNERS = frozenset({"setpriv", "unshare", "systemd-run", "nsenter"})
+
 #: Wrappers that raise privileges (a shell escape under them is a root shell).
 _ESCALATING = frozenset({"sudo", "doas", "pkexec", "run0", "ksu"})
 
@@ -412,7 +416,8 @@ def _common(f: Facts, ctx: Ctx) -> None:
         return
     privileged = next((i for i, w in enumerate(wrappers) if w in _ESCALATING), None)
     if privileged is not None:
-        spawners = [w for w in cmd.wrappers[privileged + 1 :] if w not in PRIVILEGE_WRAPPERS and w not in C.SHELLS]
+        spawners = [w for w in cmd.wrappers[privileged + 1 :]
+                    if (w not in PRIVILEGE_WRAPPERS or w in _PROGRAM_RUNNERS) and w not in C.SHELLS]
         interactive_shell = f.name in C.SHELLS and "exec_stdin" in f.roles
         if f.spawns_shell or (interactive_shell and spawners):
             via = spawners[-1] if interactive_shell and spawners else f.name

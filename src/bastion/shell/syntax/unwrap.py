@@ -149,8 +149,8 @@ _TMUX_KEYS = WrapperSpec(  # send-keys [-FHlMRX] [-N count] [-t pane] KEY…: ty
     separators=_opts(";"),
 )
 _BOX = WrapperSpec(  # busybox / toybox APPLET ARGS…; their own options only list or install applets
-    flags=_opts("--help", "--list", "--list-full", "--install", "--long"),
-    no_exec_opts=_opts("--help", "--list", "--list-full", "--install", "--long"),
+    flags=_opts("--help", "--version", "--list", "--list-full", "--install", "--long"),
+    no_exec_opts=_opts("--help", "--version", "--list", "--list-full", "--install", "--long"),
 )
 
 #: Every wrapper bastion peels, by command name.
@@ -373,7 +373,8 @@ WRAPPERS: dict[str, WrapperSpec] = {
             "-f", "-fn", "-fa", "-ls", "-list", "-wipe", "-v", "--version", "--help",
         ),
         no_exec_opts=_opts("-r", "-R", "-x", "-X", "-Q", "-ls", "-list", "-wipe", "-v", "--version", "--help"),
-        opaque_opts=_opts("-s", "-c"),
+        # -L logs the session to a file (``-Logfile FILE``, or FILE after -L in old versions)
+        opaque_opts=_opts("-s", "-c", "-L"),
     ),
     # tmux [GLOBAL] SUBCOMMAND …: -c runs a shell string like ``sh -c``
     "tmux": WrapperSpec(
