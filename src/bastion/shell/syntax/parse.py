@@ -73,6 +73,7 @@ from itertools import count, repeat
 from typing import Any
 
 from ...model import Finding, Severity
+from .embedded import ENV_VARS as EMBEDDED_ENV_VARS, embedded_shell
 from .env import is_dangerous_env, is_safe_env
 from .fastinit import fast_factory
 from .literal import OUTPUT_WRAPPERS, PRODUCERS, output as literal_output, tee_files, xargs_commands
@@ -1122,6 +1123,7 @@ class _Walker:
             merged = [*ctx.assignments, *ctx.carried, *assigns] if (ctx.assignments or ctx.carried) else assigns
             self.record(unit, tuple(argv), merged + persistent if persistent else merged, redirects, ctx.wrappers,
                         cwd, ctx.origin, text, ctx)
+            self.embedded(unit, tuple(argv), merged, ctx.wrappers, cwd, ctx, text, level)
             if head in PRODUCERS:
                 self.produce(tuple(argv), self.input_of(stdin, ctx, redirects, cwd), redirects, cwd, ctx)
             return
@@ -1206,6 +1208,7 @@ class _Walker:
                               text, level)
                 return
         self.record(unit, effective, merged, redirects, wrappers, cwd, origin, text, ctx)
+        self.embedded(unit, effective, merged, wrappers, cwd, ctx, text, level)
         if name in PRODUCERS and (peeled is None or OUTPUT_WRAPPERS.issuperset(peeled.wrappers)):
             self.produce(effective, fed, redirects, cwd, ctx)
         if name in _CD and (peeled is None or set(peeled.wrappers) <= _CD_WRAPPERS):
@@ -1227,6 +1230,19 @@ class _Walker:
                 self.complex(f"-exec commands nested more than {MAX_DEPTH} levels deep")
                 continue
             self.emit(unit, list(inner), [], [], sub, text, level + 1)
+
+    def embedded(self, unit: _Unit, effective: tuple[str, ...], merged: list[tuple[str, str]],
+                 wrappers: tuple[str, ...], cwd: str | None, ctx: _Ctx, text: str, level: int) -> None:
+        """Shell strings the command's options or environment hand to a shell
+        (:mod:`bastion.shell.syntax.embedded`): parsed again, the command stays recorded."""
+        found = embedded_shell(effective, merged)
+        if not found:
+            return
+        inner = [(k, v) for k, v in merged if k not in EMBEDDED_ENV_VARS]  # not read again inside
+        name = _base_name(effective[0]) if effective else ""
+        for origin, script in found:
+            self.nested(unit, script, origin, effective, inner, [], wrappers + (name,), cwd, ctx, text, level,
+                        recorded=True)
 
     def nested(self, unit: _Unit, script: str, origin: str, effective: tuple[str, ...],
                merged: list[tuple[str, str]], redirects: list[Redirect], wrappers: tuple[str, ...],

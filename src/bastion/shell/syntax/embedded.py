@@ -1,0 +1,199 @@
+"""Shell strings that a command's options, operands or environment hand to a shell.
+
+``git -c core.pager='rm -rf ~' log`` runs ``rm -rf ~`` through ``sh -c``, exactly like
+``sh -c 'rm -rf ~'``. The parser records the outer command as it is and parses each string
+found here again as shell (depth-limited like ``bash -c``), so what the string would do is
+judged as if typed, and belongs to the outer command line.
+
+Kept as data: :data:`COMMANDS` names, per command, the options (and subcommand options or
+operands) whose value is a shell string; :data:`GIT_CONFIG` the git configuration keys
+whose value git runs through a shell; :data:`ENV_VARS` the environment variables whose
+value programs run through a shell. Values that are only a program name (``less``,
+``vim``) are parsed too: they are one harmless command.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+__all__ = ["EmbeddedSpec", "COMMANDS", "GIT_CONFIG", "ENV_VARS", "embedded_shell"]
+
+
+@dataclass(frozen=True)
+class EmbeddedSpec:
+    """Where one command carries shell strings.
+
+    ``opts``: options whose value is a shell string (``-e CMD`` / ``-eCMD`` / ``--rsh=CMD``).
+    ``with_arg``: other options that take a value (skipped while looking for operands).
+    ``rest``: every operand after the options is joined into one shell string
+    (``git submodule foreach git pull``). ``rest_argv``: the operands are an argv, run
+    as they are (``git bisect run sh -c …``). ``first_operand``: the first operand is a
+    shell string (``trap 'cmd' EXIT``). ``subcommands``: per subcommand, its own row.
+    ``ssh_options``: ``-o Key=Value`` keys whose value is a shell string (lower case).
+    """
+
+    opts: frozenset[str] = frozenset()
+    with_arg: frozenset[str] = frozenset()
+    rest: bool = False
+    rest_argv: bool = False
+    first_operand: bool = False
+    subcommands: dict[str, EmbeddedSpec] = field(default_factory=dict)
+    ssh_options: frozenset[str] = frozenset()
+
+
+def _o(*names: str) -> frozenset[str]:
+    return frozenset(names)
+
+
+_UPLOAD = EmbeddedSpec(opts=_o("--upload-pack", "-u"))
+
+#: git subcommands with options (or operands) that git hands to ``sh -c``.
+_GIT_SUBS: dict[str, EmbeddedSpec] = {
+    "clone": _UPLOAD,
+    "ls-remote": _UPLOAD,
+    "fetch": EmbeddedSpec(opts=_o("--upload-pack")),
+    "pull": EmbeddedSpec(opts=_o("--upload-pack")),
+    "archive": EmbeddedSpec(opts=_o("--exec")),
+    "push": EmbeddedSpec(opts=_o("--receive-pack", "--exec")),
+    "send-pack": EmbeddedSpec(opts=_o("--receive-pack", "--exec")),
+    "fetch-pack": EmbeddedSpec(opts=_o("--upload-pack", "--exec")),
+    "rebase": EmbeddedSpec(opts=_o("--exec", "-x"), with_arg=_o("--onto", "-s", "--strategy", "-X", "--strategy-option")),
+    "bisect": EmbeddedSpec(subcommands={"run": EmbeddedSpec(rest_argv=True)}),
+    "submodule": EmbeddedSpec(subcommands={"foreach": EmbeddedSpec(rest=True)}),
+    "filter-branch": EmbeddedSpec(
+        opts=_o("--tree-filter", "--index-filter", "--msg-filter", "--commit-filter", "--env-filter",
+                "--parent-filter", "--tag-name-filter", "--setup"),
+        with_arg=_o("--subdirectory-filter", "-d", "--original", "--state-branch"),
+    ),
+    "grep": EmbeddedSpec(opts=_o("--open-files-in-pager", "-O")),
+    "difftool": EmbeddedSpec(opts=_o("--extcmd", "-x")),
+}
+
+#: Commands whose options or operands are shell strings. git's global ``-c KEY=VALUE``
+#: is read with :data:`GIT_CONFIG`; every ``VAR=value`` prefix with :data:`ENV_VARS`.
+COMMANDS: dict[str, EmbeddedSpec] = {
+    "git": EmbeddedSpec(with_arg=_o("-C", "--git-dir", "--work-tree", "--namespace", "--exec-path",
+                                    "--super-prefix", "--config-env", "--attr-source"),
+                        subcommands=_GIT_SUBS),
+    "ssh": EmbeddedSpec(ssh_options=_o("proxycommand", "localcommand", "knownhostscommand")),
+    "scp": EmbeddedSpec(ssh_options=_o("proxycommand", "localcommand", "knownhostscommand")),
+    "sftp": EmbeddedSpec(ssh_options=_o("proxycommand", "localcommand", "knownhostscommand")),
+    "rsync": EmbeddedSpec(opts=_o("-e", "--rsh")),
+    "trap": EmbeddedSpec(first_operand=True),
+}
+
+#: git configuration keys (lower case) whose value git runs with ``sh -c``; a key ending
+#: in ``.*`` is a prefix (``alias.*`` only when the value starts with ``!``).
+GIT_CONFIG: frozenset[str] = frozenset({
+    "core.pager", "core.editor", "core.sshcommand", "core.fsmonitor", "core.askpass",
+    "diff.external", "sequence.editor", "pager.*", "alias.*", "credential.helper",
+    "difftool.*", "mergetool.*", "merge.*", "diff.*", "filter.*", "uploadpack.packobjectshook",
+    "sendemail.tocmd", "sendemail.cccmd",
+})
+
+#: Suffixes of ``section.name.key`` keys run by a shell (``diff.x.textconv``, ``merge.x.driver``).
+_GIT_CONFIG_SUFFIXES = (".textconv", ".command", ".driver", ".cmd", ".clean", ".smudge", ".process")
+
+#: Environment variables whose value a program runs through a shell (pagers, editors,
+#: ssh and diff programs); ``LESSOPEN`` starts with ``|`` when it is a pipe.
+ENV_VARS: frozenset[str] = frozenset({
+    "GIT_EXTERNAL_DIFF", "GIT_PAGER", "PAGER", "MANPAGER", "SYSTEMD_PAGER", "EDITOR", "VISUAL",
+    "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "SUDO_EDITOR", "GIT_SSH_COMMAND", "LESSOPEN", "LESSCLOSE",
+    "GIT_ASKPASS", "SSH_ASKPASS", "SUDO_ASKPASS", "BROWSER",
+})
+
+
+def _git_config_shell(pair: str) -> tuple[str, str] | None:
+    key, eq, value = pair.partition("=")
+    if not eq:
+        return None
+    low = key.lower()
+    section = low.split(".", 1)[0] + ".*"
+    if low in GIT_CONFIG:
+        pass
+    elif section in GIT_CONFIG and (low.endswith(_GIT_CONFIG_SUFFIXES) or section in ("pager.*", "alias.*")):
+        pass
+    else:
+        return None
+    if low.startswith(("alias.", "credential.")):
+        if not value.startswith("!"):
+            return None  # a git subcommand / a helper name, not a shell string
+        value = value[1:]
+    if low == "core.fsmonitor" and value.lower() in ("true", "false", "1", "0", "yes", "no", "on", "off"):
+        return None
+    return f"git -c {low}", value
+
+
+def _option_value(args: Sequence[str], i: int, opts: frozenset[str]) -> tuple[str | None, int]:
+    """The shell string carried by ``args[i]`` (and how many words it used)."""
+    arg = args[i]
+    if arg in opts:
+        return (args[i + 1], 2) if i + 1 < len(args) else (None, 1)
+    if arg.startswith("--"):
+        name, eq, value = arg.partition("=")
+        return (value, 1) if eq and name in opts else (None, 1)
+    for opt in opts:
+        if len(opt) == 2 and arg.startswith(opt) and len(arg) > 2:
+            return arg[2:], 1
+    return None, 1
+
+
+def _scan(name: str, args: Sequence[str], spec: EmbeddedSpec, out: list[tuple[str, str]], depth: int = 0) -> None:
+    i, n = 0, len(args)
+    while i < n:
+        arg = args[i]
+        if arg == "--":
+            i += 1
+            break
+        if not arg.startswith("-") or arg == "-":
+            break
+        if name == "git" and depth == 0 and (arg == "-c" or (arg.startswith("-c") and len(arg) > 2)):
+            pair = args[i + 1] if arg == "-c" and i + 1 < n else arg[2:]
+            found = _git_config_shell(pair)
+            if found:
+                out.append(found)
+            i += 2 if arg == "-c" else 1
+            continue
+        if spec.ssh_options and (arg == "-o" or arg.startswith("-o")):
+            option = (args[i + 1] if i + 1 < n else "") if arg == "-o" else arg[2:]
+            key, _, setting = option.replace("=", " ", 1).partition(" ")
+            if key.lower() in spec.ssh_options and setting.strip():
+                out.append((f"{name} -o {key}", setting.strip()))
+            i += 2 if arg == "-o" else 1
+            continue
+        value, used = _option_value(args, i, spec.opts)
+        if value is not None:
+            out.append((f"{name} {arg.split('=', 1)[0][:20]}", value))
+            i += used
+            continue
+        i += 2 if arg in spec.with_arg else 1
+    operands = args[i:]
+    if spec.first_operand and len(operands) > 1:
+        out.append((f"{name} string", operands[0]))
+    if spec.rest and operands:
+        out.append((f"{name} string", " ".join(operands)))
+    if spec.rest_argv and operands:
+        import shlex  # cold path: only ``git bisect run``
+
+        out.append((f"{name} command", shlex.join(operands)))
+    if operands and operands[0] in spec.subcommands:
+        sub = operands[0]
+        _scan(f"{name} {sub}", operands[1:], spec.subcommands[sub], out, depth + 1)
+
+
+def embedded_shell(argv: Sequence[str], assigns: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
+    """``(origin, script)`` for each shell string this command hands to a shell."""
+    out: list[tuple[str, str]] = []
+    if argv:
+        head = argv[0].rsplit("/", 1)[-1]
+        spec = COMMANDS.get(head)
+        if spec is not None:
+            _scan(head, argv[1:], spec, out)
+        if head == "trap":
+            out = [(o, s) for o, s in out if s != "-"]  # ``trap - EXIT`` resets
+    for name, value in assigns:
+        if name in ENV_VARS and value.strip():
+            script = value.lstrip("|") if name in ("LESSOPEN", "LESSCLOSE") else value
+            out.append((f"{name}=", script))
+    return out
