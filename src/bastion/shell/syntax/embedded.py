@@ -31,6 +31,8 @@ class EmbeddedSpec:
     as they are (``git bisect run sh -c …``). ``first_operand``: the first operand is a
     shell string (``trap 'cmd' EXIT``). ``subcommands``: per subcommand, its own row.
     ``ssh_options``: ``-o Key=Value`` keys whose value is a shell string (lower case).
+    ``ext_urls``: an ``ext::CMD`` operand is a remote helper command, run as an argv
+    (words split at spaces; ``% `` is a space, ``%%`` a percent sign).
     """
 
     opts: frozenset[str] = frozenset()
@@ -40,22 +42,23 @@ class EmbeddedSpec:
     first_operand: bool = False
     subcommands: dict[str, EmbeddedSpec] = field(default_factory=dict)
     ssh_options: frozenset[str] = frozenset()
+    ext_urls: bool = False
 
 
 def _o(*names: str) -> frozenset[str]:
     return frozenset(names)
 
 
-_UPLOAD = EmbeddedSpec(opts=_o("--upload-pack", "-u"))
+_UPLOAD = EmbeddedSpec(opts=_o("--upload-pack", "-u"), ext_urls=True)
 
 #: git subcommands with options (or operands) that git hands to ``sh -c``.
 _GIT_SUBS: dict[str, EmbeddedSpec] = {
     "clone": _UPLOAD,
     "ls-remote": _UPLOAD,
-    "fetch": EmbeddedSpec(opts=_o("--upload-pack")),
-    "pull": EmbeddedSpec(opts=_o("--upload-pack")),
+    "fetch": EmbeddedSpec(opts=_o("--upload-pack"), ext_urls=True),
+    "pull": EmbeddedSpec(opts=_o("--upload-pack"), ext_urls=True),
     "archive": EmbeddedSpec(opts=_o("--exec")),
-    "push": EmbeddedSpec(opts=_o("--receive-pack", "--exec")),
+    "push": EmbeddedSpec(opts=_o("--receive-pack", "--exec"), ext_urls=True),
     "send-pack": EmbeddedSpec(opts=_o("--receive-pack", "--exec")),
     "fetch-pack": EmbeddedSpec(opts=_o("--upload-pack", "--exec")),
     "rebase": EmbeddedSpec(opts=_o("--exec", "-x"), with_arg=_o("--onto", "-s", "--strategy", "-X", "--strategy-option")),
@@ -125,6 +128,29 @@ def _git_config_shell(pair: str) -> tuple[str, str] | None:
     return f"git -c {low}", value
 
 
+def _ext_command(url: str) -> str:
+    """``git-remote-ext``'s command as a shell string (an argv quoted word by word)."""
+    import shlex  # cold path: only ``ext::`` URLs
+
+    words, word, i = [], [], 0
+    while i < len(url):
+        ch = url[i]
+        if ch == "%" and i + 1 < len(url) and url[i + 1] in " %":
+            word.append(url[i + 1])
+            i += 2
+            continue
+        if ch == " ":
+            if word:
+                words.append("".join(word))
+            word = []
+        else:
+            word.append(ch)
+        i += 1
+    if word:
+        words.append("".join(word))
+    return shlex.join(words)
+
+
 def _option_value(args: Sequence[str], i: int, opts: frozenset[str]) -> tuple[str | None, int]:
     """The shell string carried by ``args[i]`` (and how many words it used)."""
     arg = args[i]
@@ -177,6 +203,10 @@ def _scan(name: str, args: Sequence[str], spec: EmbeddedSpec, out: list[tuple[st
         import shlex  # cold path: only ``git bisect run``
 
         out.append((f"{name} command", shlex.join(operands)))
+    if spec.ext_urls:
+        for word in operands:
+            if word.startswith("ext::"):
+                out.append((f"{name} ext::", _ext_command(word[5:])))
     if operands and operands[0] in spec.subcommands:
         sub = operands[0]
         _scan(f"{name} {sub}", operands[1:], spec.subcommands[sub], out, depth + 1)
