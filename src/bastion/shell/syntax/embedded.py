@@ -20,6 +20,12 @@ from dataclasses import dataclass, field
 __all__ = ["EmbeddedSpec", "COMMANDS", "GIT_CONFIG", "ENV_VARS", "embedded_shell"]
 
 
+#: ``(pattern, program)``: a value matching ``pattern`` (``re.match``, dot matches newline)
+#: carries code in group 1; ``program`` "" means that code is shell, else the code is run
+#: as ``program <code>`` (``gdb -ex 'python …'`` is ``python3 -c '…'``).
+Rule = tuple[str, str]
+
+
 @dataclass(frozen=True)
 class EmbeddedSpec:
     """Where one command carries shell strings.
@@ -33,6 +39,15 @@ class EmbeddedSpec:
     ``ssh_options``: ``-o Key=Value`` keys whose value is a shell string (lower case).
     ``ext_urls``: an ``ext::CMD`` operand is a remote helper command, run as an argv
     (words split at spaces; ``% `` is a space, ``%%`` a percent sign).
+    ``anywhere``: options may follow operands (GNU getopt order: ``tar cf x.tar . --to-command=…``);
+    ``stop``: an option after which the words belong to another program (``gdb --args``).
+    ``multi_arg``: options taking more than one value (``hyperfine -P n 1 8``).
+    ``prefixed``: options whose value is shell only behind a prefix (:data:`Rule`).
+    ``each_operand``: every operand is its own shell string (``hyperfine 'cmd' 'cmd'``);
+    ``operand_rules``: operands that are shell behind a prefix (``sqlite3 db '.shell …'``).
+    ``makefile_opts``: options whose value is makefile text; its recipe lines are shell.
+    ``builtin_opt``/``builtins``: ``cmake -E NAME ARGS``: the builtin NAME does what the
+    shell text ``builtins[NAME]`` (``{args}`` the remaining words, ``{first}``/``{rest}``) does.
     """
 
     opts: frozenset[str] = frozenset()
@@ -43,6 +58,15 @@ class EmbeddedSpec:
     subcommands: dict[str, EmbeddedSpec] = field(default_factory=dict)
     ssh_options: frozenset[str] = frozenset()
     ext_urls: bool = False
+    anywhere: bool = False
+    stop: frozenset[str] = frozenset()
+    multi_arg: dict[str, int] = field(default_factory=dict)
+    prefixed: dict[str, tuple[Rule, ...]] = field(default_factory=dict)
+    each_operand: bool = False
+    operand_rules: tuple[Rule, ...] = ()
+    makefile_opts: frozenset[str] = frozenset()
+    builtin_opt: str = ""
+    builtins: dict[str, str] = field(default_factory=dict)
 
 
 def _o(*names: str) -> frozenset[str]:
@@ -73,6 +97,36 @@ _GIT_SUBS: dict[str, EmbeddedSpec] = {
     "difftool": EmbeddedSpec(opts=_o("--extcmd", "-x")),
 }
 
+_GO_RUNS = EmbeddedSpec(opts=_o("-exec", "--exec", "-toolexec", "--toolexec"), anywhere=True)
+#: go subcommands whose ``-exec`` (runs the built binary) or ``-toolexec`` / ``-vettool``
+#: (runs each compiler tool) is a program string.
+_GO_SUBS: dict[str, EmbeddedSpec] = {
+    "test": _GO_RUNS, "run": _GO_RUNS,
+    **dict.fromkeys(("build", "install", "get", "list"),
+                    EmbeddedSpec(opts=_o("-toolexec", "--toolexec"), anywhere=True)),
+    "vet": EmbeddedSpec(opts=_o("-toolexec", "--toolexec", "-vettool", "--vettool"), anywhere=True),
+}
+
+#: gdb commands that reach a shell (``shell``/``!``, ``pipe … | CMD``) or Python.
+_GDB: tuple[Rule, ...] = (
+    (r"\s*(?:shell\b|!)\s*(.*)", ""),
+    (r"\s*(?:pipe|\|)\s[^|]*\|(.*)", ""),
+    (r"\s*(?:python|py|python-interactive|pi)\b\s*(.+)", "python3 -c"),
+)
+#: vim ex commands that run a shell: ``:!cmd``, ``:silent !cmd``, ``:%!filter``, ``:r !cmd``, ``:w !cmd``.
+_VIM_BANG: tuple[Rule, ...] = (
+    (r"[\s:]*(?:sil(?:ent)?!?\s*)?(?:[%.$,\d]*|r(?:ead)?\s*|w(?:rite)?\s+)!(.*)", ""),
+)
+_VIM = EmbeddedSpec(prefixed=dict.fromkeys(("-c", "--cmd", "+"), _VIM_BANG),
+                    with_arg=_o("-S", "-u", "-U", "-i", "-T", "-w", "-W", "-s", "-t", "-q"), anywhere=True)
+#: psql backslash commands that run a shell: ``\! cmd``, output piped with ``\o |cmd`` / ``\g |cmd``.
+_PSQL: tuple[Rule, ...] = ((r"\s*\\!(.*)", ""), (r"\s*\\(?:o|out|g|gx|w|write)\s*\|(.*)", ""))
+#: sqlite3 dot-commands that run a shell, or pipe output to one.
+_SQLITE: tuple[Rule, ...] = (
+    (r"\s*\.(?:shell|system)\s(.*)", ""),
+    (r"\s*\.(?:once|output)\s+(?:-\w+\s+)*['\"]?\|(.*)", ""),
+)
+
 #: Commands whose options or operands are shell strings. git's global ``-c KEY=VALUE``
 #: is read with :data:`GIT_CONFIG`; every ``VAR=value`` prefix with :data:`ENV_VARS`.
 COMMANDS: dict[str, EmbeddedSpec] = {
@@ -84,6 +138,35 @@ COMMANDS: dict[str, EmbeddedSpec] = {
     "sftp": EmbeddedSpec(ssh_options=_o("proxycommand", "localcommand", "knownhostscommand")),
     "rsync": EmbeddedSpec(opts=_o("-e", "--rsh")),
     "trap": EmbeddedSpec(first_operand=True),
+    # tar runs these with ``sh -c``; ``--checkpoint-action`` only for its ``exec=`` action
+    "tar": EmbeddedSpec(opts=_o("--to-command", "--use-compress-program", "-I", "--info-script", "-F",
+                                "--new-volume-script", "--rsh-command", "--rmt-command"),
+                        prefixed={"--checkpoint-action": ((r"exec=(.*)", ""),)}, anywhere=True),
+    "zip": EmbeddedSpec(opts=_o("-TT", "--unzip-command"), anywhere=True),
+    "go": EmbeddedSpec(with_arg=_o("-C"), subcommands=_GO_SUBS),
+    "hyperfine": EmbeddedSpec(
+        opts=_o("-p", "--prepare", "-s", "--setup", "-c", "--cleanup", "--conclude", "--reference"),
+        with_arg=_o("-w", "--warmup", "-m", "--min-runs", "-M", "--max-runs", "-r", "--runs", "-S", "--shell",
+                    "-u", "--time-unit", "--style", "--sort", "--export-asciidoc", "--export-csv",
+                    "--export-json", "--export-markdown", "--export-orgmode", "--output", "--input",
+                    "-n", "--command-name", "-D", "--parameter-step-size", "--min-benchmarking-time"),
+        multi_arg={"-P": 3, "--parameter-scan": 3, "-L": 2, "--parameter-list": 2},
+        each_operand=True, anywhere=True),
+    "cmake": EmbeddedSpec(builtin_opt="-E", builtins={
+        "rm": "rm {args}", "remove": "rm -f {args}", "remove_directory": "rm -rf -- {args}",
+        "env": "env {args}", "time": "{args}", "chdir": "cd {first} && {rest}",
+    }),
+    "gdb": EmbeddedSpec(prefixed=dict.fromkeys(
+        ("-ex", "--ex", "-eval-command", "--eval-command", "-iex", "--iex", "-init-eval-command",
+         "--init-eval-command"), _GDB), stop=_o("--args"), anywhere=True),
+    "psql": EmbeddedSpec(prefixed=dict.fromkeys(("-c", "--command"), _PSQL), anywhere=True),
+    "sqlite3": EmbeddedSpec(prefixed={"-cmd": _SQLITE, "--cmd": _SQLITE}, operand_rules=_SQLITE, anywhere=True),
+    "socat": EmbeddedSpec(operand_rules=((r"(?i:system|exec):([^,]*)", ""),), anywhere=True),
+    "make": EmbeddedSpec(makefile_opts=_o("--eval", "-E"),
+                         with_arg=_o("-f", "--file", "--makefile", "-C", "--directory", "-I", "--include-dir",
+                                     "-o", "--old-file", "-W", "--what-if", "--new-file", "-j", "-l"),
+                         anywhere=True),
+    **dict.fromkeys(("vim", "vi", "nvim", "view", "gvim", "ex", "rvim"), _VIM),
 }
 
 #: git configuration keys (lower case) whose value git runs with ``sh -c``; a key ending
@@ -156,24 +239,82 @@ def _option_value(args: Sequence[str], i: int, opts: frozenset[str]) -> tuple[st
     arg = args[i]
     if arg in opts:
         return (args[i + 1], 2) if i + 1 < len(args) else (None, 1)
+    name, eq, value = arg.partition("=")
+    if eq and name in opts and (name.startswith("--") or len(name) > 2):
+        return value, 1  # ``--rsh=CMD``, go's ``-exec=CMD``
     if arg.startswith("--"):
-        name, eq, value = arg.partition("=")
-        return (value, 1) if eq and name in opts else (None, 1)
+        return None, 1
     for opt in opts:
         if len(opt) == 2 and arg.startswith(opt) and len(arg) > 2:
             return arg[2:], 1
     return None, 1
 
 
+def _apply(origin: str, value: str, rules: Iterable[Rule], out: list[tuple[str, str]]) -> None:
+    """Add the code behind the first rule whose prefix ``value`` carries."""
+    import re  # already loaded by the parser; local to keep this module's import light
+
+    for pattern, program in rules:
+        match = re.match(pattern, value, re.S)
+        if match and match.group(1).strip():
+            code = match.group(1)
+            if program:
+                import shlex  # cold path: only ``gdb -ex 'python …'``
+
+                code = f"{program} {shlex.quote(code)}"
+            out.append((origin, code))
+            return
+
+
+def _words_text(words: Sequence[str]) -> str:
+    """Words as shell text again: kept as written (``~``, ``$HOME``, ``*`` keep their
+    meaning); a word holding spaces or operators is double-quoted."""
+    parts = []
+    for word in words:
+        if word and not any(ch in word for ch in " \t\n;|&<>'\"`\\") and not (
+                "(" in word and not word.startswith("$(")):
+            parts.append(word)
+        else:
+            parts.append('"' + word.replace("\\", "\\\\").replace('"', '\\"').replace("`", "\\`") + '"')
+    return " ".join(parts)
+
+
+def _builtin(template: str, words: Sequence[str]) -> str:
+    return template.format(args=_words_text(words), first=_words_text(words[:1]), rest=_words_text(words[1:]))
+
+
+def _make_recipes(text: str) -> str:
+    """The recipe lines in makefile text (``--eval``): tab-indented lines and the part after
+    ``;`` on a rule line, without ``@``/``-``/``+`` and with ``$$`` as ``$``."""
+    recipes = []
+    for line in text.split("\n"):
+        if line.startswith("\t"):
+            recipes.append(line[1:])
+            continue
+        _, colon, tail = line.partition(":")
+        if colon and not tail.startswith(("=", ":=")) and ";" in tail:
+            recipes.append(tail.partition(";")[2])
+    return "\n".join(r.strip().lstrip("@+-").replace("$$", "$") for r in recipes if r.strip())
+
+
 def _scan(name: str, args: Sequence[str], spec: EmbeddedSpec, out: list[tuple[str, str]], depth: int = 0) -> None:
     i, n = 0, len(args)
+    operands: list[str] = []
     while i < n:
         arg = args[i]
         if arg == "--":
             i += 1
             break
+        if "+" in spec.prefixed and arg.startswith("+"):
+            _apply(f"{name} +", arg[1:], spec.prefixed["+"], out)  # ``vim +'!cmd'``
+            i += 1
+            continue
         if not arg.startswith("-") or arg == "-":
-            break
+            if not spec.anywhere:
+                break
+            operands.append(arg)  # options may still follow (GNU order)
+            i += 1
+            continue
         if name == "git" and depth == 0 and (arg == "-c" or (arg.startswith("-c") and len(arg) > 2)):
             pair = args[i + 1] if arg == "-c" and i + 1 < n else arg[2:]
             found = _git_config_shell(pair)
@@ -193,8 +334,33 @@ def _scan(name: str, args: Sequence[str], spec: EmbeddedSpec, out: list[tuple[st
             out.append((f"{name} {arg.split('=', 1)[0][:20]}", value))
             i += used
             continue
-        i += 2 if arg in spec.with_arg else 1
-    operands = args[i:]
+        if spec.prefixed:
+            value, used = _option_value(args, i, frozenset(spec.prefixed))
+            if value is not None:
+                opt = arg if arg in spec.prefixed else next(o for o in spec.prefixed if arg.startswith(o))
+                _apply(f"{name} {opt}", value, spec.prefixed[opt], out)
+                i += used
+                continue
+        if spec.makefile_opts:
+            value, used = _option_value(args, i, spec.makefile_opts)
+            if value is not None:
+                recipes = _make_recipes(value)
+                if recipes:
+                    out.append((f"{name} --eval", recipes))
+                i += used
+                continue
+        if spec.builtin_opt and arg == spec.builtin_opt:
+            if i + 1 < n and args[i + 1] in spec.builtins:
+                out.append((f"{name} {arg} {args[i + 1]}", _builtin(spec.builtins[args[i + 1]], args[i + 2:])))
+            return
+        if arg in spec.stop:
+            return
+        i += 1 + spec.multi_arg.get(arg, 1 if arg in spec.with_arg else 0)
+    operands.extend(args[i:])
+    if spec.each_operand:
+        out.extend((f"{name} command", word) for word in operands)
+    for word in operands:
+        _apply(f"{name} operand", word, spec.operand_rules, out)
     if spec.first_operand and len(operands) > 1:
         out.append((f"{name} string", operands[0]))
     if spec.rest and operands:
