@@ -700,6 +700,7 @@ PARTITION_WIPES: dict[str, frozenset[str]] = {
     "zpool": frozenset({"destroy", "labelclear"}),
     "nvme": frozenset({"format", "sanitize", "write-zeroes", "delete-ns"}),
     "hdparm": frozenset({"--security-erase", "--security-erase-enhanced", "--trim-sector-ranges", "--trim-sector-ranges-stdin", "--write-sector", "--make-bad-sector"}),
+    "mdadm": frozenset({"--zero-superblock"}),  # erases the RAID metadata that assembles the array
     "badblocks": frozenset({"-w"}),  # the write-mode test overwrites the whole device
 }
 POWER = frozenset({"shutdown", "reboot", "halt", "poweroff", "telinit", "init", "kexec", "pm-suspend", "pm-hibernate", "systemd-halt", "rtcwake", "suspend"})

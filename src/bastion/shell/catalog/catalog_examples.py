@@ -916,7 +916,7 @@ EXAMPLES: dict[str, dict[str, tuple[tuple[str, str], ...]]] = {
         'newfs': (('newfs /dev/sda1', 'deny'),),
         'sg_format': (('sg_format /dev/sda1', 'deny'),),
         'sg_sanitize': (('sg_sanitize /dev/sda1', 'deny'),),
-        'wipefs': (('wipefs /dev/sda1', 'deny'),),
+        'wipefs': (('wipefs -a /dev/sda1', 'deny'), ('wipefs /dev/sda1', 'allow')),
     },
     'DISK_PARTITIONERS': {
         'badblocks': (('badblocks /dev/sda', 'not allow'),),
@@ -1207,6 +1207,7 @@ EXAMPLES: dict[str, dict[str, tuple[tuple[str, str], ...]]] = {
         'nvme': (('nvme delete-ns /dev/sda', 'deny'),),
         'hdparm': (('hdparm --make-bad-sector /dev/sda', 'deny'),),
         'badblocks': (('badblocks -w /dev/sda', 'deny'),),
+        'mdadm': (('mdadm --zero-superblock /dev/sda1', 'deny'),),
     },
 }
 

@@ -33,7 +33,7 @@ from ..facts import (
     secret_var,
 )
 from ..inline import awk_risks, jq_risks, sed_commands
-from ..paths import DELETE, WRITE, PathAccess, resolve
+from ..paths import DELETE, READ, WRITE, PathAccess, resolve
 from ..targets import (
     critical_reason,
     is_block_device,
@@ -64,6 +64,21 @@ def check_routine(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
         return
     for arg, code in risky_options(args, C.ROUTINE.get(f.name, {})):
         f.hit(code, f"{f.name} {arg}")
+    if _archive_moves(f.name, args):
+        f.at_least(H)
+        f.hit("CAT010", f"{f.label} (deletes the files it archives)")
+        _sources_deleted(f, ctx, "archives then deletes")
+
+
+def _archive_moves(name: str, args: tuple[str, ...]) -> bool:
+    """Archivers told to delete what they archive: ``7z a -sdel``, ``zip -r -m``
+    (zip only descends with -r, and ``zip -m dir`` alone removes an empty directory)."""
+    if name in ("7z", "7za", "7zr"):
+        return "-sdel" in args
+    if name == "zip":
+        move = any(a in ("-m", "--move") or _in_cluster(a, frozenset({"-m"})) for a in args)
+        return move and any(a in ("-r", "-R", "--recurse-paths", "--recurse-patterns") or _in_cluster(a, frozenset({"-r", "-R"})) for a in args)
+    return False
 
 
 def check_rm(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
@@ -114,11 +129,31 @@ def check_wiper(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
         f.hit("HB003", f"{f.label} (device {devices[0]})")
         return
     f.hit("CAT030", f.label)
-    if parse_args(args).has("-u", "--remove", "-r", "-R"):
+    if parse_args(args).has("-u", "--remove", "-r", "-R") or any(_in_cluster(a, frozenset({"-u"})) for a in args):
         f.hit("CAT010", f.label)
+        _sources_deleted(f, ctx, "overwrites and deletes", globs_only=True)
+
+
+def _sources_deleted(f: Facts, ctx: Ctx, what: str, *, globs_only: bool = False) -> None:
+    """A command that deletes what it reads (``tar --remove-files``, ``7z -sdel``,
+    ``zip -m``, ``shred -u``) deletes a tree when it reads one: a critical source is
+    a recursive delete of it (HB001). ``globs_only``: the command does not descend, so
+    only a glob over a critical directory (``shred -u ~/*``) empties it."""
+    for access in f.paths:
+        if access.op == DELETE or (access.op == READ and not globs_only):
+            path = access.resolved
+            if globs_only and path == strip_glob(path):
+                continue
+            reason = critical_reason(path, ctx.home, ctx.roots)
+            if reason:
+                f.hit("HB001", f"{f.label} → {path} ({reason}; {what} its sources)")
+                return
 
 
 def check_disk_destroyer(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
+    if f.name == "wipefs" and ("-n" in args or "--no-act" in args or not any(a.split("=", 1)[0] in _WIPEFS_ERASE or _in_cluster(a, _WIPEFS_ERASE) for a in args)):
+        f.at_least(L)  # without -a/-o (or with -n) wipefs only lists the signatures it finds
+        return
     f.at_least(H)
     devices = [a for a in args if a.startswith("/dev/") and not is_harmless_device(a)]
     if devices:
@@ -136,6 +171,8 @@ def check_partitioner(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
             return  # listing
         f.hit("CAT009", f.label)
         return
+    if _volume_destroy(f, parsed, args, ctx):
+        return
     wipes = C.PARTITION_WIPES.get(f.name, frozenset())
     devices = [a for a in args if a.startswith("/dev/") and is_block_device(a)]
     if devices and wipes and any(a in wipes or a.split("=", 1)[0] in wipes or _in_cluster(a, wipes) for a in args):
@@ -146,6 +183,48 @@ def check_partitioner(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
     ):
         return
     f.hit("CAT023", f.label)
+
+
+#: wipefs options that erase signatures (``-a``/``--all``, ``-o``/``--offset``); without them it only lists.
+_WIPEFS_ERASE = frozenset({"-a", "--all", "-o", "--offset"})
+#: Partitioners that take a whole new layout on stdin when it is not a terminal.
+_SCRIPTED_PARTITIONERS = frozenset({"fdisk", "sfdisk", "gdisk"})
+_FORCE = frozenset({"-f", "--force", "-ff", "-y", "--yes"})
+
+
+def _volume_destroy(f: Facts, parsed: Args, args: tuple[str, ...], ctx: Ctx) -> bool:
+    """Destroying a pool, a volume or a subvolume by name (not by ``/dev`` path), and a
+    partition table fed on stdin: HB003, or HB001 for a critical subvolume path."""
+    ops = parsed.operands
+    verb = ops[0] if ops else ""
+    label = f.label
+    if f.name == "zpool" and verb == "destroy":
+        f.hit("HB003", f"{label} (destroys the pool and every dataset in it)")
+        return True
+    if f.name == "zfs" and verb == "destroy":
+        datasets = [o for o in ops[1:] if "@" not in o and "#" not in o]
+        if datasets and (parsed.names & {"-r", "-R"} or any(_in_cluster(a, frozenset({"-r", "-R"})) for a in args)
+                         or any("/" not in d for d in datasets)):
+            f.hit("HB003", f"{label} (destroys {datasets[0]} and everything below it)")
+            return True
+    if f.name in ("lvremove", "vgremove", "pvremove") and ops and (
+            parsed.names & _FORCE or any(_in_cluster(a, frozenset({"-f", "-y"})) for a in args)):
+        f.hit("HB003", f"{label} (removes {ops[0]} without asking; its data is gone)")
+        return True
+    if f.name == "btrfs" and ops[:1] in (["subvolume"], ["sub"], ["su"]) and ops[1:2] in (["delete"], ["del"], ["de"]):
+        for target in ops[2:]:
+            path = resolve(target, f.base, ctx.home)
+            reason = critical_reason(path, ctx.home, ctx.roots)
+            if reason:
+                f.hit("HB001", f"{label} → {path} ({reason})")
+                return True
+    if f.name in _SCRIPTED_PARTITIONERS and not parsed.names & {"-l", "--list", "-d", "--dump", "-J", "--json", "-s", "--show-size", "-V", "--verify", "-g", "--show-geometry", "-p", "--print"}:
+        fed = f.cmd.pipe_index > 0 or any(r.op in ("<", "<<", "<<<", "<<-") and r.fd in (None, 0) for r in f.cmd.redirects)
+        disks = [o for o in ops if is_block_device(resolve(o, f.base, ctx.home))]
+        if disks and (fed or f.name == "sfdisk"):
+            f.hit("HB003", f"{label} (writes a new partition table to {disks[0]} from its input)")
+            return True
+    return False
 
 
 def _in_cluster(arg: str, options: frozenset[str]) -> bool:
@@ -202,6 +281,26 @@ def check_chmod_like(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
             f.hit("CAT012", f.label)
         elif recursive and access.resolved in ctx.roots:
             f.hit("CAT012", f"{f.label} (the whole workspace)")
+
+
+#: setfacl options that change an ACL (each but ``-b``/``-k`` takes the ACL or a file of them).
+_SETFACL_VALUE = frozenset({"-m", "--modify", "-M", "--modify-file", "-x", "--remove", "-X", "--remove-file", "--set", "--set-file"})
+
+
+def check_setfacl(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
+    """``setfacl -R -m o::rwx /`` opens every file to every user, like ``chmod -R 777 /``
+    (HB012); an ACL on a workspace file is routine, anywhere else it asks."""
+    f.at_least(L)
+    parsed = parse_args(args, _SETFACL_VALUE, aliases={"--recursive": "-R"})
+    recursive = parsed.has("-R") or any(_in_cluster(a, frozenset({"-R"})) for a in args)
+    for target in parsed.operands:
+        path = resolve(target, f.base, ctx.home)
+        reason = critical_reason(path, ctx.home, others=False)
+        if reason and recursive:
+            f.hit("HB012", f"{f.label} → {path} ({reason})")
+            return
+        if not ctx.inside(path) and not is_temp(path):
+            f.hit("CAT012", f.label)
 
 
 def _sets_id_bits(parsed: Args, mode: str, f: Facts, ctx: Ctx) -> bool:
@@ -341,6 +440,10 @@ def check_tar(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
             f.hit("CAT006", f"{f.label} ({key})")
         elif key in ("-f", "--file") or arg.startswith("--file="):
             pass
+    if "--remove-files" in args:
+        f.at_least(H)
+        f.hit("CAT010", f"{f.label} (--remove-files deletes what it archives)")
+        _sources_deleted(f, ctx, "archives then deletes")
     archive = parse_args(args, frozenset({"-f", "--file"})).value("-f", "--file")
     if archive is None and args and not args[0].startswith("-") and "f" in args[0] and len(args) > 1:
         archive = args[1]  # old-style ``tar cvf ARCHIVE …``

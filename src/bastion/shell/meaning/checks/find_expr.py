@@ -103,6 +103,8 @@ class _Reader:
         if tok in ("-type", "-xtype"):
             value = self.take()
             return "f" in value.split(","), False, False  # every file, or only some kinds
+        if tok in _NAME_TESTS:  # ``-name '*'`` matches every name
+            return self.take().strip("*") == "", False, False
         if tok == "-mindepth":  # 1 only leaves out the start point; 2 keeps the top level
             return self.take() in ("0", "1"), False, False
         if tok == "-fprintf":  # FILE FORMAT
