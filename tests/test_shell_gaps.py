@@ -15,8 +15,6 @@ denied; some must stay an ask).
 
 from __future__ import annotations
 
-import os
-import subprocess
 from collections.abc import Callable
 
 import pytest
@@ -24,6 +22,7 @@ import pytest
 from bastion.engine import Guard
 from bastion.model import Mode, ToolCall, Verdict
 from bastion.shell.syntax.literal import output
+from conftest import throwaway_workspace
 
 MODES = (Mode.DEFAULT, Mode.BYPASS, Mode.DONT_ASK)
 
@@ -129,24 +128,11 @@ BENIGN = FIND_EXEC_BENIGN + XARGS_BENIGN + XARGS_ASK + ARCHIVES_BENIGN + FIFO_SH
 
 @pytest.fixture(scope="module")
 def guards(tmp_path_factory: pytest.TempPathFactory) -> dict[Mode, Callable[[str], object]]:
-    base = tmp_path_factory.mktemp("gaps")
-    root, home = base / "project", base / "home"
-    root.mkdir()
-    home.mkdir()
-    subprocess.run(["git", "init", "-q", str(root)], check=True)
-    env = {
-        "HOME": str(home),
-        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-        "BASTION_CONFIG_DIR": str(base / "config"),
-        "BASTION_STATE_DIR": str(base / "state"),
-        "BASTION_MANAGED_SETTINGS": str(base / "managed" / "managed-settings.json"),
-        "XDG_CONFIG_HOME": str(home / ".config"),
-        "XDG_STATE_HOME": str(home / ".local" / "state"),
-    }
+    root, env = throwaway_workspace(tmp_path_factory.mktemp("gaps"))
     out = {}
     for mode in MODES:
-        guard = Guard.from_settings(str(root), isolated=True, mode=mode, env=env)
-        out[mode] = (lambda g: lambda command: g.check(ToolCall("Bash", {"command": command}, cwd=str(root))))(guard)
+        guard = Guard.from_settings(root, isolated=True, mode=mode, env=env)
+        out[mode] = (lambda g: lambda command: g.check(ToolCall("Bash", {"command": command}, cwd=root)))(guard)
     return out
 
 
