@@ -7,10 +7,7 @@ no personal settings) about each call and prints the verdict with its reason.
 from __future__ import annotations
 
 import os
-import shutil
-import subprocess
 import sys
-import tempfile
 from typing import Any
 
 DEMO_CALLS: tuple[tuple[str, dict[str, Any], str], ...] = (
@@ -40,6 +37,9 @@ def cmd_demo(args: Any) -> int:
 
 
 def _project() -> str:
+    import subprocess
+    import tempfile
+
     root = tempfile.mkdtemp(prefix="bastion-demo-")
     os.makedirs(os.path.join(root, "src"))
     with open(os.path.join(root, "src", "app.py"), "w", encoding="utf-8") as handle:
@@ -50,6 +50,8 @@ def _project() -> str:
 
 def run_demo(*, color: bool = False) -> int:
     """Show the main job on a fresh project, which is removed afterwards."""
+    import shutil
+
     root = _project()
     try:
         return _show(root, color=color)

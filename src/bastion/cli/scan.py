@@ -14,7 +14,9 @@ import json
 import sys
 from typing import Any, TextIO
 
-from ..injection.scanner import THRESHOLD, InjectionFinding, is_injection, scan, score
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ..injection.scanner import InjectionFinding
 
 __all__ = ["run", "EXIT_CLEAN", "EXIT_INJECTION", "EXIT_BAD_INPUT"]
 
@@ -38,6 +40,8 @@ def _finding_dict(text: str, finding: InjectionFinding) -> dict[str, Any]:
 
 def report(text: str, source: str) -> dict[str, Any]:
     """The JSON shape of one scanned text."""
+    from ..injection.scanner import THRESHOLD, is_injection, scan, score
+
     findings = scan(text, source)
     return {
         "source": source,
@@ -83,6 +87,8 @@ def _read(path: str | None, stdin: TextIO) -> tuple[str, str]:
 
 def _batch(path: str | None, source: str | None, stdin: TextIO, out: TextIO) -> int:
     """JSON Lines in (``{"id", "text", "source"?}``), one result per line out."""
+    from ..injection import scanner
+
     text, where = _read(path, stdin)
     status = EXIT_CLEAN
     bad = False
@@ -106,8 +112,8 @@ def _batch(path: str | None, source: str | None, stdin: TextIO, out: TextIO) -> 
             name = record.get("source", source or "")
             if not isinstance(name, str):
                 raise _BadInput(f'{where} line {number}: "source" must be a string')
-            findings = scan(body, name)
-            injected = is_injection(findings)
+            findings = scanner.scan(body, name)
+            injected = scanner.is_injection(findings)
             result = {"id": ident, "injection": injected, "findings": [_finding_dict(body, f) for f in findings]}
             if injected:
                 status = EXIT_INJECTION
