@@ -1,0 +1,33 @@
+"""Which code model reads which interpreter's programs.
+
+Each model module has ``read(code: str, language: str) -> ProgramEffects | None`` and
+is imported only when a program in its language is seen, so a shell command that runs
+no inline code pays nothing for the parsers behind them.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .program import ProgramEffects
+
+__all__ = ["MODELS", "read_program"]
+
+#: Interpreter name (as the catalog spells it) → the module that models its language.
+MODELS: dict[str, str] = {}
+
+#: How deep a model may follow code that evaluates more code of its own language.
+MAX_DEPTH = 4
+
+
+def read_program(interpreter: str, code: str) -> ProgramEffects | None:
+    """The effects of ``code`` run by ``interpreter``, or None when no model reads that
+    language or the model cannot read this program (the caller then asks)."""
+    module = MODELS.get(interpreter)
+    if module is None:
+        return None
+    reader = importlib.import_module(f"{__package__}.{module}")
+    effects: ProgramEffects | None = reader.read(code, interpreter)
+    return effects

@@ -1,0 +1,76 @@
+"""What a program in another language would do, said in shell.
+
+A code model (``pymodel`` for Python through ``ast``, ``jsmodel`` for JavaScript through
+tree-sitter, ``callmodel`` for the call tables of Perl, Ruby, PHP, Lua, awk, R, Julia and
+the others) reads one program and returns its :class:`ProgramEffects`. Every effect that
+the shell can express is given as a *shell equivalent*: ``shutil.rmtree(Path.home())``
+becomes ``rm -rf -- ~``, ``fs.appendFileSync('/etc/sudoers', s)`` becomes
+``printf %s '…' >> /etc/sudoers``, ``subprocess.run(['rm', '-rf', '/usr'])`` becomes
+``rm -rf /usr``. The shell analyser then judges those lines like any typed command, so a
+target is classified in one place (the path table and the shell checks), and every
+finding keeps its own code; the finding says it came from inside the program.
+
+Effects that have no shell spelling (a socket wired to a shell, code fetched and
+evaluated, a fork loop) are flags. ``inert`` says that every call the program makes is
+known and harmless (imports, printing, reading attributes): such code needs no question.
+A model that cannot read the program returns None, and the caller falls back to the
+lexical scan, which asks.
+"""
+
+from __future__ import annotations
+
+import shlex
+from dataclasses import dataclass, field
+
+__all__ = ["ProgramEffects", "shell_word", "shell_line", "MAX_DECODED"]
+
+#: Upper bound on any decoded or folded string a model keeps (bytes of text).
+MAX_DECODED = 65536
+
+
+@dataclass
+class ProgramEffects:
+    """The effects of one program, as shell equivalents and flags."""
+
+    language: str
+    #: Shell lines that do what the program does (run by the shell analyser, in order,
+    #: as one script, so a secret read and a send in the same program meet).
+    shell: list[str] = field(default_factory=list)
+    #: Hosts or URLs the program contacts.
+    sends: list[str] = field(default_factory=list)
+    #: Code fetched over the network is evaluated or run (HB005).
+    fetch_run: bool = False
+    #: A socket is connected to a shell or to the program's stdin/stdout (HB006/HB007).
+    reverse_shell: bool = False
+    bind_shell: bool = False
+    #: A process is forked in an endless loop (HB004).
+    fork_bomb: bool = False
+    #: The environment is read whole (and, with ``sends``, sent: HB008).
+    env_dump: bool = False
+    #: A native library is loaded (ctypes, ffi).
+    library_load: bool = False
+    #: The constant text the program prints, when it prints only constants
+    #: (``print(bytes.fromhex('…').decode())``): piped to a shell, it is a command.
+    prints: str | None = None
+    #: Something runs that the model cannot follow (a process call with a computed
+    #: argument, eval of a computed string): the caller asks.
+    opaque: list[str] = field(default_factory=list)
+    #: Every call is known and harmless: no process, no write, no delete, no network,
+    #: no eval. Such code is allowed like a read-only command.
+    inert: bool = False
+
+
+def shell_word(value: str) -> str:
+    """``value`` quoted for the shell, keeping a leading ``~`` live (``~/x`` stays the
+    home directory, where ``shlex.quote`` would make it a literal tilde)."""
+    if value == "~":
+        return "~"
+    if value.startswith("~/"):
+        rest = value[2:]
+        return "~/" + shlex.quote(rest) if rest else "~/"
+    return shlex.quote(value)
+
+
+def shell_line(argv: list[str] | tuple[str, ...]) -> str:
+    """An argv as one shell line, each word quoted by :func:`shell_word`."""
+    return " ".join(shell_word(a) for a in argv)
