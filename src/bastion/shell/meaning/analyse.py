@@ -80,7 +80,7 @@ from ..syntax.lazyre import LazyPattern
 from ..syntax.literal import output as literal_output, string_escapes
 from ..syntax.options import parse_args
 from ..syntax.script import Script, SimpleCommand, TooComplex
-from .inline import fork_bomb
+from .inline import fork_bomb, heredoc_bodies
 from .paths import EXEC, PathAccess, find_roots, resolve
 from .planted import CRON_FIELDS
 from .semantics import ANALYSER, Ctx, Facts, classify
@@ -167,6 +167,7 @@ def _run(commands: Sequence[SimpleCommand], raw: str, complex_: bool, ctx: Ctx, 
         if "$(" in text or _CRADLE_WORD.search(text):
             _raw_patterns(text, own, ctx, hits)
     if depth < MAX_NESTED_DEPTH:
+        _fed_programs(facts, ctx, depth, hits)
         for f in facts:
             for text in f.nested:
                 _nested(text, f.label, ctx, depth, hits)
@@ -183,6 +184,51 @@ def _run(commands: Sequence[SimpleCommand], raw: str, complex_: bool, ctx: Ctx, 
             _payloads(facts, ctx, depth, hits)
             _find_exec_inputs(facts, ctx, hits)
     return facts
+
+
+def _fed_programs(facts: list[Facts], ctx: Ctx, depth: int, hits: list[_Hit]) -> None:
+    """Text one pipeline stage feeds the next, when it is fixed: a program printed into an
+    interpreter (``echo 'code' | ruby``, ``cat <<EOF | python3``) is read as that
+    interpreter's code, and what a program prints into a shell (``perl -e 'print
+    pack("H*", …)' | sh``) is read as shell."""
+    stages = {(f.cmd.depth, f.cmd.pipeline, f.cmd.pipe_index): f for f in facts if f.cmd.pipeline >= 0}
+    for f in facts:
+        if "exec_stdin" not in f.roles or f.cmd.pipe_index == 0:
+            continue
+        before = stages.get((f.cmd.depth, f.cmd.pipeline, f.cmd.pipe_index - 1))
+        if before is None:
+            continue
+        if f.name in C.SHELLS:
+            if before.prints is not None:
+                _nested(before.prints, f"{before.label} | {f.name}", ctx, depth, hits)
+            continue
+        if f.name not in C.INTERPRETERS:
+            continue
+        text = _fed_text(before, ctx)
+        if text is None:
+            continue
+        from .checks.code import read_program_text
+
+        seen = len(f.hits)
+        read_program_text(f, text, ctx)
+        hits.extend(_Hit(h.code, f"{h.detail} [program fed by {before.name}]", f.label) for h in f.hits[seen:])
+
+
+def _fed_text(f: Facts, ctx: Ctx) -> str | None:
+    """The fixed text a stage writes to its stdout: ``echo``/``printf`` of literals, a
+    ``cat`` of a here-document or here-string, or a program's constant output."""
+    if f.prints is not None:
+        return f.prints
+    if f.name in ("echo", "printf"):
+        return literal_output(f.cmd.argv)
+    if f.name == "cat" and len(f.cmd.argv) == 1:
+        for r in f.cmd.redirects:
+            if r.op == "<<<":
+                return r.target
+            if r.op in ("<<", "<<-"):
+                bodies = heredoc_bodies(ctx.source, "cat")
+                return bodies[0] if len(bodies) == 1 else None
+    return None
 
 
 def _quiet(facts: list[Facts]) -> bool:

@@ -64,7 +64,7 @@ class Facts:
     most commands never need their ``label`` (it is made on first use)."""
 
     __slots__ = ("cmd", "name", "_label", "tier", "known", "hits", "paths", "hosts", "roles", "downloads",
-                 "secrets", "nested", "spawns_shell", "base")
+                 "secrets", "nested", "spawns_shell", "base", "prints")
 
     def __init__(self, cmd: SimpleCommand, name: str, label: str | None = None) -> None:
         self.cmd = cmd
@@ -85,6 +85,9 @@ class Facts:
         #: The command starts a shell itself (``find -exec /bin/sh``, ``awk 'BEGIN{system("sh")}'``).
         self.spawns_shell = False
         self.base = "/"
+        #: The constant text an interpreter program prints (``program.ProgramEffects``):
+        #: piped into a shell, that text is the command that runs.
+        self.prints: str | None = None
 
     @property
     def label(self) -> str:

@@ -30,10 +30,15 @@ from ..facts import (
 )
 from ..inline import code_intents, heredoc_bodies
 from ..inline_data import LANGUAGES, live_code
+from ..models import read_program
 from ..paths import resolve
 from ..targets import critical_reason, is_block_device, is_temp, persistence_level, secret_level
 from .network import check_network
 from .root import grant_root
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ..program import ProgramEffects
 
 
 def check_interpreter(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
@@ -96,6 +101,11 @@ def check_interpreter(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
         if any(r.op in ("<<", "<<-") for r in f.cmd.redirects):
             for body in heredoc_bodies(ctx.source, f.cmd.name):
                 _inline_code(f, body, ctx)
+            return
+        strings = [r.target for r in f.cmd.redirects if r.op == "<<<"]
+        if strings:  # ``ruby <<< 'code'``: the here-string is the program
+            for text in strings:
+                _inline_code(f, text, ctx)
             return
         if f.cmd.pipe_index > 0 or any(r.op in ("<", "<<<", "<&") for r in f.cmd.redirects):
             f.hit("CAT007", f.label)
@@ -172,8 +182,24 @@ def _python_module(f: Facts, module: str, operands: list[str], ctx: Ctx) -> None
     apply_value(f, value, f"python -m {module}")
 
 
+def read_program_text(f: Facts, code: str, ctx: Ctx) -> None:
+    """Judge ``code`` as the program ``f``'s interpreter runs (text fed to its stdin by
+    an earlier pipeline stage: ``echo 'code' | ruby``, ``cat <<EOF | python3``)."""
+    _inline_code(f, code, ctx)
+
+
 def _inline_code(f: Facts, code: str, ctx: Ctx) -> None:
+    """Judge a program by what it does: a code model (``models.read_program``) gives its
+    effects as shell equivalents, judged like typed commands; the lexical scan below
+    still runs (a model may not follow every spelling). A program the model reads as
+    inert (imports, printing, reading) runs without a question."""
+    program = read_program(f.name, code)
+    if program is not None and program.inert and not program.opaque:
+        _program(f, program)
+        return
     f.hit("CAT006", f"{f.label} (inline code)")
+    if program is not None:
+        _program(f, program)
     code = fold_home(code)
     live = live_code(code, LANGUAGES.get(f.name, ""), lambda raw: _ordinary_file(raw, f, ctx))  # printed text is data
     intent = code_intents(code, live)
@@ -225,6 +251,35 @@ def _inline_code(f: Facts, code: str, ctx: Ctx) -> None:
     f.nested.extend(intent.commands)
     if intent.shell_exec and (SHELL_WORD.search(live) or any(p in SHELL_PATHS for p in intent.paths)):
         f.spawns_shell = True
+
+
+def _program(f: Facts, program: ProgramEffects) -> None:
+    """Record what a code model found: its shell equivalents go to ``f.nested`` (as one
+    script, so a secret read and a send in it meet), its flags become findings."""
+    label = f"{f.label} ({program.language} code)"
+    if program.shell:
+        f.nested.append("\n".join(program.shell))
+    if program.prints is not None:
+        f.prints = program.prints
+    if program.reverse_shell:
+        f.hit("HB006", label)
+    if program.bind_shell:
+        f.hit("HB007", label)
+    if program.fork_bomb:
+        f.hit("HB004", label)
+    if program.fetch_run:
+        f.hit("HB005", f"{label}: code fetched and run")
+    if program.library_load:
+        f.hit("CAT021", label)
+    if program.sends:
+        f.roles.add("send")
+        f.hosts.extend(h for h in (host_of(s) or s for s in program.sends) if h)
+        f.hit("CAT001", label)
+    if program.env_dump:
+        f.roles.add("env_dump")
+        f.hit("HB008" if program.sends else "CAT004", label)
+    for what in program.opaque[:1]:
+        f.hit("CAT006", f"{label}: {what}")
 
 
 def _ordinary_file(raw: str, f: Facts, ctx: Ctx) -> bool:
