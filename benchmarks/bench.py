@@ -3,7 +3,8 @@
     python benchmarks/bench.py [--quick] [--sandbox | --injection]
 
 * in-process ``Guard.check`` over typical calls (µs);
-* shell parse + analyse alone (µs), and how it grows with input size;
+* shell parse + analyse alone (µs), how it grows with input size and with each level of
+  embedded shell (``bash -c`` and ``python3 -c os.system`` around ``git status``);
 * the prompt-injection scanner on 10 KB texts (µs in process; ms for a fresh process);
 * whole-process ``bastion check`` and ``bastion hook claude-code`` against ``python -S -c pass``
   (ms, and the ratio).
@@ -16,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shlex
 import shutil
 import statistics
 import subprocess
@@ -177,6 +179,34 @@ def injection_section(rounds: int, proc_rounds: int, env: dict) -> None:
     shutil.rmtree(workdir, ignore_errors=True)
 
 
+def nested(level: int, kind: str) -> str:
+    """``git status`` wrapped ``level`` times in ``bash -c`` (``kind == "shell"``) or in a
+    Python program that runs it with ``os.system`` (``kind == "python"``)."""
+    command = "git status"
+    for _ in range(level):
+        if kind == "shell":
+            command = "bash -c " + shlex.quote(command)
+        else:
+            command = "python3 -c " + shlex.quote(f"import os; os.system({command!r})")
+    return command
+
+
+def nesting_section(project: str, rounds: int) -> None:
+    """What each level of embedded shell costs: the same command wrapped 0…3 times."""
+    from bastion.shell.meaning.analyse import analyse
+    from bastion.shell.syntax.parse import parse
+
+    print("\n| nesting level | `bash -c` µs | `python3 -c os.system` µs |\n|---:|---:|---:|")
+    for level in range(4):
+        cells = []
+        for kind in ("shell", "python"):
+            command = nested(level, kind)
+            analyse(parse(command), cwd=project, home="/root")  # first use loads the code model
+            median, _ = _time_us(lambda command=command: analyse(parse(command), cwd=project, home="/root"), rounds)
+            cells.append(f"{median:.0f}")
+        print(f"| {level} | {cells[0]} | {cells[1]} |")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true", help="fewer rounds")
@@ -240,6 +270,7 @@ def main() -> int:
         median, _ = _time_us(lambda command=command: analyse(parse(command), cwd=project, home="/root"), max(50, rounds // 10))
         print(f"| {len(command)} | {median:.0f} | {median / len(command) * 100:.1f} |")
 
+    nesting_section(project, max(50, rounds // 10))
     injection_section(rounds, proc_rounds, env)
 
     print("\n## Whole process (ms, median)\n")
