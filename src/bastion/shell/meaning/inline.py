@@ -102,9 +102,35 @@ def _skip_address(s: str, i: int) -> int | None:
 _SIMPLE_SED = frozenset("dDgGhHlLnNpPqQxz=F")
 
 
-def sed_commands(script: str) -> set[str] | None:
+def _sed_literal(text: str) -> str | None:
+    """A replacement as the text it puts in the pattern space (``\\/`` is ``/``,
+    ``\\n`` a newline), or None when it copies matched text (``&``, ``\\1``)."""
+    out: list[str] = []
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == "&":
+            return None
+        if c == "\\" and i + 1 < n:
+            nxt = text[i + 1]
+            if nxt.isdigit():
+                return None
+            out.append("\n" if nxt == "n" else "\t" if nxt == "t" else nxt)
+            i += 2
+            continue
+        out.append(c)
+        i += 1
+    return "".join(out)
+
+
+def sed_commands(script: str, shell: list[str] | None = None) -> set[str] | None:
     """The command letters a sed script uses (``e`` and ``w`` also when they are flags of
-    ``s``), or None when the script cannot be followed (treat as unsafe)."""
+    ``s``), or None when the script cannot be followed (treat as unsafe).
+
+    ``shell`` collects the shell text ``e`` runs when it is written out: the command of
+    ``e COMMAND``, and the replacement of ``s/RE/REPLACEMENT/e``, which becomes the
+    pattern space that ``e`` runs (for the whole line the substitution makes; a
+    replacement that copies matched text is not collected)."""
     cmds: set[str] = set()
     s, i, n = script, 0, len(script)
     while i < n:
@@ -152,8 +178,11 @@ def sed_commands(script: str) -> set[str] | None:
             continue
         if c in "rRwWe":
             cmds.add(c)
+            start = i
             while i < n and s[i] != "\n":
                 i += 1
+            if c == "e" and shell is not None and s[start:i].strip():
+                shell.append(s[start:i].strip())
             continue
         if c == "v":
             while i < n and s[i] not in ";\n":
@@ -166,6 +195,7 @@ def sed_commands(script: str) -> set[str] | None:
             end = (_skip_regex if c == "s" else _skip_part)(s, i + 1, delim)
             if end is None:
                 return None
+            middle = end
             end = _skip_part(s, end, delim)
             if end is None:
                 return None
@@ -181,6 +211,9 @@ def sed_commands(script: str) -> set[str] | None:
                         break
                     if f == "e":
                         cmds.add("e")
+                        replacement = _sed_literal(s[middle:end - 1])
+                        if shell is not None and replacement and replacement.strip():
+                            shell.append(replacement)
                     elif f not in "gpiImM0123456789 \t":
                         return None
                     i += 1

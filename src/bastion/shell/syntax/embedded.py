@@ -48,6 +48,9 @@ class EmbeddedSpec:
     ``makefile_opts``: options whose value is makefile text; its recipe lines are shell.
     ``builtin_opt``/``builtins``: ``cmake -E NAME ARGS``: the builtin NAME does what the
     shell text ``builtins[NAME]`` (``{args}`` the remaining words, ``{first}``/``{rest}``) does.
+    ``config_pair``: ``git config [set] KEY VALUE`` stores VALUE under KEY; a key of
+    :data:`GIT_CONFIG` makes it a shell string git runs later (``git config core.pager CMD``).
+    ``config_reads``: options that make ``git config`` read or remove, never store.
     """
 
     opts: frozenset[str] = frozenset()
@@ -67,6 +70,8 @@ class EmbeddedSpec:
     makefile_opts: frozenset[str] = frozenset()
     builtin_opt: str = ""
     builtins: dict[str, str] = field(default_factory=dict)
+    config_pair: bool = False
+    config_reads: frozenset[str] = frozenset()
 
 
 def _o(*names: str) -> frozenset[str]:
@@ -95,6 +100,12 @@ _GIT_SUBS: dict[str, EmbeddedSpec] = {
     ),
     "grep": EmbeddedSpec(opts=_o("--open-files-in-pager", "-O")),
     "difftool": EmbeddedSpec(opts=_o("--extcmd", "-x")),
+    "config": EmbeddedSpec(
+        config_pair=True, anywhere=True,
+        with_arg=_o("-f", "--file", "--blob", "-t", "--type", "--default", "--comment", "--value"),
+        config_reads=_o("--get", "--get-all", "--get-regexp", "--get-urlmatch", "--get-color", "--get-colorbool",
+                        "--unset", "--unset-all", "-l", "--list", "--rename-section", "--remove-section", "-e",
+                        "--edit", "--fixed-value")),
 }
 
 _GO_RUNS = EmbeddedSpec(opts=_o("-exec", "--exec", "-toolexec", "--toolexec"), anywhere=True)
@@ -190,7 +201,8 @@ ENV_VARS: frozenset[str] = frozenset({
 })
 
 
-def _git_config_shell(pair: str) -> tuple[str, str] | None:
+def _git_config_shell(pair: str, how: str = "git -c") -> tuple[str, str] | None:
+    """``(origin, script)`` when ``KEY=VALUE`` makes git run VALUE through a shell."""
     key, eq, value = pair.partition("=")
     if not eq:
         return None
@@ -208,7 +220,7 @@ def _git_config_shell(pair: str) -> tuple[str, str] | None:
         value = value[1:]
     if low == "core.fsmonitor" and value.lower() in ("true", "false", "1", "0", "yes", "no", "on", "off"):
         return None
-    return f"git -c {low}", value
+    return f"{how} {low}", value
 
 
 def _ext_command(url: str) -> str:
@@ -353,10 +365,16 @@ def _scan(name: str, args: Sequence[str], spec: EmbeddedSpec, out: list[tuple[st
             if i + 1 < n and args[i + 1] in spec.builtins:
                 out.append((f"{name} {arg} {args[i + 1]}", _builtin(spec.builtins[args[i + 1]], args[i + 2:])))
             return
-        if arg in spec.stop:
+        if arg in spec.stop or arg in spec.config_reads:
             return
         i += 1 + spec.multi_arg.get(arg, 1 if arg in spec.with_arg else 0)
     operands.extend(args[i:])
+    if spec.config_pair:
+        kv = operands[1:] if operands[:1] == ["set"] else operands
+        if len(kv) == 2:
+            found = _git_config_shell(f"{kv[0]}={kv[1]}", name)
+            if found:
+                out.append(found)
     if spec.each_operand:
         out.extend((f"{name} command", word) for word in operands)
     for word in operands:

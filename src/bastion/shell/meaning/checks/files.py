@@ -371,11 +371,13 @@ def check_sed(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
         return
     scripts = parsed.values("-e", "--expression") or parsed.operands[:1]
     for script in scripts:
-        used = sed_commands(script)
+        shell: list[str] = []
+        used = sed_commands(script, shell)
         if used is None:
             f.hit("CAT020", f"{f.label} (sed script not understood)")
         elif "e" in used:
             f.hit("CAT006", f"{f.label} (sed e runs commands)")
+            f.nested.extend(shell)  # the command text ``e`` runs, analysed as shell
         elif used & {"w", "W"}:
             f.hit("CAT020", f"{f.label} (sed w writes files)")
 

@@ -153,10 +153,13 @@ def check_rsync(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
 #: rsync options that leave parts of the destination alone, or make the run a dry run.
 _RSYNC_NARROWING = frozenset({"--exclude", "--include", "--exclude-from", "--include-from", "--files-from", "--filter",
                               "-f", "-F", "-C", "--cvs-exclude", "--existing", "-n", "--dry-run", "--list-only"})
-#: What a mirror may not replace: emptying these is a wipe (``rsync --delete empty/ ./``).
-#: System directories are left to an ask: mirroring into ``/srv/`` or ``/mnt/`` is how
-#: deployments and backups are made.
-_MIRROR_WIPES = frozenset({"root directory", "home directory", "workspace root", "ancestor of the workspace"})
+#: What a mirror may not replace: emptying these is a wipe (``rsync --delete empty/ ./``,
+#: ``rsync -r --delete nothing/ /usr/``).
+_MIRROR_WIPES = frozenset({"root directory", "home directory", "workspace root", "ancestor of the workspace",
+                           "system directory"})
+#: System directories that are also where deployments and backups are mirrored
+#: (``rsync -a --delete dist/ /srv/``, ``… public/ /var/www/``): an ask, not a wipe.
+_DEPLOY_TARGETS = frozenset({"/srv", "/var/www", "/opt", "/mnt", "/media", "/var/backups"})
 
 
 def _mirror_wipe(f: Facts, parsed: Args, ctx: Ctx) -> str | None:
@@ -172,6 +175,8 @@ def _mirror_wipe(f: Facts, parsed: Args, ctx: Ctx) -> str | None:
     if _is_remote(dest) or not any(s in (".", "./") or s.endswith(("/", "/.")) for s in ops[:-1]):
         return None
     path = resolve(dest, f.base, ctx.home)
+    if path.rstrip("/") in _DEPLOY_TARGETS:
+        return None
     reason = "home directory" if home_relative(path, ctx.home) == "" else critical_reason(path, ctx.home, ctx.roots)
     return f"{path} ({reason}: everything not in the source is deleted)" if reason in _MIRROR_WIPES else None
 
