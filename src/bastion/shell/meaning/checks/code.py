@@ -32,7 +32,8 @@ from ..inline import code_intents, heredoc_bodies
 from ..inline_data import LANGUAGES, live_code
 from ..models import read_program
 from ..paths import resolve
-from ..targets import critical_reason, is_block_device, is_temp, persistence_level, secret_level
+from ..targets import is_block_device, persistence_level, secret_level
+from ..verdicts import cell, target_of
 from .network import check_network
 from .root import grant_root
 
@@ -205,52 +206,48 @@ def _inline_code(f: Facts, code: str, ctx: Ctx) -> None:
     intent = code_intents(code, live)
     _effects(f, code, intent.commands, ctx)
     if intent.reverse_shell:
-        f.hit("HB006", f.label)
+        f.hit(cell("connect_shell", "network"), f.label)
     if intent.bind_shell:
-        f.hit("HB007", f.label)
+        f.hit(cell("listen_shell", "network"), f.label)
     if intent.fork_bomb:
-        f.hit("HB004", f.label)
+        f.hit(cell("fork", "endless"), f.label)
     if intent.download_exec:
-        f.hit("HB005", f"{f.label} (code fetched and evaluated)")
+        f.hit(cell("run", "downloaded"), f"{f.label} (code fetched and evaluated)")
     if intent.library_load:
-        f.hit("CAT021", f"{f.label} (loads a native library)")
+        f.hit(cell("run", "native_library"), f"{f.label} (loads a native library)")
     if intent.network:
         f.roles.add("send")
-        f.hit("CAT001", f.label)
+        f.hit(cell("send", "network"), f.label)
     if intent.env_dump:
         f.roles.add("env_dump")
-        f.hit("CAT004", f.label)
+        f.hit(cell("read", "environment"), f.label)
         if intent.network:
-            f.hit("HB008", f"{f.label} (environment sent over the network)")
+            f.hit(cell("send", "environment"), f"{f.label} (environment sent over the network)")
     for raw in intent.recursive_deletes:
-        path = resolve(raw, f.base, ctx.home)
-        reason = critical_reason(path, ctx.home, ctx.roots)
-        if reason:
-            f.hit("HB001", f"{f.label} → {path} ({reason})")
-        elif ctx.inside(path) or is_temp(path):
-            f.hit("CAT010", f.label)
-        else:
-            f.hit("CAT011", f"{f.label} → {path}")
+        _judge(f, "delete_tree", resolve(raw, f.base, ctx.home), ctx)
     for raw in intent.deletes:
-        path = resolve(raw, f.base, ctx.home)
-        f.hit("CAT010" if ctx.inside(path) or is_temp(path) else "CAT011", f"{f.label} → {path}")
+        _judge(f, "delete", resolve(raw, f.base, ctx.home), ctx)
     for raw in intent.paths:
         path = resolve(raw, f.base, ctx.home)
         level = secret_level(path, ctx.home)
         if level:
             f.secrets.append((path, level))
-            if level >= 2:
-                f.hit("HB008" if intent.network else "HB009", f"{f.label} ({path})")
-            else:
-                f.hit("CAT003", f"{f.label} ({path})")
+            target = target_of("read", path, ctx.home, ctx.roots, ctx.inside(path))
+            finding = cell("send", "secret") if level >= 2 and intent.network else cell("read", target)
+            f.hit(finding, f"{f.label} ({path})")
         plevel = persistence_level(path, ctx.home)
-        if plevel >= 2 and _WRITE_CALL.search(code):
-            f.hit("HB011", f"{f.label} (writes {path})")
-        elif plevel:
-            f.hit("CAT008", f"{f.label} ({path})")
+        if plevel:
+            writes = plevel >= 2 and _WRITE_CALL.search(code)
+            f.hit(cell("write", "backdoor" if writes else "startup"), f"{f.label} ({'writes ' if writes else ''}{path})")
     f.nested.extend(intent.commands)
     if intent.shell_exec and (SHELL_WORD.search(live) or any(p in SHELL_PATHS for p in intent.paths)):
         f.spawns_shell = True
+
+
+def _judge(f: Facts, effect: str, path: str, ctx: Ctx) -> None:
+    """Raise the finding of the effect × target table for ``effect`` on ``path``."""
+    target = target_of(effect, path, ctx.home, ctx.roots, ctx.inside(path))
+    f.hit(cell(effect, target), f"{f.label} → {path}")
 
 
 def _program(f: Facts, program: ProgramEffects) -> None:
@@ -262,24 +259,24 @@ def _program(f: Facts, program: ProgramEffects) -> None:
     if program.prints is not None:
         f.prints = program.prints
     if program.reverse_shell:
-        f.hit("HB006", label)
+        f.hit(cell("connect_shell", "network"), label)
     if program.bind_shell:
-        f.hit("HB007", label)
+        f.hit(cell("listen_shell", "network"), label)
     if program.fork_bomb:
-        f.hit("HB004", label)
+        f.hit(cell("fork", "endless"), label)
     if program.fetch_run:
-        f.hit("HB005", f"{label}: code fetched and run")
+        f.hit(cell("run", "downloaded"), f"{label}: code fetched and run")
     if program.library_load:
-        f.hit("CAT021", label)
+        f.hit(cell("run", "native_library"), label)
     if program.sends:
         f.roles.add("send")
         f.hosts.extend(h for h in (host_of(s) or s for s in program.sends) if h)
-        f.hit("CAT001", label)
+        f.hit(cell("send", "network"), label)
     if program.env_dump:
         f.roles.add("env_dump")
-        f.hit("HB008" if program.sends else "CAT004", label)
+        f.hit(cell("send", "environment") if program.sends else cell("read", "environment"), label)
     for what in program.opaque[:1]:
-        f.hit("CAT006", f"{label}: {what}")
+        f.hit(cell("run", "inline"), f"{label}: {what}")
 
 
 def _ordinary_file(raw: str, f: Facts, ctx: Ctx) -> bool:
