@@ -92,7 +92,8 @@ def index(found: list[Record]) -> str:
              "One page per finding code bastion can report, generated from the records beside the",
              "code that raises each one (`scripts/rule_pages.py`; do not edit by hand). Every example",
              "on these pages is run through the real guard by `tests/test_registry.py`.", "",
-             "The long-tail command catalog has one page of its own: [catalog.md](catalog.md).", ""]
+             "The long-tail command catalog has one page of its own: [catalog.md](catalog.md); which",
+             "finding each effect raises on each class of target is [effects.md](effects.md).", ""]
     for family, heading in FAMILIES.items():
         members = [r for r in found if r.family == family]
         lines += [f"## {heading}", "", "| code | what it flags |", "| --- | --- |"]
@@ -119,12 +120,34 @@ def catalog() -> str:
     return "\n".join(lines) + "\n"
 
 
+def effects() -> str:
+    from bastion.shell.meaning.verdicts import TABLE
+
+    lines = ["# The effect × target table", "",
+             "Which finding each effect raises, by the class of what it acts on",
+             "(`bastion.shell.meaning.verdicts.TABLE`; target classes come from the one path table).",
+             "A command's effects include those of the code inside it: the shell string an option",
+             "runs, a program's process, file and network calls (read by the code models), a decoded",
+             "literal. Every example is run through the real guard by `tests/test_effect_table.py`.", "",
+             "| effect | target | finding | why | e.g. | not e.g. |", "| --- | --- | --- | --- | --- | --- |"]
+    for c in TABLE:
+        shown = ", ".join(f"`{_cell(m)}`" for m in c.match)
+        neighbours = ", ".join(f"`{_cell(m)}`" for m in c.not_match)
+        lines.append(f"| {c.effect} | {c.target} | [{c.code}]({c.code}.md) | {c.why} | {shown} | {neighbours} |")
+    return "\n".join(lines) + "\n"
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", "\\n")
+
+
 def pages() -> dict[str, str]:
     """File name → content of every page."""
     found = records()
     out = {f"{r.id}.md": page(r) for r in found}
     out["index.md"] = index(found)
     out["catalog.md"] = catalog()
+    out["effects.md"] = effects()
     return out
 
 

@@ -387,4 +387,4 @@ def test_committed_rule_pages_are_up_to_date() -> None:
     stale = [name for name, text in pages.items() if not (folder / name).is_file() or (folder / name).read_text() != text]
     extra = sorted(p.name for p in folder.glob("*.md") if p.name not in pages)
     assert not stale and not extra, f"run scripts/rule_pages.py (stale: {stale[:5]}, extra: {extra[:5]})"
-    assert len(pages) == len(RECORDS) + 2  # one page per record, the index and the catalog page
+    assert len(pages) == len(RECORDS) + 3  # one page per record, the index, the catalog and the effect table
