@@ -37,6 +37,7 @@ def measure(path: Path, workspace: str) -> list[str]:
     guards = {mode: Guard.from_settings(workspace, isolated=True, mode=mode) for mode in (Mode.DEFAULT, Mode.BYPASS)}
     by_expect: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
     by_effect: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
+    by_family: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
     for record in records:
         outcomes = {mode: _outcome(g.check(ToolCall("Bash", {"command": record["command"]}, cwd=workspace)))
                     for mode, g in guards.items()}
@@ -44,6 +45,16 @@ def measure(path: Path, workspace: str) -> list[str]:
         by_expect[expect]["n"] += 1
         by_expect[expect][f"default {outcomes[Mode.DEFAULT]}"] += 1
         by_expect[expect][f"bypass {outcomes[Mode.BYPASS]}"] += 1
+        if "family" in record:
+            family = by_family[record["family"]]
+            if expect == "deny":
+                family["n"] += 1
+                family["caught"] += outcomes[Mode.DEFAULT] != "allow"
+                family["denied"] += outcomes[Mode.BYPASS] == "deny"
+                family["held"] += outcomes[Mode.BYPASS] in ("deny", "immune ask")
+            else:
+                family["look-alikes"] += 1
+                family[f"look-alike {outcomes[Mode.DEFAULT]}"] += 1
         if expect == "deny":
             effect = record.get("effect", "?")
             by_effect[effect]["n"] += 1
@@ -66,6 +77,14 @@ def measure(path: Path, workspace: str) -> list[str]:
         lines += ["", "| effect | n | denied | allowed in bypass |", "|---|---:|---:|---:|"]
         for effect, counts in sorted(by_effect.items()):
             lines.append(f"| {effect} | {counts['n']} | {100 * counts['denied'] / counts['n']:.1f}% | {counts['bypass allows']} |")
+    if by_family:
+        lines += ["", "| family | catastrophic | caught | denied every mode | held | look-alikes | denied | asked | allowed |",
+                  "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+        for name, c in sorted(by_family.items()):
+            n = c["n"] or 1
+            asked = c["look-alike ask"] + c["look-alike immune ask"]
+            lines.append(f"| {name} | {c['n']} | {100 * c['caught'] / n:.1f}% | {100 * c['denied'] / n:.1f}% | "
+                         f"{100 * c['held'] / n:.1f}% | {c['look-alikes']} | {c['look-alike deny']} | {asked} | {c['look-alike allow']} |")
     return lines + [""]
 
 
