@@ -13,6 +13,8 @@ the safe list is exact (a safe name must be spelled exactly).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 __all__ = [
     "SAFE_ENV_VARS",
     "SAFE_ENV_PREFIXES",
@@ -22,6 +24,8 @@ __all__ = [
     "is_safe_env",
     "is_dangerous_env",
     "classify_env",
+    "CODE_LOADING_ENV",
+    "loaded_code",
 ]
 
 #: Stripped before rule matching: they change output, locale or build target only.
@@ -128,3 +132,32 @@ def classify_env(name: str) -> str:
     if is_safe_env(name):
         return "safe"
     return "unknown"
+
+
+#: Variables whose value names code that is loaded or run by the programs they are set
+#: for, with the separator of their list: ``LD_PRELOAD=/tmp/x.so ls`` runs ``x.so``
+#: inside ``ls``; ``BASH_ENV=FILE bash -c …`` sources FILE first. A file downloaded
+#: earlier in the script and named here is downloaded code that runs (HB005).
+CODE_LOADING_ENV: dict[str, str] = {
+    "LD_PRELOAD": ": ", "LD_AUDIT": ":", "DYLD_INSERT_LIBRARIES": ":",
+    "LD_LIBRARY_PATH": ":", "DYLD_LIBRARY_PATH": ":", "DYLD_FRAMEWORK_PATH": ":",
+    "BASH_ENV": "", "ENV": "", "PYTHONSTARTUP": "", "NODE_OPTIONS": " ", "PERL5OPT": " ",
+}
+
+
+def loaded_code(assignments: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
+    """``(variable, item)`` for each file or folder a code-loading assignment names
+    (``NODE_OPTIONS=--require=/tmp/x.js`` names ``/tmp/x.js``)."""
+    out: list[tuple[str, str]] = []
+    for name, value in assignments:
+        seps = CODE_LOADING_ENV.get(name)
+        if seps is None or not value:
+            continue
+        items = [value]
+        for sep in seps:
+            items = [part for item in items for part in item.split(sep)]
+        for item in items:
+            item = item.partition("=")[2] if item.startswith("-") else item
+            if item:
+                out.append((name, item))
+    return out
