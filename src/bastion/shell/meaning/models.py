@@ -16,7 +16,9 @@ if TYPE_CHECKING:
 __all__ = ["MODELS", "read_program"]
 
 #: Interpreter name (as the catalog spells it) → the module that models its language.
-MODELS: dict[str, str] = {}
+MODELS: dict[str, str] = {
+    "python": "pymodel", "pypy": "pymodel", "jython": "pymodel",
+}
 
 #: How deep a model may follow code that evaluates more code of its own language.
 MAX_DEPTH = 4
