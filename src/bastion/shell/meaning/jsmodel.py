@@ -260,7 +260,7 @@ class Api:
 #: ``cat``/``ls`` lines but keep a program inert).
 HARMLESS = frozenset({"pure", "print", "log", "read", "list", "require", "home", "cwd", "tmp", "path",
                       "fromcharcode", "buffer", "atob", "btoa", "uri", "stringify", "entries", "timer",
-                      "number", "userinfo", "createrequire", "builtin"})
+                      "number", "userinfo", "createrequire", "builtin", "identity", "getenv"})
 
 API: tuple[Api, ...] = (
     # processes
@@ -353,6 +353,7 @@ API: tuple[Api, ...] = (
     Api("module.createRequire", "createrequire", "makes a require function", "require('module').createRequire('.')"),
     Api("process.getBuiltinModule", "builtin", "returns a built-in module", "process.getBuiltinModule('path')"),
     Api("os.homedir", "home", "the home directory, ~", "console.log(require('os').homedir())"),
+    Api("Deno.env.get", "getenv", "one environment variable (HOME is ~)", "Deno.env.get('HOME')"),
     Api("os.userInfo", "userinfo", "the user record ({homedir: ~})", "require('os').userInfo()"),
     Api("os.tmpdir", "tmp", "the temporary directory", "require('os').tmpdir()"),
     Api("process.cwd", "cwd", "the working directory, .", "process.cwd()"),
@@ -374,6 +375,8 @@ API: tuple[Api, ...] = (
     Api("setTimeout setImmediate queueMicrotask process.nextTick Promise.resolve Promise.all Promise.allSettled "
         "Promise.race",
         "timer", "runs a function later, once", "setTimeout(() => {}, 1)"),
+    Api("util.promisify util.callbackify", "identity", "the same function, called another way",
+        "require('util').promisify(setTimeout)"),
     Api("setInterval", "interval", "runs a function again and again, for ever", "setInterval(() => {}, 1000)"),
     Api("JSON.parse Math.* Object.keys Object.assign Object.freeze Object.fromEntries Object.getOwnPropertyNames "
         "Object.create Array.* Number.* String String.raw Boolean Symbol Date Date.now Map Set WeakMap URL "
@@ -382,7 +385,7 @@ API: tuple[Api, ...] = (
         "path.* os.* util.* url.* querystring.* crypto.randomUUID crypto.randomBytes crypto.createHash "
         "process.uptime process.memoryUsage process.hrtime process.hrtime.bigint process.cpuUsage process.exit "
         "process.emitWarning process.on assert assert.* Intl.* Promise Reflect.ownKeys Reflect.has "
-        "require.resolve performance.now Deno.env.get Deno.exit Bun.version semver.*",
+        "require.resolve performance.now Deno.exit Bun.version semver.*",
         "pure", "computes or inspects; changes nothing", "JSON.parse('{}')"),
 )
 
@@ -398,6 +401,7 @@ _ALIAS = {
     "module.Module._load": "require",
     "module.Module.createRequire": "module.createRequire",
     "buffer.Buffer": "Buffer",
+    "Bun.env": "process.env",
     "Buffer.default": "Buffer",
     "process.mainModule.constructor.createRequire": "module.createRequire",
 }
@@ -1046,11 +1050,14 @@ class _Reader:
         return _any(tags=tags)
 
     def callbacks(self, args: list[V], tags: frozenset[str], values: list[V] | None = None) -> V:
-        """Run the functions among ``args`` with parameters that carry ``tags``."""
+        """Run the functions among ``args`` with parameters that carry ``tags`` (a known
+        API handed over as a callback, ``.then(eval)``, is called the same way)."""
         result = ANY
         for arg in args:
             if arg.kind == "fn":
                 result = self.call_user(arg, values or [], tags)
+            elif arg.kind == "ref" and _lookup(arg.text) is not None:
+                result = self.api(arg.text, values or [_any(tags=tags)], False)
         return result
 
     def call_user(self, fn: V, args: list[V], tags: frozenset[str]) -> V:
@@ -1176,7 +1183,7 @@ class _Reader:
 
     def process(self, api: Api, args: list[V]) -> None:
         """Bookkeeping shared by every call that starts a process."""
-        self.st.ran = True
+        self.st.ran = self.st.harmful = True
         tags = frozenset().union(*(_deep_tags(a) for a in args)) if args else _NO_TAGS
         if "net" in tags:
             self.fx.fetch_run = True
@@ -1446,11 +1453,26 @@ class _Reader:
             self.depth -= 1
         return ANY
 
+    def function(self, body: V, path: str) -> V:
+        """``new Function(body)``: a function of the program whose body is ``body``."""
+        text = _text(body) if body.kind == "str" else None
+        if text is None or self.depth >= MAX_DEPTH:
+            self.opaque(f"{path} of computed code", [body])
+            return V("ref", "eval")
+        tree = _parser().parse(f"(function () {{\n{text}\n}})".encode("utf-8", "surrogatepass"))
+        if tree.root_node.has_error:
+            self.opaque(f"{path}: code bastion cannot parse", [body])
+            return V("ref", "eval")
+        node = tree.root_node.named_children[0].named_children[0].named_children[0]
+        fn = V("fn", node=node, scope=self.root_scope, items=(V("any", node=tree),))
+        self.pending.append(fn)
+        return fn
+
     def _do_eval(self, path: str, api: Api, args: list[V]) -> V:
         code = args[-1] if path == "Function" and args else args[0] if args else UNDEFINED
-        result = self.evaluate(code, f"{path} of computed code")
         if path in ("Function", "vm.compileFunction"):
-            return V("ref", "eval")  # calling the made function runs nothing new
+            return self.function(code, path)
+        result = self.evaluate(code, f"{path} of computed code")
         if path == "vm.Script":
             return V("obj")
         return result
@@ -1549,6 +1571,9 @@ class _Reader:
     def _do_home(self, path: str, api: Api, args: list[V]) -> V:
         return _str("~")
 
+    def _do_getenv(self, path: str, api: Api, args: list[V]) -> V:
+        return self.member(V("ref", "process.env"), _text(args[0]) if args else None)
+
     def _do_userinfo(self, path: str, api: Api, args: list[V]) -> V:
         return V("obj", items=(_str("~"),), keys=("homedir",))
 
@@ -1645,6 +1670,9 @@ class _Reader:
         finally:
             self.endless -= 1
         return ANY
+
+    def _do_identity(self, path: str, api: Api, args: list[V]) -> V:
+        return args[0] if args else ANY
 
     def _do_pure(self, path: str, api: Api, args: list[V]) -> V:
         if path == "String" and args:
@@ -1790,11 +1818,11 @@ def _fold_method(recv: V, key: str, args: list[V], reader: _Reader) -> V | None:
         return V("arr", items=items + tuple(joined))
     if key == "slice" and all(a.kind == "num" for a in args):
         return V("arr", items=items[slice(*(int(a.num) for a in args))])
-    if key in ("map", "forEach", "filter", "flatMap") and args and args[0].kind == "fn":
+    if key in ("map", "forEach", "filter", "flatMap") and args and args[0].kind in ("fn", "ref"):
         if len(items) > MAX_UNROLL:
             reader.callbacks(args, _NO_TAGS)
             return _any(recv)
-        mapped = [reader.call_user(args[0], [item, _num(i), recv], _NO_TAGS) for i, item in enumerate(items)]
+        mapped = [reader.callbacks(args[:1], _NO_TAGS, [item, _num(i), recv]) for i, item in enumerate(items)]
         if key == "map":
             return V("arr", items=tuple(mapped))
         return ANY if key == "filter" else UNDEFINED
