@@ -227,3 +227,20 @@ class TestHeldOut:
         effects = read(code, "python")
         assert effects is not None and effects.inert, effects
         assert harmless(effects)
+
+
+CALLBACKS = [
+    ("import os; cmds = ['rm -rf /etc']; list(map(os.system, cmds))", "rm -rf /etc"),
+    ("import threading, os\nthreading.Thread(target=os.system, args=('rm -rf /usr',)).start()", "rm -rf /usr"),
+    ("import atexit, shutil\natexit.register(shutil.rmtree, '/var')", "rm -rf -- /var"),
+]
+
+
+@pytest.mark.parametrize(("code", "want"), CALLBACKS)
+def test_functions_handed_to_calls_are_called(code: str, want: str) -> None:
+    assert has(read(code, "python"), want)
+
+
+def test_unknown_file_read_is_not_inert() -> None:
+    effects = read("import sys; print(open(sys.argv[1]).read())", "python")
+    assert effects is not None and not effects.inert

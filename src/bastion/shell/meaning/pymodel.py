@@ -338,6 +338,9 @@ _DATA_METHODS = frozenset(
 _RUN_METHODS = frozenset({"system", "popen", "spawn", "exec_command", "execute", "eval", "exec", "run_command", "Popen",
                           "check_output", "check_call", "call", "run"})
 _SENTINEL = object()
+#: Calls that only look at a function handed to them (they never call it).
+_LOOKS_ONLY = ("print", "repr", "str", "id", "type", "callable", "hasattr", "getattr", "isinstance", "dir", "help", "vars",
+               "bool", "hash", "inspect.", "pprint.", "logging.", "json.", "sys.stdout.", "sys.stderr.")
 #: Calls given a file handle that do not write through it on their own.
 _TAKES_HANDLES = frozenset({"os.write", "os.close", "os.fsync", "os.dup2", "os.fstat", "json.load", "len", "iter", "next",
                             "isinstance", "str", "repr", "id", "hash"})
@@ -1169,6 +1172,12 @@ class _Interp:
         for key, v in [(None, a) for a in args] + list(kw.items()):
             if isinstance(v, Ref) and v.name in ("os.environ", "os.environb") and key != "env":
                 self.s.flags.add("env_dump")
+        if isinstance(target, Ref) and target.name in ("map", "filter") and len(args) >= 2 and _acts(args[0]):
+            seq = args[1]
+            items = list(seq)[:MAX_UNROLL] if isinstance(seq, (list, tuple, str)) else [self.element(seq)]
+            return [self.apply(args[0], [x], {}) for x in items]
+        if not isinstance(target, Func) and not (isinstance(target, Ref) and _canon(target.name).startswith(_LOOKS_ONLY)):
+            self.callbacks(args, kw)
         if isinstance(target, Ref):
             name = _canon(target.name)
             if name in ("print", "sys.stdout.write", "sys.stdout.buffer.write"):
@@ -1195,6 +1204,18 @@ class _Interp:
             return _unknown(target)
         self.s.unknown_call = True
         return UNKNOWN
+
+    def callbacks(self, args: list[object], kw: dict[str, object]) -> None:
+        """A function that acts, handed to another call (``Thread(target=os.system,
+        args=(…,))``, ``atexit.register(shutil.rmtree, p)``), is taken to be called with
+        the arguments given beside it."""
+        for i, v in enumerate([*args, *kw.values()]):
+            if not _acts(v):
+                continue
+            given = kw.get("args")
+            rest = list(given) if isinstance(given, (list, tuple)) else list(args[i + 1:]) if i < len(args) else []
+            extra = kw.get("kwargs")
+            self.apply(v, rest, {str(k): x for k, x in extra.items()} if isinstance(extra, dict) else {})
 
     def handles_passed(self, args: list[object], kw: dict[str, object]) -> None:
         """A writable file handed to another function is written with unknown text."""
@@ -1868,7 +1889,8 @@ class _Interp:
         if s.unknown_read and s.sends:
             opaque.append("reads a file the model cannot name and sends data")
         prints = "".join(s.printed) if s.printed else None
-        inert = not (s.acts or s.unknown_call or opaque or flags or s.sends)
+        # A file named at run time may be a secret: reading it is not known to be harmless.
+        inert = not (s.acts or s.unknown_call or s.unknown_read or opaque or flags or s.sends)
         return ProgramEffects(
             language=language, shell=list(s.shell), sends=list(s.sends), fetch_run="fetch_run" in flags,
             reverse_shell="reverse_shell" in flags, bind_shell="bind_shell" in flags, fork_bomb="fork_bomb" in flags,
@@ -1903,6 +1925,11 @@ def _text_of(args: list[object], kw: dict[str, object]) -> str | None:
         else:
             return None
     return sep.join(parts) + end
+
+
+def _acts(v: object) -> bool:
+    """``v`` is a function with an effect (a known call that acts, or the program's own)."""
+    return isinstance(v, Func) or (isinstance(v, Ref) and _canon(v.name) in _rules())
 
 
 def _truthy(v: object) -> bool:
