@@ -18,6 +18,8 @@ __all__ = ["MODELS", "read_program"]
 #: Interpreter name (as the catalog spells it) → the module that models its language.
 MODELS: dict[str, str] = {
     "python": "pymodel", "pypy": "pymodel", "jython": "pymodel",
+    "node": "jsmodel", "nodejs": "jsmodel", "bun": "jsmodel", "deno": "jsmodel", "ts-node": "jsmodel",
+    "tsx": "jsmodel",
 }
 
 #: How deep a model may follow code that evaluates more code of its own language.
