@@ -77,7 +77,7 @@ TOO_COMPLEX = [
     ("((x++))", "compound command"),
     ("a=(1 2) ls", "array assignment"),
     ("a[1]=x ls", "array subscript assignment"),
-    ("declare -a arr=(1 2)", "array assignment"),
+    ("declare -a arr=($(ls))", "command substitution"),
     ("declare -n ref=PATH", "name reference"),
     ("X=$(id) ls", "command substitution"),
     ("cat <<EOF\n$HOME\nEOF", "variable expansion in a here-document"),

@@ -17,8 +17,10 @@ literal words), ``unset_command``, ``test_command`` for single ``[ … ]`` with 
 operands, ``file_redirect``, ``heredoc_redirect``, ``herestring_redirect``, ``comment``,
 and the word nodes of :mod:`bastion.shell.syntax.words` (``word``, ``string`` with literal
 content, ``raw_string``, ``ansi_c_string``, ``translated_string``, ``concatenation``,
-``number``, ``brace_expression``). ``$HOME``/``${HOME}`` at the start of a word is read
-as ``~``; every other expansion is too complex.
+``number``, ``brace_expression``). Values this command line makes known are carried
+forward in the order bash runs it (:mod:`bastion.shell.syntax.values`: ``x=/etc; rm -rf
+$x`` is ``rm -rf /etc``; ``$HOME`` is ``~``, ``$PWD`` the folder); every other expansion
+is too complex. A ``for`` loop over literal words walks its body once per value.
 
 Context is tracked along a list: ``cd DIR``/``pushd``/``popd`` set ``cwd`` for the
 commands after it; a ``cd`` inside a pipeline stage or a background job (``&``) runs
@@ -89,6 +91,7 @@ from .unwrap import (
     shell_string,
     wrapper_options,
 )
+from .values import EMPTY as _NO_VALUES, UNSET, Scope, Value, Values, after_merge
 from .words import Word, decode_word, literal_dollar, unescape_heredoc, unescape_unquoted
 
 __all__ = ["parse", "UNKNOWN_CWD", "MAX_BYTES", "MAX_COMMANDS", "MAX_DEPTH", "MAX_NESTING", "MAX_WORK"]
@@ -157,6 +160,14 @@ _CONSTRUCT_NAMES = {
     "ERROR": "syntax error",
 }
 _CD = frozenset({"cd", "pushd", "popd"})
+#: Builtins that write the variables they name (``read x``, ``printf -v x``, ``let``).
+_VALUE_WRITERS = frozenset({"read", "mapfile", "readarray", "getopts", "printf", "let", "wait"})
+#: A literal ``for`` list longer than this is walked once, its variable not known.
+_MAX_LOOP_VALUES = 16
+#: Variables the environment already exports: an assignment to one is seen by children.
+_EXPORTED = frozenset({"HOME", "PATH", "PWD", "OLDPWD", "USER", "LOGNAME", "SHELL", "TMPDIR", "LANG"})
+#: ``export X`` / ``readonly X``: a name declared without a value.
+_NAMED: Any = object()
 _CD_WRAPPERS = frozenset({"builtin", "command"})
 _EXITS = frozenset({"exit", "return"})
 _TEST_TOKENS = frozenset({"!", "=", "==", "!="})
@@ -178,7 +189,7 @@ class _Ctx:
     """What a command inherits from where it stands in the script."""
 
     __slots__ = ("cwd", "stack", "carried", "origin", "wrappers", "assignments", "depth", "reparse",
-                 "pipe", "pending", "stdin", "background")
+                 "pipe", "pending", "stdin", "background", "values")
 
     def __init__(self) -> None:
         self.cwd: str | None = None
@@ -197,6 +208,12 @@ class _Ctx:
         #: A literal script arriving on stdin (``cat <<EOF | bash``), for a shell stage.
         self.stdin: str | None = None
         self.background = False
+        #: Variables this line set (:mod:`bastion.shell.syntax.values`); immutable, shared.
+        self.values: Values = _NO_VALUES
+
+    def scope(self) -> Scope:
+        """The values as the words of a command here see them."""
+        return Scope(self.values, self.cwd)
 
     def copy(self) -> _Ctx:
         new = _Ctx.__new__(_Ctx)
@@ -212,6 +229,7 @@ class _Ctx:
         new.pending = self.pending
         new.stdin = self.stdin
         new.background = self.background
+        new.values = self.values
         return new
 
 
@@ -305,6 +323,8 @@ class _Walker:
         self.heredoc_cut: int | None = None
         #: Commands read from written files that are run (not counted against MAX_COMMANDS).
         self.file_commands = 0
+        #: What the last :meth:`assignment` left its name holding (None: not known).
+        self.assigned: Value | None = None
 
     # ----------------------------------------------------------------- bookkeeping
 
@@ -459,9 +479,47 @@ class _Walker:
             self.single_test(unit, node, ctx, level)
         elif kind == "comment":
             return
+        elif kind == "for_statement":
+            self.complex(_CONSTRUCT_NAMES[kind])
+            self.for_loop(unit, node, ctx, level + 1)
         else:
             self.complex(_CONSTRUCT_NAMES.get(kind, kind.replace("_", " ")))
+            saved = ctx.values
             self.descend(unit, node, ctx, level + 1)
+            # a function body runs when called (its values are its own); a loop or an
+            # if may run its body any number of times: what it wrote is not known
+            ctx.values = saved if kind == "function_definition" else after_merge(ctx.values, saved)
+
+    def for_loop(self, unit: _Unit, node: Any, ctx: _Ctx, level: int) -> None:
+        """``for d in /etc /usr; do …; done``: over literal words the body is walked once
+        per value (each judged); otherwise once, with the variable not known."""
+        name = ""
+        words: list[str] | None = []
+        issues: list[tuple[str, Any]] = []
+        body = None
+        env = ctx.scope()
+        for child in node.children:
+            kind = child.type
+            if kind == "variable_name" and not name:
+                name = unit.text_of(child)
+            elif kind == "do_group":
+                body = child
+            elif kind in _WORDISH and words is not None:
+                mark = len(issues)
+                decoded = decode_word(child, unit.text_of, issues, env=env)
+                if len(issues) > mark or any(c in w for w in decoded for c in "*?["):
+                    words = None  # an expansion or a glob: values not known
+                else:
+                    words.extend(decoded)
+        saved = ctx.values
+        if body is None or not name or words is None or not words or len(words) > _MAX_LOOP_VALUES:
+            ctx.values = ctx.values.assign(name, None) if name else ctx.values
+            self.descend(unit, node, ctx, level)
+        else:
+            for word in words:
+                ctx.values = ctx.values.assign(name, Value(word))
+                self.descend(unit, body, ctx, level)
+        ctx.values = after_merge(ctx.values, saved)
 
     def descend(self, unit: _Unit, node: Any, ctx: _Ctx, level: int) -> None:
         """Best effort inside a construct we do not interpret: find every command."""
@@ -519,10 +577,16 @@ class _Walker:
         op = None
         before_prev = ctx.cwd
         prev_node = items[0] if ran_first else None
+        #: Values once the first operand ran; a later write may not have run (``a || x=1``).
+        first = ctx.values if ran_first else None
+        certain = True
         for item in items[1:] if ran_first else items:
             kind = item.type
             if kind in ("&&", "||"):
                 op = kind
+                if first is not None and (kind == "||" or not certain):
+                    ctx.values = after_merge(ctx.values, first)
+                certain = certain and kind == "&&"
                 continue
             if not item.is_named:
                 self.complex(f"unexpected {kind!r}")
@@ -535,6 +599,7 @@ class _Walker:
                 alt.cwd = before_prev
                 start = ctx.cwd
                 self.statement(unit, item, alt, level + 1)
+                ctx.values = alt.values
                 if changed_before or alt.cwd != before_prev:
                     exits = _first_word(unit, item) in _EXITS
                     ctx.cwd = start if (changed_before and exits) else UNKNOWN_CWD
@@ -542,8 +607,12 @@ class _Walker:
             else:
                 before_prev = ctx.cwd
                 self.statement(unit, item, ctx, level + 1)
+            if first is None:
+                first = ctx.values
             prev_node = item
             op = None
+        if first is not None:
+            ctx.values = after_merge(ctx.values, first)
 
     def pipeline(self, unit: _Unit, node: Any, ctx: _Ctx, level: int) -> None:
         """Each stage runs in a subshell: ``cd`` inside does not carry."""
@@ -698,6 +767,8 @@ class _Walker:
         issues: list[tuple[str, Any]] = []
         redirect_nodes: list[Any] = []
         last_count = 0
+        env = ctx.scope()
+        tilde = ctx.values.home_changed()
         if node is not None:
             # tree-sitter may skip text between tokens (a lone "-" before "<<", an
             # escaped blank): every gap is checked, and words it split are joined
@@ -726,11 +797,11 @@ class _Walker:
                 last_count = 0
                 if kind == "word":
                     raw = plain[start:end] if plain is not None else text_of(child)
-                    if _WORD_SPECIAL.search(raw) is None:
+                    if _WORD_SPECIAL.search(raw) is None and not (tilde and raw[:1] == "~"):
                         argv.append(raw)
                         words.append(_word((raw, raw, len(argv) - 1, 1)))
                     else:
-                        values = decode_word(child, text_of, issues)
+                        values = decode_word(child, text_of, issues, env=env)
                         position = len(argv)
                         argv.extend(values)
                         words.append(Word(raw, " ".join(values), position, len(values)))
@@ -743,19 +814,19 @@ class _Walker:
                         argv.append(text_of(child))
                         continue
                     raw = plain[start:end] if plain is not None else text_of(name_node)
-                    if name_node.type == "word" and _WORD_SPECIAL.search(raw) is None:
+                    if name_node.type == "word" and _WORD_SPECIAL.search(raw) is None and not (tilde and raw[:1] == "~"):
                         values = [raw]
                     else:
-                        values = decode_word(name_node, text_of, issues)
+                        values = decode_word(name_node, text_of, issues, env=env)
                     argv.extend(values)
-                    words.append(_word((raw, values[0] if len(values) == 1 else " ".join(values), 0, len(values))))
+                    words.append(_word((raw, " ".join(values), 0, len(values))))
                     last_count = len(values)
                 elif kind == "variable_assignment" and not argv:
-                    assigns.append(self.assignment(unit, child, issues))
+                    assigns.append(self.assignment(unit, child, issues, env))
                 elif kind in _REDIRECTS:
                     redirect_nodes.append(child)
                 elif kind in _WORDISH:
-                    values = decode_word(child, text_of, issues)
+                    values = decode_word(child, text_of, issues, env=env)
                     position = len(argv)
                     argv.extend(values)
                     words.append(Word(text_of(child), " ".join(values), position, len(values)))
@@ -797,7 +868,7 @@ class _Walker:
                     continue  # a body line of a here-document bash has not ended yet
                 self.heredoc_cut = None
                 count = len(redirects)
-                heredoc = self.redirect(unit, rnode, redirects, argv, issues, trailing) or heredoc
+                heredoc = self.redirect(unit, rnode, redirects, argv, issues, trailing, env) or heredoc
                 cut = self.heredoc_cut if self.heredoc_cut is not None else cut
                 if (io_number is not None and rnode.type == "file_redirect" and rnode.start_byte == io_number.end_byte
                         and len(redirects) == count + 1 and redirects[-1].fd is None and argv[io_index].isdigit()):
@@ -810,6 +881,9 @@ class _Walker:
                 io_number = None
         if issues:
             self.refuse(unit, issues, ctx, level)
+        if env.assigned:  # ${X:=word} sets X in this shell
+            for name, value in env.assigned:
+                ctx.values = ctx.values.assign(name, value)
         shown_node = text_node if text_node is not None else node
         shown = text_of(shown_node) if shown_node is not None else ""
         pipe_number = -1
@@ -831,7 +905,7 @@ class _Walker:
                 if isinstance(tnode, list):  # words of a stage tree-sitter left loose
                     stage_argv: list[str] = []
                     for word in tnode:
-                        values = decode_word(word, text_of, issues)
+                        values = decode_word(word, text_of, issues, env=sub.scope())
                         unit.words.append(Word(text_of(word), " ".join(values), len(stage_argv), len(values)))
                         stage_argv.extend(values)
                     self.emit(unit, stage_argv, [], [], sub, " ".join(text_of(w) for w in tnode), level + 1)
@@ -873,26 +947,41 @@ class _Walker:
         words[-1] = Word(prev.raw + gap + text_of(child), argv[-1], prev.position, 1)
         return True
 
-    def assignment(self, unit: _Unit, node: Any, issues: list[tuple[str, Any]]) -> tuple[str, str]:
+    def assignment(self, unit: _Unit, node: Any, issues: list[tuple[str, Any]], env: Scope | None = None,
+                   bare: bool = False) -> tuple[str, str]:
+        """Decode ``NAME=value``; :attr:`assigned` says what NAME holds after it (None: unknown).
+        A literal array is read only where it sets a shell variable (``bare``)."""
         text_of = unit.text_of
         name = ""
         value = ""
-        seen_op = False
+        seen_op = ""
+        mark = len(issues)
+        items: list[str] | None = None
         for child in node.children:
             kind = child.type
             if kind == "variable_name" and not seen_op:
                 name = text_of(child)
             elif kind in ("=", "+="):
-                seen_op = True
+                seen_op = kind
             elif kind == "subscript":
                 issues.append(("array subscript assignment", child))
                 name = text_of(child)
             elif seen_op and kind in _WORDISH:
-                values = decode_word(child, text_of, issues, braces=False)
+                values = decode_word(child, text_of, issues, braces=False, env=env, split=False)
                 value = values[0] if values else ""
                 unit.words.append(Word(text_of(child), value, -1))
-            elif seen_op and kind == "array":
+            elif seen_op and kind == "array" and not bare:
                 issues.append(("array assignment", child))
+                value = text_of(child)
+            elif seen_op and kind == "array":
+                items = []
+                for element in child.named_children:
+                    if element.type not in _WORDISH or element.type == "process_substitution":
+                        issues.append(("array assignment", element))
+                        continue
+                    decoded = decode_word(element, text_of, issues, env=env)
+                    unit.words.append(Word(text_of(element), " ".join(decoded), -1, len(decoded)))
+                    items.extend(decoded)
                 value = text_of(child)
             elif kind == "$":
                 value += unescape_unquoted(text_of(child))
@@ -900,10 +989,27 @@ class _Walker:
                     issues.append(("variable expansion in an assignment", child))
             else:
                 issues.append((f"{kind.replace('_', ' ')} in an assignment", child))
+        self.assigned = self.assigned_value(name, value, items, seen_op, len(issues) == mark, env)
         return name, value
 
+    def assigned_value(self, name: str, value: str, items: list[str] | None, op: str, literal: bool,
+                       env: Scope | None) -> Value | None:
+        """What ``name`` holds after an assignment of ``value`` (None: not known)."""
+        if not literal or not name or env is None:
+            return None
+        old = env.values.get(name)
+        exported = name in _EXPORTED or (isinstance(old, Value) and old.exported)
+        if op == "+=":
+            if items is not None or not isinstance(old, Value) or old.items is not None or old.anchor is not None:
+                return None
+            return Value(old.text + value, exported=exported)
+        if items is not None:
+            return Value(items[0] if items else "", tuple(items), exported=exported)
+        return Value(value, exported=exported)
+
     def redirect(self, unit: _Unit, node: Any, out: list[Redirect], argv: list[str],
-                 issues: list[tuple[str, Any]], trailing: list[tuple[str, Any]]) -> tuple[str, bool] | None:
+                 issues: list[tuple[str, Any]], trailing: list[tuple[str, Any]],
+                 env: Scope | None = None) -> tuple[str, bool] | None:
         """Decode one redirection into ``out``; extra words after its target are command
         arguments (``echo a >f b`` runs ``echo a b``). Returns ``(body, literal)`` for a
         here-document or here-string."""
@@ -932,7 +1038,7 @@ class _Walker:
                 elif not child.is_named:
                     op = op or ckind
                 elif ckind in _WORDISH:
-                    values = decode_word(child, text_of, issues)
+                    values = decode_word(child, text_of, issues, env=env, split=bool(targets))
                     unit.words.append(Word(text_of(child), " ".join(values), -1 if not targets else len(argv), len(values)))
                     if not targets:
                         if len(values) != 1:
@@ -954,7 +1060,7 @@ class _Walker:
                     fd = _int(text_of(child))
                 elif ckind in _WORDISH:
                     count = len(issues)
-                    values = decode_word(child, text_of, issues, braces=False)
+                    values = decode_word(child, text_of, issues, braces=False, env=env, split=False)
                     value = values[0] if values else ""
                     unit.words.append(Word(text_of(child), value, -1))
                     result = (value + "\n", len(issues) == count)
@@ -987,11 +1093,11 @@ class _Walker:
             elif ckind == "heredoc_end":
                 end_node = child
             elif ckind in ("file_redirect", "herestring_redirect"):
-                self.redirect(unit, child, out, argv, issues, trailing)
+                self.redirect(unit, child, out, argv, issues, trailing, env)
             elif ckind == "ERROR" and child.named_child_count == 1 and child.named_children[0].type == "file_redirect":
                 # ``sh <<EOF 2>&1 | a | b``: the redirection tree-sitter could not place
                 issues.append(("syntax error on a here-document line", None))
-                self.redirect(unit, child.named_children[0], out, argv, issues, trailing)
+                self.redirect(unit, child.named_children[0], out, argv, issues, trailing, env)
             elif ckind == "pipeline" and pending_op is None:
                 rest = [c for c in child.children if c.is_named]
                 first = child.children[0].type if child.child_count else ""
@@ -1032,7 +1138,12 @@ class _Walker:
     def bare_assignments(self, unit: _Unit, node: Any, ctx: _Ctx, level: int) -> None:
         issues: list[tuple[str, Any]] = []
         parts = [node] if node.type == "variable_assignment" else node.named_children
-        assigns = [self.assignment(unit, child, issues) for child in parts if child.type == "variable_assignment"]
+        assigns = []
+        for child in parts:
+            if child.type == "variable_assignment":
+                assigns.append(self.assignment(unit, child, issues, ctx.scope(), bare=True))  # a=r b=$a: in order
+                if assigns[-1][0]:
+                    ctx.values = ctx.values.assign(assigns[-1][0], self.assigned)
         self.refuse(unit, issues, ctx, level)
         self.emit(unit, [], assigns, [], ctx, unit.text_of(node), level)
 
@@ -1042,6 +1153,8 @@ class _Walker:
         issues: list[tuple[str, Any]] = []
         argv: list[str] = []
         assigns: list[tuple[str, str]] = []
+        env = ctx.scope()
+        written: list[tuple[str, Value | None]] = []
         for child in node.children:
             kind = child.type
             if not child.is_named:
@@ -1051,19 +1164,23 @@ class _Walker:
                 issues.append(("name reference (declare -n)", child))
                 argv.append(text_of(child))
             elif kind == "variable_assignment":
-                name, value = self.assignment(unit, child, issues)
+                name, value = self.assignment(unit, child, issues, env, bare=True)
                 assigns.append((name, value))
                 argv.append(f"{name}={value}")
+                written.append((name, self.assigned))
             elif kind == "variable_name":
                 argv.append(text_of(child))
+                written.append((argv[-1], _NAMED))
             elif kind in _WORDISH:
-                values = decode_word(child, text_of, issues)
+                values = decode_word(child, text_of, issues, env=env)
                 argv.extend(values)
                 unit.words.append(Word(text_of(child), " ".join(values), len(argv) - len(values), len(values)))
             else:
                 issues.append((kind.replace("_", " "), child))
         self.refuse(unit, issues, ctx, level)
         self.emit(unit, argv, [], [], ctx, text_of(node), level, persistent=assigns)
+        if written:
+            ctx.values = _declared(ctx.values, argv, written)
 
     def single_test(self, unit: _Unit, node: Any, ctx: _Ctx, level: int) -> None:
         """``[ -f x ]`` is the ``[`` command; its operands in source order are its argv."""
@@ -1089,7 +1206,7 @@ class _Walker:
             elif kind == "test_operator" or kind in _TEST_TOKENS:
                 argv.append(text_of(leaf))
             elif kind in _WORDISH:
-                values = decode_word(leaf, text_of, issues)
+                values = decode_word(leaf, text_of, issues, env=ctx.scope())
                 argv.extend(values)
                 unit.words.append(Word(text_of(leaf), " ".join(values), len(argv) - len(values), len(values)))
             else:
@@ -1118,6 +1235,8 @@ class _Walker:
                 ctx.carried = ctx.carried + carried
         head = argv[0].rsplit("/", 1)[-1]
         cwd = ctx.cwd
+        if head in _VALUE_WRITERS:
+            ctx.values = _read_into(ctx.values, head, argv)
         if head not in _EMITTED and not (self.files and "/" in argv[0]):
             # nothing to peel, parse again, track or run: record it as it is
             merged = [*ctx.assignments, *ctx.carried, *assigns] if (ctx.assignments or ctx.carried) else assigns
@@ -1213,6 +1332,8 @@ class _Walker:
             self.produce(effective, fed, redirects, cwd, ctx)
         if name in _CD and (peeled is None or set(peeled.wrappers) <= _CD_WRAPPERS):
             _track_cd(ctx, effective)
+        elif name in ("source", ".") and len(effective) > 1:
+            ctx.values = ctx.values.wipe()  # a file bastion cannot read may set anything
         if name not in _EXEC_RUNNERS:
             return
         for inner in find_exec_commands(effective):
@@ -1265,6 +1386,8 @@ class _Walker:
         sub.reparse = ctx.reparse + 1
         sub.pending = list(redirects)
         sub.stdin = None
+        if not shares_shell:
+            sub.values = ctx.values.exported()  # a new shell: only exported variables
         before = len(self.commands)
         unit.scripts.add(script)
         label = _NESTED_LABELS.get(origin) or f"{origin} string"
@@ -1275,6 +1398,7 @@ class _Walker:
         if shares_shell and not ctx.background and ctx.pipe[0] < 0:
             ctx.cwd = sub.cwd
             ctx.carried = ctx.carried + sub.carried
+            ctx.values = sub.values
 
     def run_file(self, unit: _Unit, content: str, origin: str, effective: tuple[str, ...],
                  merged: list[tuple[str, str]], redirects: list[Redirect], wrappers: tuple[str, ...],
@@ -1638,6 +1762,15 @@ def _last_command(node: Any) -> Any:
 
 
 def _track_cd(ctx: _Ctx, argv: tuple[str, ...]) -> None:
+    """Follow the folder; ``$PWD`` follows it and ``$OLDPWD`` is where it was."""
+    before = ctx.cwd
+    old = ctx.scope().lookup("PWD")
+    _change_dir(ctx, argv)
+    if ctx.cwd != before or "PWD" in ctx.values.vars:
+        ctx.values = ctx.values.moved(old)
+
+
+def _change_dir(ctx: _Ctx, argv: tuple[str, ...]) -> None:
     name = argv[0].rsplit("/", 1)[-1]
     operands = [a for a in argv[1:] if not (a.startswith("-") and a != "-") or a == "--"]
     operands = [a for a in operands if a != "--"]
@@ -1652,11 +1785,56 @@ def _track_cd(ctx: _Ctx, argv: tuple[str, ...]) -> None:
         ctx.cwd = _join_cwd(ctx.cwd, operands[0])
         return
     if not operands:
-        ctx.cwd = "~"
+        try:
+            home = ctx.scope().home()
+        except LookupError:
+            home = UNKNOWN_CWD
+        ctx.cwd = "~" if home is None else _join_cwd(ctx.cwd, home) if home else UNKNOWN_CWD
     elif len(operands) > 1 or operands[0] == "-":
         ctx.cwd = UNKNOWN_CWD
     elif operands[0]:
         ctx.cwd = _join_cwd(ctx.cwd, operands[0])
+
+
+def _declared(values: Values, argv: list[str], written: list[tuple[str, Any]]) -> Values:
+    """Values after ``export``/``readonly``/``declare``/``local``/``typeset``/``unset``:
+    only the attributes that keep a value as written (``-r``, ``-x``, ``-g``, ``-a``) keep it
+    known; ``-i``, ``-l``, ``-u``, ``-a`` … change what is stored."""
+    builtin = argv[0] if argv else ""
+    options = [a for a in argv[1:] if a[:1] in "-+" and "=" not in a]
+    letters = "".join(a[1:] for a in options)
+    if builtin == "unset":
+        if "f" in letters:
+            return values
+        for name, _ in written:
+            values = values.assign(name, UNSET)
+        return values
+    keeps = set(letters) <= set("rxga") and not any(a.startswith("+") for a in options)
+    export = builtin == "export" or "x" in letters
+    for name, value in written:
+        old = values.get(name)
+        if value is _NAMED:
+            if builtin == "local" or not keeps:
+                values = values.assign(name, None)
+            elif export and isinstance(old, Value) and not old.exported:
+                values = values.assign(name, old._replace(exported=True))
+        elif value is None or not keeps:
+            values = values.assign(name, None)
+        else:
+            values = values.assign(name, value._replace(exported=value.exported or export))
+    return values
+
+
+def _read_into(values: Values, head: str, argv: list[str]) -> Values:
+    """``read a b``, ``mapfile x``, ``getopts o opt``, ``printf -v x``, ``let x=…``,
+    ``wait -p x``: the named variables hold what bastion cannot know."""
+    if head == "printf" and "-v" not in argv:
+        return values
+    names = {a for a in argv[1:] if a.isidentifier()} | ({"MAPFILE"} if head in ("mapfile", "readarray") else set())
+    names |= {"REPLY"} if head == "read" else set()
+    if head == "let":
+        names |= {a.split("=", 1)[0].rstrip("+-*/%") for a in argv[1:] if "=" in a}
+    return values.forget(names)
 
 
 def _error_reason(root: Any, text_of: Callable[[Any], str], label: str) -> str:

@@ -7,9 +7,11 @@ double quotes honour, ANSI-C ``$'…'`` escapes (``\\xHH``, ``\\NNN``, ``\\uHHHH
 ``\\UHHHHHHHH``, ``\\cX``, ``\\n`` …), ``$"…"`` as a double-quoted string, concatenation, and
 brace expansion.
 
-One expansion is resolved: ``$HOME`` / ``${HOME}`` at the very start of a word (followed
-by ``/`` or nothing) becomes the literal ``~`` prefix, so path checks see ``~/.ssh``
-whether the command spelled ``~/.ssh`` or ``"$HOME/.ssh"``. Every other expansion is not
+Expansions whose value is known are resolved by a :class:`~bastion.shell.syntax.values.Scope`
+(the values this command line set, see :mod:`bastion.shell.syntax.values`): ``$HOME`` /
+``${HOME}`` at the start of a word (followed by ``/`` or nothing) becomes the literal
+``~`` prefix, so path checks see ``~/.ssh`` whether the command spelled ``~/.ssh`` or
+``"$HOME/.ssh"``; ``$PWD`` is ``.`` where the command runs. Every other expansion is not
 a literal: the decoder reports it as an *issue* and keeps the source text (``$X``) so that
 deny checks on a too-complex script still see ``rm -rf $X``.
 
@@ -25,6 +27,7 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from ...model import Finding, Severity
+from .values import Scope, default_scope
 
 __all__ = [
     "Word",
@@ -368,12 +371,9 @@ TextOf = Callable[[Any], str]
 #: ``(what, node)`` pairs for parts of a word that are not literal text.
 Issues = list[tuple[str, Any]]
 
-_HOME = frozenset({"$HOME", "${HOME}"})
 _LITERAL_LEAVES = frozenset({"word", "number"})
-
-
-def _is_home(node: Any, text_of: TextOf) -> bool:
-    return node.type in ("simple_expansion", "expansion") and text_of(node) in _HOME
+#: Expansion nodes a :class:`~bastion.shell.syntax.values.Scope` may know the value of.
+_EXPANSIONS = frozenset({"simple_expansion", "expansion", "command_substitution"})
 
 
 def _expansion_label(node: Any, text_of: TextOf) -> str:
@@ -390,9 +390,9 @@ def _expansion_label(node: Any, text_of: TextOf) -> str:
     return kind.replace("_", " ")
 
 
-def _string_value(node: Any, text_of: TextOf, issues: Issues, at_start: bool) -> str:
-    """A double-quoted string: literal unless it holds an expansion. Allowed inside:
-    ``$HOME`` at the start of a word (``"$HOME/x"``) and ``$(cat <<'EOF' … EOF)``."""
+def _string_value(node: Any, text_of: TextOf, issues: Issues, at_start: bool, env: Scope) -> str:
+    """A double-quoted string: literal unless it holds an expansion whose value is not
+    known (``env``: ``"$HOME/x"``, ``"$dir"`` after ``dir=…``) or ``$(cat <<'EOF' … EOF)``."""
     raw = text_of(node)
     if len(raw) < 2 or raw[0] != '"' or raw[-1] != '"':
         issues.append(("malformed string", node))
@@ -400,7 +400,6 @@ def _string_value(node: Any, text_of: TextOf, issues: Issues, at_start: bool) ->
     base = node.start_byte
     pos = base + 1
     out: list[str] = []
-    home = False
     for child in node.children:
         kind = child.type
         if kind == '"':
@@ -417,9 +416,8 @@ def _string_value(node: Any, text_of: TextOf, issues: Issues, at_start: bool) ->
             if not literal_dollar(text):
                 issues.append((f"variable expansion {text}", child))
             out.append(text)
-        elif at_start and not out and _is_home(child, text_of):
-            out.append("~")
-            home = True
+        elif kind in _EXPANSIONS and (known := _known(child, text_of, env, True, "".join(out) or ("" if at_start else "\0"))) is not None:
+            out.append(known)
         elif kind == "command_substitution" and (literal := cat_heredoc_literal(child, text_of)) is not None:
             out.append(literal)
         else:
@@ -428,15 +426,22 @@ def _string_value(node: Any, text_of: TextOf, issues: Issues, at_start: bool) ->
         pos = child.end_byte
     if pos < node.end_byte - 1:
         out.append(unescape_double_quoted(raw[pos - base : -1]))
-    value = "".join(out)
-    if home and value != "~" and not value.startswith("~/"):
-        issues.append(("variable expansion $HOME followed by text", node))
-        return "$HOME" + value[1:]
-    return value
+    return "".join(out)
 
 
-def _piece(node: Any, text_of: TextOf, issues: Issues, at_start: bool) -> tuple[str, bool]:
-    """Decode one part of a word; the flag says whether its braces are active."""
+def _known(node: Any, text_of: TextOf, env: Scope, quoted: bool, before: str) -> str | None:
+    """One expansion inside a word (after the text ``before``), as the one piece of text
+    it is known to give."""
+    words = env.expand(node, text_of, decode_word, quoted, before)
+    if words is None or len(words) != 1:
+        return None  # not known, or several words (or none) inside a larger word
+    return words[0]
+
+
+def _piece(node: Any, text_of: TextOf, issues: Issues, before: str, env: Scope) -> tuple[str, bool]:
+    """Decode one part of a word (``before``: the text before it in the word, ``"\\0"``
+    when unknown but not empty); the flag says whether its braces are active."""
+    at_start = not before
     kind = node.type
     if kind == "word":
         return unescape_unquoted(text_of(node)), True
@@ -444,7 +449,7 @@ def _piece(node: Any, text_of: TextOf, issues: Issues, at_start: bool) -> tuple[
         raw = text_of(node)
         return raw[1:-1], False
     if kind == "string":
-        return _string_value(node, text_of, issues, at_start), False
+        return _string_value(node, text_of, issues, at_start, env), False
     if kind == "ansi_c_string":
         raw = text_of(node)
         body = raw[2:-1]
@@ -454,7 +459,7 @@ def _piece(node: Any, text_of: TextOf, issues: Issues, at_start: bool) -> tuple[
     if kind == "translated_string":
         for child in node.children:
             if child.type == "string" and child.start_byte == node.start_byte + 1:
-                return _string_value(child, text_of, issues, False), False
+                return _string_value(child, text_of, issues, False, env), False
         issues.append(("malformed $\"…\" string", node))
         return text_of(node), False
     if kind == "number":
@@ -466,8 +471,8 @@ def _piece(node: Any, text_of: TextOf, issues: Issues, at_start: bool) -> tuple[
         if not literal_dollar(text):
             issues.append((f"variable expansion {text}", node))
         return unescape_unquoted(text), False
-    if at_start and _is_home(node, text_of):
-        return "~", False
+    if kind in _EXPANSIONS and (known := _known(node, text_of, env, False, before)) is not None:
+        return known, False
     if kind == "command_substitution":
         literal = cat_heredoc_literal(node, text_of)
         if literal is not None:
@@ -507,18 +512,44 @@ def cat_heredoc_literal(node: Any, text_of: TextOf) -> str | None:
     return text_of(parts[2]).rstrip("\n")
 
 
-def decode_word(node: Any, text_of: TextOf, issues: Issues, braces: bool = True) -> list[str]:
+def decode_word(node: Any, text_of: TextOf, issues: Issues, braces: bool = True, env: Scope | None = None,
+                split: bool = True) -> list[str]:
     """Decode one argument node into the word(s) the program receives.
 
     Usually one word; brace expansion can make several (not in assignment values, where
-    bash does not expand braces: pass ``braces=False``). Non-literal parts are appended
-    to ``issues`` and kept as source text, so the result is always usable best-effort.
+    bash does not expand braces: pass ``braces=False``), and so can a known value
+    (``$args`` split on blanks, ``"${a[@]}"``; not where bash does not split: pass
+    ``split=False``). ``env`` knows the values this command line set (see
+    :mod:`bastion.shell.syntax.values`); without it only ``$HOME`` is known. Non-literal
+    parts are appended to ``issues`` and kept as source text, so the result is always
+    usable best-effort.
     """
+    if env is None:
+        env = default_scope()
+    outer = env.prefix
+    env.prefix = None
+    try:
+        words = _decode(node, text_of, issues, braces, env, split)
+        if env.prefix is not None and len(words) == 1:
+            word = words[0]
+            if word != env.prefix and not word.startswith(env.prefix + "/"):
+                # ${HOME}x is /home/userx, not ~x (another user's home); "$PWD"x is not .x
+                name = "$HOME" if env.prefix == "~" else "$PWD"
+                issues.append((f"variable expansion {name} followed by text", node))
+                words = [name + word[1:]]
+        return words
+    finally:
+        env.prefix = outer
+
+
+def _decode(node: Any, text_of: TextOf, issues: Issues, braces: bool, env: Scope, split: bool) -> list[str]:
     kind = node.type
     if kind == "word":
         raw = text_of(node)
         if _has_blank(raw):
             issues.append(("blank inside a word", node))
+        if raw[:1] == "~" and env.values.home_changed():
+            return [_tilde(raw, node, issues, env)]
         if "{" not in raw or not braces:
             return [unescape_unquoted(raw)]
         text, mask = _unquoted_pieces(raw)
@@ -526,8 +557,14 @@ def decode_word(node: Any, text_of: TextOf, issues: Issues, braces: bool = True)
     if kind == "brace_expression":
         text, mask = _brace_piece(node, text_of, issues)
         return _braced(text, mask, node, issues) if braces else [text]
+    if kind in _EXPANSIONS or (kind == "string" and node.named_child_count == 1 and node.child_count == 3):
+        inner = node if kind in _EXPANSIONS else node.named_children[0]
+        if inner.type in _EXPANSIONS:
+            words = env.expand(inner, text_of, decode_word, not split or kind == "string")
+            if words is not None:
+                return words
     if kind != "concatenation":
-        text, _ = _piece(node, text_of, issues, True)
+        text, _ = _piece(node, text_of, issues, "", env)
         return [text]
     parts: list[str] = []
     masks: list[bool] = []
@@ -544,7 +581,10 @@ def decode_word(node: Any, text_of: TextOf, issues: Issues, braces: bool = True)
             raw = text_of(child)
             if _has_blank(raw):
                 issues.append(("blank inside a word", child))
-            if "{" in raw or "}" in raw or "," in raw or "\\" in raw:
+            if not parts and raw[:1] == "~" and env.values.home_changed():
+                text = _tilde(raw, child, issues, env)
+                mask = [False] * len(text)
+            elif "{" in raw or "}" in raw or "," in raw or "\\" in raw:
                 text, mask = _unquoted_pieces(raw)
                 expand = expand or "{" in raw
             else:
@@ -563,18 +603,27 @@ def decode_word(node: Any, text_of: TextOf, issues: Issues, braces: bool = True)
             # $"…" (a translated string) is the string itself: drop the $
             parts[-1] = parts[-1][:-1]
             masks.pop()
-        text, active = _piece(child, text_of, issues, not parts)
+        text, active = _piece(child, text_of, issues, "".join(parts), env)
         parts.append(text)
         masks.extend([active] * len(text))
     joined = "".join(parts)
-    if joined.startswith("~") and joined != "~" and not joined.startswith("~/") and _home_first(node, text_of):
-        # ${HOME}x is /home/userx, not ~x (another user's home); "$HOME"+ is not ~+
-        issues.append(("variable expansion $HOME followed by text", node))
-        joined = "$HOME" + joined[1:]
     if expand and braces:
         quoted = any(c.type in ("string", "raw_string", "ansi_c_string", "translated_string") for c in node.children)
         return _braced(joined, masks, node, issues, quoted)
     return [joined]
+
+
+def _tilde(raw: str, node: Any, issues: Issues, env: Scope) -> str:
+    """An unquoted ``~`` after this line set HOME (``HOME=/etc; rm -rf ~``)."""
+    text = unescape_unquoted(raw)
+    if text != "~" and not text.startswith("~/"):
+        return text  # ~user, ~+ …: not HOME
+    try:
+        home = env.home()
+    except LookupError:
+        issues.append(("~ after HOME was set to a value not known", node))
+        return text
+    return text if home is None else home + text[1:]
 
 
 def _brace_piece(node: Any, text_of: TextOf, issues: Issues) -> tuple[str, list[bool]]:
@@ -602,13 +651,6 @@ def _bad_body(body: str, quote: str) -> bool:
             return True
         i += 1
     return False
-
-
-def _home_first(node: Any, text_of: TextOf) -> bool:
-    first = node.children[0]
-    if first.type == "string":
-        return text_of(first).startswith(('"$HOME', '"${HOME}'))
-    return _is_home(first, text_of)
 
 
 def _has_blank(raw: str) -> bool:
