@@ -133,6 +133,30 @@ INERT = [
 ]
 
 
+class TestValuesThatMayChange:
+    """A value assigned in a loop or a branch that may not run is not a constant after it."""
+
+    @pytest.mark.parametrize(
+        "code",
+        [
+            "var s = ''; for (var i = 0; i < 3; i++) s += 'x'; require('child_process').execSync(s)",
+            "const c = ['ls', 'rm -rf ~']; for (let i = 0; i < c.length; i++) require('child_process').execSync(c[i])",
+            "let c = 'rm -rf ~'; if (Math.random() > 2) c = 'ls'; require('child_process').execSync(c)",
+        ],
+    )
+    def test_opaque(self, code: str) -> None:
+        effects = read(code)
+        assert effects.opaque and effects.shell == [], effects
+
+    def test_constant_loop_is_unrolled(self) -> None:
+        effects = read("let c = ''; for (const ch of ['r', 'm', ' ', '/']) c += ch; require('child_process').execSync(c)")
+        assert effects.shell == ["rm /"]
+
+    def test_branch_value_inside_the_branch(self) -> None:
+        effects = read("let c = 'ls'; if (process.argv[2]) { c = 'rm -rf ~'; require('child_process').execSync(c) }")
+        assert effects.shell == ["rm -rf ~"]
+
+
 class TestLookalikes:
     @pytest.mark.parametrize(("code", "shell", "prints"), INERT)
     def test_inert(self, code: str, shell: list[str], prints: str | None) -> None:

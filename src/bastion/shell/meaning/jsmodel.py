@@ -325,7 +325,8 @@ API: tuple[Api, ...] = (
     # code
     Api("eval Function vm.runInThisContext vm.runInNewContext vm.runInContext vm.Script vm.compileFunction "
         "vm.SourceTextModule",
-        "eval", "evaluates a string as JavaScript", "eval('1 + 1')"),
+        "eval", "evaluates a string as JavaScript (a constant one is read again)",
+        "eval(process.argv[2])"),
     Api("worker_threads.Worker Worker", "worker", "runs a script (or code with eval: true) in a thread",
         "new (require('worker_threads').Worker)('w.js')"),
     Api("process.dlopen process.binding process._linkedBinding ffi-napi.Library ffi.Library koffi.load",
@@ -492,6 +493,23 @@ def _ends(node: Any) -> bool:
     return False
 
 
+def _assigned(nodes: list[Any]) -> set[str]:
+    """Names that assignments and ``++``/``--`` anywhere in ``nodes`` change."""
+    names: set[str] = set()
+    stack = [n for n in nodes if n is not None]
+    while stack:
+        n = stack.pop()
+        target = None
+        if n.type in ("assignment_expression", "augmented_assignment_expression"):
+            target = n.child_by_field_name("left")
+        elif n.type == "update_expression":
+            target = n.child_by_field_name("argument")
+        if target is not None and target.type == "identifier":
+            names.add(target.text.decode())
+        stack.extend(n.named_children)
+    return names
+
+
 # ---------------------------------------------------------------------- reader
 
 
@@ -605,11 +623,15 @@ class _Reader:
             self.block(node, _Scope(scope))
         elif t == "if_statement":
             self.ev(node.child_by_field_name("condition"), scope)
-            self.stmt(node.child_by_field_name("consequence"), scope)
+            self.branch([node.child_by_field_name("consequence")], scope)
             alt = node.child_by_field_name("alternative")
             if alt is not None:
-                for child in alt.named_children:
-                    self.stmt(child, scope)
+                self.branch(alt.named_children, scope)
+        elif t == "switch_statement":
+            self.ev(node.child_by_field_name("value"), scope)
+            body = node.child_by_field_name("body")
+            for case in body.named_children if body is not None else []:
+                self.branch(case.named_children, scope)
         elif t in ("for_statement", "while_statement", "do_statement"):
             self.loop(node, scope)
         elif t == "for_in_statement":
@@ -625,7 +647,7 @@ class _Reader:
                    "debugger_statement"):
             pass
         elif t in ("try_statement", "catch_clause", "finally_clause", "labeled_statement", "export_statement",
-                   "switch_statement", "switch_body", "switch_case", "switch_default", "else_clause",
+                   "switch_body", "switch_case", "switch_default", "else_clause",
                    "throw_statement", "with_statement"):
             for child in node.named_children:
                 if child.type in ("statement_block",):
@@ -644,6 +666,7 @@ class _Reader:
             init = node.child_by_field_name(name)
             if init is not None:
                 self.stmt(init, inner)
+        self.widen(node, inner)
         cond = node.child_by_field_name("condition")
         endless = False
         if cond is None or cond.type == "empty_statement":
@@ -663,6 +686,29 @@ class _Reader:
         finally:
             self.endless -= endless
 
+    def branch(self, nodes: list[Any], scope: _Scope) -> None:
+        """Walk code that may not run (a branch of ``if``/``switch``): inside it, values
+        are as assigned there; after it, a variable it changed is unknown."""
+        before: dict[str, tuple[_Scope, V]] = {}
+        for name in _assigned(nodes):
+            home = scope.find(name)
+            if home is not None:
+                before[name] = (home, home.names[name])
+        for n in nodes:
+            self.stmt(n, scope)
+        for name, (home, old) in before.items():
+            new = home.names.get(name, old)
+            if not _same(old, new) and new is not old:
+                home.names[name] = _any(old, new)
+
+    def widen(self, node: Any, scope: _Scope) -> None:
+        """Variables a loop assigns are unknown inside and after it (the body is walked
+        once, so ``s += 'x'`` in a loop must not leave ``s == 'x'``)."""
+        for name in _assigned([node]):
+            home = scope.find(name)
+            if home is not None:
+                home.names[name] = _any(home.names[name])
+
     def for_in(self, node: Any, scope: _Scope) -> None:
         right = self.ev(node.child_by_field_name("right"), scope)
         left = node.child_by_field_name("left")
@@ -675,6 +721,8 @@ class _Reader:
             values = list(right.items)
         elif of and right.kind == "str" and len(right.text) <= MAX_UNROLL:
             values = [_str(c) for c in right.text]
+        if len(values) == 1 and values[0].kind == "any":
+            self.widen(node, scope)
         for value in values or [ANY]:
             inner = _Scope(scope)
             self.bind(left, value, inner, declare=True)
@@ -765,6 +813,8 @@ class _Reader:
                 self.st.harmful = True  # process.env.X = …, globalThis.f = …
             if _tags(value) & {"sock"} and _tags(obj) & {"proc"} or _tags(value) & {"proc"} and _tags(obj) & {"sock"}:
                 self.st.sock_proc = True
+            if value.kind == "fn" and _tags(obj):  # ws.onmessage = m => …: called with its data
+                self.call_user(value, [], _tags(obj))
         elif t == "rest_pattern":
             for child in target.named_children:
                 self.bind(child, value, scope, declare)
@@ -826,7 +876,9 @@ class _Reader:
             op = node.child_by_field_name("operator")
             return _unop(op.text.decode() if op is not None else "", arg)
         if t == "update_expression":
-            self.ev(node.child_by_field_name("argument"), scope)
+            target = node.child_by_field_name("argument")
+            value = self.ev(target, scope)
+            self.bind(target, _binop("+", value, _num(1)) if value.kind == "num" else _any(value), scope)
             return ANY
         if t == "assignment_expression":
             value = self.ev(node.child_by_field_name("right"), scope)
@@ -1156,6 +1208,7 @@ class _Reader:
         if api is None:
             return self.unknown_call(args, _NO_TAGS)
         does = api.does
+        self.harmful_before = self.st.harmful
         if does not in HARMLESS:
             self.st.harmful = True
         handler = getattr(self, f"_do_{does}")
@@ -1194,6 +1247,7 @@ class _Reader:
         self.callbacks(args, frozenset({"proc"}))
 
     synchronous = False
+    harmful_before = False
 
     def run_argv(self, path: str, api: Api, argv: list[V], args: list[V]) -> V:
         words = [_text(w) for w in argv]
@@ -1472,6 +1526,8 @@ class _Reader:
         code = args[-1] if path == "Function" and args else args[0] if args else UNDEFINED
         if path in ("Function", "vm.compileFunction"):
             return self.function(code, path)
+        if code.kind == "str" and path != "vm.Script":
+            self.st.harmful = self.harmful_before  # constant code is judged by what it does
         result = self.evaluate(code, f"{path} of computed code")
         if path == "vm.Script":
             return V("obj")
@@ -1479,6 +1535,8 @@ class _Reader:
 
     def _do_library(self, path: str, api: Api, args: list[V]) -> V:
         self.fx.library_load = True
+        if path.startswith("process."):
+            self.opaque(f"{path}: node's internal bindings", args)
         return ANY
 
     # network
@@ -1514,6 +1572,7 @@ class _Reader:
         if any("env" in _deep_tags(a) for a in args):
             self.fx.env_dump = True
         tags = frozenset({"net", "sock"} if path in ("WebSocket", "ws") else {"net"})
+        self.st.has_sock = self.st.has_sock or "sock" in tags
         self.callbacks(args, tags)
         return _any(tags=tags)
 
