@@ -167,6 +167,15 @@ class TestLookalikes:
         if prints is not None:
             assert effects.prints == prints
 
+    def test_poller_is_no_fork_bomb(self) -> None:
+        effects = read("setInterval(() => require('child_process').exec('date'), 1000)")
+        assert not effects.fork_bomb and effects.shell == ["date"]
+
+    def test_reading_stdin_is_inert(self) -> None:
+        effects = read("let d = ''; process.stdin.on('data', c => d += c); process.stdin.on('end', () => "
+                       "console.log(JSON.parse(d).version))")
+        assert effects.inert and not effects.opaque
+
     def test_scoped_rm_is_not_inert_but_local(self) -> None:
         effects = read("require('fs').rmSync('dist',{recursive:true,force:true})")
         assert effects.shell == ["rm -rf -- dist"]

@@ -385,7 +385,9 @@ API: tuple[Api, ...] = (
         "structuredClone TextDecoder TextEncoder Buffer.alloc Buffer.concat Buffer.byteLength Buffer.isBuffer "
         "path.* os.* util.* url.* querystring.* crypto.randomUUID crypto.randomBytes crypto.createHash "
         "process.uptime process.memoryUsage process.hrtime process.hrtime.bigint process.cpuUsage process.exit "
-        "process.emitWarning process.on assert assert.* Intl.* Promise Reflect.ownKeys Reflect.has "
+        "process.emitWarning process.on process.stdin.on process.stdin.once process.stdin.setEncoding "
+        "process.stdin.resume process.stdin.read process.stdin.pipe assert assert.* Intl.* Promise Reflect.ownKeys "
+        "Reflect.has "
         "require.resolve performance.now Deno.exit Bun.version semver.*",
         "pure", "computes or inspects; changes nothing", "JSON.parse('{}')"),
 )
@@ -1420,7 +1422,7 @@ class _Reader:
         return _any(tags=frozenset({"wfile"}))
 
     def _do_read(self, path: str, api: Api, args: list[V]) -> V:
-        text = _text(args[0]) if args else None
+        text = _text(args[0]) if args and args[0].kind == "str" else None  # a number is a descriptor
         if text is not None:
             self.fx.shell.append(f"cat -- {shell_word(text)}")
         self.callbacks(args, _NO_TAGS)
@@ -1723,6 +1725,10 @@ class _Reader:
         return ANY
 
     def _do_interval(self, path: str, api: Api, args: list[V]) -> V:
+        delay = args[1] if len(args) > 1 else _num(0)
+        if not (delay.kind == "num" and delay.num < 100) and delay.kind != "null":
+            self.callbacks(args, _NO_TAGS)  # a poller, not a fork loop
+            return ANY
         self.endless += 1
         try:
             self.callbacks(args, _NO_TAGS)
