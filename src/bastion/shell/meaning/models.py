@@ -20,6 +20,10 @@ MODELS: dict[str, str] = {
     "python": "pymodel", "pypy": "pymodel", "jython": "pymodel",
     "node": "jsmodel", "nodejs": "jsmodel", "bun": "jsmodel", "deno": "jsmodel", "ts-node": "jsmodel",
     "tsx": "jsmodel",
+    "perl": "callmodel", "ruby": "callmodel", "irb": "callmodel", "php": "callmodel", "lua": "callmodel", "luajit": "callmodel",
+    "awk": "callmodel", "gawk": "callmodel", "mawk": "callmodel", "nawk": "callmodel", "busybox-awk": "callmodel", "goawk": "callmodel",
+    "rscript": "callmodel", "r": "callmodel", "julia": "callmodel", "tclsh": "callmodel", "wish": "callmodel", "expect": "callmodel",
+    "osascript": "callmodel", "emacs": "callmodel",
 }
 
 #: How deep a model may follow code that evaluates more code of its own language.
