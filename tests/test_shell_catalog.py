@@ -508,7 +508,7 @@ def test_known_safe_commands(argv: tuple[str, ...], tier: Tier) -> None:
         (("chmod", "u+s", "/tmp/x"), "CAT005"),
         (("chmod", "4755", "x"), "CAT005"),
         (("python", "-c", "print(1)"), "CAT006"),
-        (("node", "-e", "console.log(1)"), "CAT006"),
+        (("node", "-e", "require('child_process').execSync(process.argv[1])"), "CAT006"),
         (("perl", "-ne", "print", "f"), "CAT006"),
         (("ruby", "-e", "puts 1"), "CAT006"),
         (("php", "-r", "echo 1;"), "CAT006"),
