@@ -11,11 +11,15 @@ model was built.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 import pytest
 
+from bastion.engine import Guard
+from bastion.model import Mode, ToolCall
 from bastion.shell.meaning import callmodel
 from bastion.shell.meaning.program import ProgramEffects
+from conftest import throwaway_workspace
 
 FLAGS = ("fetch_run", "reverse_shell", "bind_shell", "fork_bomb", "env_dump", "library_load")
 
@@ -241,3 +245,45 @@ class TestHeldBack:
     @pytest.mark.parametrize(("language", "code", "inert"), HARMLESS)
     def test_look_alikes(self, language: str, code: str, inert: bool) -> None:
         _harmless(language, code, inert)
+
+
+# ----------------------------------------------------------------------- through the guard
+
+CATASTROPHIC_COMMANDS = [
+    "perl -e 'exec \"rm -rf /etc\"'",
+    "ruby -e 'IO.popen(\"rm -rf /home\")'",
+    "php -r 'passthru(base64_decode(\"cm0gLXJmIC9ldGM=\"));'",
+    "lua -e 'io.popen(\"rm -rf \" .. os.getenv(\"HOME\"))'",
+    "Rscript -e 'system2(\"rm\", c(\"-rf\", \"~\"))'",
+    "julia -e 'run(`rm -rf /usr`)'",
+    "ruby -e 'puts [\"726d202d7266202f657463\"].pack(\"H*\")' | sh",
+]
+
+LOOK_ALIKE_COMMANDS = [
+    "perl -ne 'print if /TODO/' src/main.c",
+    "ruby -e 'puts \"system(\\\"rm -rf /\\\") is dangerous\"'",
+    "php -r 'echo PHP_VERSION, \"\\n\";'",
+    "Rscript -e 'print(sessionInfo())'",
+    "perl -pe 's/foo/bar/g' notes.txt",
+    "ruby -e 'require \"json\"; puts JSON.parse(File.read(\"package.json\"))[\"version\"]'",
+]
+
+
+@pytest.fixture(scope="module")
+def guards(tmp_path_factory: pytest.TempPathFactory) -> dict[Mode, Callable[[str], str]]:
+    root, env = throwaway_workspace(tmp_path_factory.mktemp("callmodel"))
+    out: dict[Mode, Callable[[str], str]] = {}
+    for mode in (Mode.DEFAULT, Mode.BYPASS):
+        guard = Guard.from_settings(root, isolated=True, mode=mode, env=env)
+        out[mode] = (lambda g: lambda command: g.check(ToolCall("Bash", {"command": command}, cwd=root)).verdict.value)(guard)
+    return out
+
+
+@pytest.mark.parametrize("command", CATASTROPHIC_COMMANDS)
+def test_catastrophic_programs_are_denied_even_in_bypass(guards: dict[Mode, Callable[[str], str]], command: str) -> None:
+    assert guards[Mode.BYPASS](command) == "deny"
+
+
+@pytest.mark.parametrize("command", LOOK_ALIKE_COMMANDS)
+def test_look_alike_programs_are_not_denied(guards: dict[Mode, Callable[[str], str]], command: str) -> None:
+    assert guards[Mode.DEFAULT](command) != "deny"

@@ -808,6 +808,8 @@ class _Model:
                 names.append("." + last)
                 if head in self.env:
                     recv = self.env[head]
+        if method and prev is not None and prev.text == "->" and self.family == "php" and not (nxt is not None and nxt.op("(")):
+            return  # $obj->property
         row = self.row_for(names)
         bare = self.syn.bare or (row is not None and row.bare)
         if row is None:
