@@ -305,3 +305,13 @@ def test_look_alikes_are_not_denied(guards: tuple[str, object, object], command:
 def test_inspection_runs_without_a_question(guards: tuple[str, object, object]) -> None:
     ws, _, default = guards
     assert _verdict(default, ws, "python3 -c \"import sys, platform; print(sys.version, platform.system())\"") == "allow"
+
+
+def test_temporary_files_are_named_under_tmp() -> None:
+    code = ("import tempfile, os, shutil\nd = tempfile.mkdtemp()\nopen(os.path.join(d, 'a.py'), 'w').write('x = 1')\n"
+            "shutil.rmtree(d)")
+    effects = read(code, "python")
+    assert effects is not None and not effects.opaque
+    assert "rm -rf -- /tmp/tmpXXXXXXXX" in effects.shell
+    with_file = read("import tempfile\nwith tempfile.NamedTemporaryFile('w', suffix='.sql') as f:\n    f.write('SELECT 1')", "python")
+    assert with_file is not None and "printf %s 'SELECT 1' > /tmp/tmpXXXXXXXX.sql" in with_file.shell

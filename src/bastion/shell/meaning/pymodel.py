@@ -338,6 +338,10 @@ _DATA_METHODS = frozenset(
 _RUN_METHODS = frozenset({"system", "popen", "spawn", "exec_command", "execute", "eval", "exec", "run_command", "Popen",
                           "check_output", "check_call", "call", "run"})
 _SENTINEL = object()
+#: Calls that name a fresh temporary file or directory.
+_TEMP_PATHS = frozenset({"tempfile.mkdtemp", "tempfile.mkstemp", "tempfile.gettempdir", "tempfile.TemporaryDirectory",
+                         "tempfile.NamedTemporaryFile", "tempfile.TemporaryFile", "tempfile.SpooledTemporaryFile",
+                         "tempfile.mktemp"})
 #: Calls that only look at a function handed to them (they never call it).
 _LOOKS_ONLY = ("print", "repr", "str", "id", "type", "callable", "hasattr", "getattr", "isinstance", "dir", "help", "vars",
                "bool", "hash", "inspect.", "pprint.", "logging.", "json.", "sys.stdout.", "sys.stderr.")
@@ -1058,6 +1062,8 @@ class _Interp:
                 stem, suffix = posixpath.splitext(base)
                 return stem if attr == "stem" else suffix
             return UNKNOWN
+        if isinstance(obj, Handle) and attr == "name":
+            return obj.path
         if isinstance(obj, Unknown):
             return Unknown(obj.taint)
         return UNKNOWN
@@ -1217,6 +1223,23 @@ class _Interp:
             extra = kw.get("kwargs")
             self.apply(v, rest, {str(k): x for k, x in extra.items()} if isinstance(extra, dict) else {})
 
+    def temp(self, name: str, args: list[object], kw: dict[str, object]) -> object:
+        """A fresh name under the temporary directory (made by the call, so the program
+        owns what it then writes or deletes there)."""
+        suffix = kw.get("suffix", "")
+        prefix = kw.get("prefix", "tmp")
+        if not isinstance(suffix, str) or not isinstance(prefix, str):
+            suffix, prefix = "", "tmp"
+        path = "/tmp" if name == "tempfile.gettempdir" else f"/tmp/{prefix}XXXXXXXX{suffix}"
+        if name in ("tempfile.mkdtemp", "tempfile.TemporaryDirectory"):
+            self.line(f"mkdir -p -- {shell_word(path)}")
+        if name in ("tempfile.NamedTemporaryFile", "tempfile.TemporaryFile", "tempfile.SpooledTemporaryFile"):
+            mode = args[0] if args else kw.get("mode", "w+b")
+            return Handle(path, not isinstance(mode, str) or any(c in mode for c in "wax+"), False)
+        if name == "tempfile.mkstemp":
+            return (Handle(path, True, False), path)
+        return path
+
     def handles_passed(self, args: list[object], kw: dict[str, object]) -> None:
         """A writable file handed to another function is written with unknown text."""
         values = list(args) + list(kw.values())
@@ -1242,6 +1265,8 @@ class _Interp:
             return PathV("~")
         if name == "pathlib.Path.cwd" or name == "os.getcwd":
             return PathV(".") if name.startswith("pathlib") else "."
+        if name in _TEMP_PATHS:
+            return self.temp(name, args, kw)
         if name == "pwd.getpwuid":
             return {"pw_dir": "~"}
         if name in ("os.listdir", "os.scandir"):
