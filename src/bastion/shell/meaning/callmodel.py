@@ -212,7 +212,8 @@ class _Model:
                 fx.bind_shell = True
             else:
                 fx.reverse_shell = True
-        fx.fork_bomb = fork_loop(code)
+        # ``fork while fork``: each fork that succeeds forks again, without end
+        fx.fork_bomb = fork_loop(code) or ("fork" in self.fired and bool(_re(r"\bfork\b[^;\n]*\b(?:while|until)\b[^;\n]*\bfork\b").search(code)))
         noisy = self.fired - _QUIET_KINDS
         fx.inert = not (noisy or self.unknown or fx.opaque or fx.fork_bomb or fx.shell)
         fx.inert = fx.inert or (not noisy and not self.unknown and not fx.opaque and all(s.startswith("cat -- ") for s in fx.shell))
@@ -660,6 +661,9 @@ class _Model:
             self.write(kw["file"], _join_print(style, pos), _truthy(kw.get("append")))
             return None
         self.printed_text(_join_print(style, pos))
+        return None
+
+    def k_fork(self, row: T.Call, pos: list[Any], kw: dict[str, Any], recv: Any) -> Any:
         return None
 
     def k_stderr(self, row: T.Call, pos: list[Any], kw: dict[str, Any], recv: Any) -> Any:

@@ -307,7 +307,7 @@ HARMLESS: dict[str, frozenset[str]] = {
         "length substr index rindex uc lc ucfirst lcfirst join split map grep sort reverse keys values each exists defined scalar sprintf "
         "chomp chop chr ord hex oct abs int sqrt push pop shift unshift splice wantarray return last next redo die warn exit time localtime "
         "gmtime sleep pack unpack quotemeta pos ref bless sub do close binmode eof readline STDIN STDOUT STDERR ARGV ARGVOUT DATA BEGIN END "
-        "Dumper decode_json encode_json sum sum0 max min first uniq fork wait waitpid lock undef delete tr y s m q qq qw qr"
+        "Dumper decode_json encode_json sum sum0 max min first uniq wait waitpid lock undef delete tr y s m q qq qw qr"
     ),
     "ruby": _names(
         "puts print p pp printf require RUBY_VERSION RUBY_PLATFORM RUBY_RELEASE_DATE RUBY_PATCHLEVEL ARGV ARGF STDIN JSON JSON.parse "
@@ -317,7 +317,7 @@ HARMLESS: dict[str, frozenset[str]] = {
         "keys values sort sort_by uniq count include? start_with? end_with? empty? nil? any? all? inspect reverse sum min max if else elsif end "
         "do unless while until then nil true false def return and or not gsub sub tr chars bytes lines format sprintf read gets fetch dig "
         "zip flatten compact tally group_by slice key? has_key? class freeze dup tap then yield self __FILE__ __dir__ lambda proc new "
-        "fork exit abort Integer Float String Array Hash rand sleep case when in begin rescue ensure raise"
+        "exit abort Integer Float String Array Hash rand sleep case when in begin rescue ensure raise"
     ),
     "php": _names(
         "echo print printf sprintf var_dump print_r var_export json_encode json_decode strlen strtoupper strtolower str_replace substr strpos "
@@ -404,6 +404,7 @@ TABLES: dict[str, tuple[Call, ...]] = {
         Call(r"(?:LWP\.Simple\.)?(?:get|getprint)|.*\.(?:get|request|post|mirror)", "fetch", "LWP::Simple get, HTTP::Tiny->get: network fetches", ('get("http://x")',)),
         Call(r"(?:LWP\.Simple\.)?(?:getstore|mirror)", "fetch", "LWP::Simple getstore saves a URL to a file", ('getstore("http://x", "/tmp/x")',), arg="dest"),
         Call(r"syscall|DynaLoader\.\w+|.*\.dl_load_file", "library", "native code loaded or a raw system call", ("syscall(1)",)),
+        Call(r"fork|POSIX\.fork", "fork", "perl fork starts a process (in an endless loop, a fork bomb)", ("fork while fork",)),
         Call(r"say", "print", "perl say prints with a newline", ('say "x"',), arg="concat_nl"),
         Call(r"printf", "print", "perl printf prints formatted text", ('printf "%s", "x"',), arg="format"),
         Call(r"print", "print", "perl print prints (or writes into a handle)", ('print "x"',)),
@@ -432,6 +433,7 @@ TABLES: dict[str, tuple[Call, ...]] = {
         Call(r".*\.(?:send|public_send|__send__|method|instance_variable_get|const_get)|Object\.const_get", "opaque", "a method picked by name at run time", ('Kernel.send(:system, "x")',)),
         Call(r"(?:Fiddle|FFI|DL)\.\w+|.*\.dlopen", "library", "native libraries loaded", ('Fiddle.dlopen("x")',)),
         Call(r"ENV\.(?:to_h|to_a|each|each_pair|inspect|keys|map|select|filter_map|sort)", "env_dump", "the whole environment read", ("ENV.to_h",)),
+        Call(r"(?:Process\.|Kernel\.)?fork", "fork", "ruby fork starts a process (in an endless loop, a fork bomb)", ("loop { fork }",)),
         Call(r"(?:\$stdout|STDOUT)\.(?:puts|print|write)", "print", "printing to standard output", ('$stdout.puts "x"',), arg="lines"),
         Call(r"(?:\$stderr|STDERR)\.\w+|warn", "stderr", "printing to standard error", ('$stderr.puts "x"',)),
         Call(r"\.(?:puts|print|write|syswrite|<<)", "fwrite", "text written into an open file", ('f = File.open("/x", "a"); f.puts "y"',), arg="method"),
@@ -463,6 +465,7 @@ TABLES: dict[str, tuple[Call, ...]] = {
         Call(r"getenv", "env_dump", "php getenv() without a name reads the whole environment", ("getenv();",), ('getenv("X");',), arg="noargs"),
         Call(r"phpinfo", "env_dump", "phpinfo prints the whole environment", ("phpinfo();",)),
         Call(r"dl|FFI\.\w+|FFI", "library", "native libraries loaded", ('FFI::cdef("x");',)),
+        Call(r"pcntl_fork", "fork", "php pcntl_fork starts a process", ("pcntl_fork();",)),
         Call(r"error_log", "stderr", "php error_log", ('error_log("x");',)),
         Call(r"echo|print", "print", "php echo/print", ('echo "x";',), bare=True),
         Call(r"printf", "print", "php printf", ('printf("%s", "x");',), arg="format"),
