@@ -170,7 +170,7 @@ def _run(commands: Sequence[SimpleCommand], raw: str, complex_: bool, ctx: Ctx, 
         _fed_programs(facts, ctx, depth, hits)
         for f in facts:
             for text in f.nested:
-                _nested(text, f.label, ctx, depth, hits)
+                _take_effects(f, _nested(text, f.label, ctx, depth, hits))
                 if "\\" in text and (decoded := string_escapes(text)) != text:
                     # a string in a program's source: its escapes may hide newlines
                     _nested(decoded, f.label, ctx, depth, hits)
@@ -244,18 +244,29 @@ def _quiet(facts: list[Facts]) -> bool:
     return True
 
 
-def _nested(text: str, where: str, ctx: Ctx, depth: int, hits: list[_Hit]) -> None:
-    """Parse and analyse a shell string found inside code; keep what it asks or blocks."""
-    try:
-        from ..syntax.parse import parse
-    except ImportError:  # pragma: no cover - the parser is part of the package
-        return
+def _nested(text: str, where: str, ctx: Ctx, depth: int, hits: list[_Hit]) -> list[Facts]:
+    """Parse and analyse a shell string found inside code; keep what it asks or blocks,
+    and return what its commands do (their files and hosts belong to the outer command)."""
+    from ..syntax.parse import parse
+
     inner = parse(text)
     found: list[_Hit] = []
-    _run(inner.commands, inner.source or text, bool(inner.complex), replace(ctx, source=text), depth + 1, found,
-         inner.code)
+    facts = _run(inner.commands, inner.source or text, bool(inner.complex), replace(ctx, source=text), depth + 1, found,
+                 inner.code)
     for hit in found:
         hits.append(_Hit(hit.code, f"{hit.detail} [inside {where}]", hit.command))
+    return facts
+
+
+def _take_effects(f: Facts, inner: list[Facts]) -> None:
+    """The files and hosts of the commands a program runs (``os.remove(p)`` read as
+    ``rm -f -- p``) are the program's own: the file layers judge them (a protected
+    file deleted from inside Python asks like ``rm`` of it does)."""
+    for g in inner:
+        if g.paths:
+            f.paths.extend(g.paths)
+        if g.hosts:
+            f.hosts.extend(g.hosts)
 
 
 _BRACE_COMMAND = LazyPattern(r"(?:^|[;&|(]\s*)\{([^{}\s,]+(?:,[^{}\s,]*)+)\}")
