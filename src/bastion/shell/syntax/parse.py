@@ -137,7 +137,7 @@ _WORDISH = frozenset(
      "process_substitution", "arithmetic_expansion"}
 )
 _STATEMENTS = frozenset(
-    {"command", "redirected_statement", "list", "pipeline", "negated_command", "variable_assignments",
+    {"command", "redirected_statement", "list", "pipeline", "negated_command", "variable_assignments", "variable_assignment",
      "declaration_command", "unset_command", "test_command", "for_statement", "c_style_for_statement",
      "while_statement", "if_statement", "case_statement", "function_definition", "subshell",
      "compound_statement"}
@@ -957,6 +957,8 @@ class _Walker:
         seen_op = ""
         mark = len(issues)
         items: list[str] | None = None
+        if env is not None:
+            env.anchor = None
         for child in node.children:
             kind = child.type
             if kind == "variable_name" and not seen_op:
@@ -1004,8 +1006,8 @@ class _Walker:
                 return None
             return Value(old.text + value, exported=exported)
         if items is not None:
-            return Value(items[0] if items else "", tuple(items), exported=exported)
-        return Value(value, exported=exported)
+            return None if env.anchor is not None else Value(items[0] if items else "", tuple(items), exported=exported)
+        return Value(value, anchor=env.anchor, exported=exported)
 
     def redirect(self, unit: _Unit, node: Any, out: list[Redirect], argv: list[str],
                  issues: list[tuple[str, Any]], trailing: list[tuple[str, Any]],

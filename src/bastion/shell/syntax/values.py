@@ -162,7 +162,7 @@ class Scope:
     then reports it as today). ``prefix`` is set when a bare ``~`` or ``.`` value was put
     at the start of a word: it must be the whole word or be followed by ``/``."""
 
-    __slots__ = ("values", "cwd", "prefix", "assigned")
+    __slots__ = ("values", "cwd", "prefix", "assigned", "anchor")
 
     def __init__(self, values: Values, cwd: str | None) -> None:
         self.values = values
@@ -170,6 +170,8 @@ class Scope:
         self.prefix: str | None = None
         #: ``${X:=w}`` writes: applied by the caller after the word.
         self.assigned: list[tuple[str, Any]] = []
+        #: Set when a value known only as ``.`` in some folder was used (``d=$PWD`` keeps it).
+        self.anchor: tuple[str | None] | None = None
 
     # ----------------------------------------------------------------- lookups
 
@@ -222,6 +224,8 @@ class Scope:
             return []
         if (entry.anchor is not None and place != _START) or (items[0].startswith("~") and place == _INSIDE):
             return None
+        if entry.anchor is not None:
+            self.anchor = entry.anchor
         if len(items) == 1 and items[0] in ("~", ".") and place == _START:
             self.prefix = items[0]
         if quoted:
