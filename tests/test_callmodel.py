@@ -141,9 +141,10 @@ DANGEROUS: list[tuple[str, str, str, str]] = [
 
 HARMLESS: list[tuple[str, str, bool]] = [
     ("perl", 'print "rm -rf / would be bad\\n";', True),
-    ("perl", "print if /TODO/", True),
-    ("perl", "s/foo/bar/g", True),
-    ("perl", 'print join(",", map { uc } split /,/, $_), "\\n"', True),
+    # input-loop filters (perl -n/-p): harmless, but never inert (with -i they rewrite files)
+    ("perl", "print if /TODO/", False),
+    ("perl", "s/foo/bar/g", False),
+    ("perl", 'print join(",", map { uc } split /,/, $_), "\\n"', False),
     ("ruby", "puts RUBY_VERSION", True),
     ("ruby", 'puts "system(\\"rm -rf /\\") is dangerous"', True),
     ("php", 'echo PHP_VERSION, "\\n";', True),
@@ -175,6 +176,13 @@ def test_unknown_language_or_broken_input_is_none_not_an_error() -> None:
     assert callmodel.read("print 1", "cobol") is None
     fx = callmodel.read("system(", "perl")
     assert fx is None or not fx.inert
+
+
+def test_input_loop_filters_are_not_inert() -> None:
+    """``perl -pi -e 's/a/b/' FILE`` rewrites FILE; the model sees only the code."""
+    for language, code in (("perl", "s/a/b/"), ("perl", "print if /x/"), ("perl", "tr/a-z/A-Z/"), ("ruby", "$_.gsub!(/a/, 'b')")):
+        assert not _read(language, code).inert, code
+    assert _read("perl", 'my $s = "ab"; $s =~ s/a/b/; print $s').inert
 
 
 def test_unknown_constructs_are_never_inert() -> None:

@@ -685,6 +685,8 @@ class _Model:
                 key = t.text
                 self.env[key] = self.ev(toks[i + 2 : end]) if nxt.text in ("=", "<-", ":=") else None
                 continue
+            if t.text in T.FILTER_MARKS.get(self.family, ()) or (t.kind == "r" and t.text.startswith(("s:", "tr:", "y:")) and not (i and toks[i - 1].op("=~", "!~"))):
+                self.fired.add("filter")  # an input-loop filter: with -i it rewrites files
             if t.kind == "i":
                 self.site(toks, i)
             elif t.kind == "v" and t.text in self.syn.env_whole:
@@ -1009,6 +1011,8 @@ class _Model:
             handle = self.env.get(inner[0].text) if inner[0].kind == "v" else self.env.get(inner[0].text, inner[0].text)
             inner = inner[1:]
         pos, _ = self.values(self.split(inner, (",",)))
+        if not pos:
+            self.fired.add("filter")  # print alone prints $_, the input line
         text: Any = "".join(pos) if pos and all(isinstance(p, str) for p in pos) else None
         if row.arg == "format":
             text = cformat(pos[0], pos[1:]) if pos else None

@@ -358,7 +358,9 @@ def _perl_quote(code: str, i: int, word: str, out: list[Tok]) -> int | None:
     elif word == "qx":
         out.append(Tok("x", first, raw_single(first, close) if open_ == "'" else interpolate(first, "perl")))
     elif word == "s" and "e" in flags:
-        out.append(Tok("r", first, second))
+        out.append(Tok("r", "s:" + first, second))
+    elif word in ("s", "tr", "y"):
+        out.append(Tok("r", word + ":" + first))
     else:
         out.append(Tok("r", first, "(?{" if "(?{" in first or "(??{" in first else None))
     return k

@@ -20,7 +20,7 @@ from typing import Any
 
 from .effects import Rule
 
-__all__ = ["Call", "Syntax", "TABLES", "HARMLESS", "DECODERS", "FAMILIES", "LANGUAGES", "EXTRA_HOME", "ASSIGN"]
+__all__ = ["Call", "Syntax", "FILTER_MARKS", "TABLES", "HARMLESS", "DECODERS", "FAMILIES", "LANGUAGES", "EXTRA_HOME", "ASSIGN"]
 
 
 @dataclass(frozen=True)
@@ -66,6 +66,14 @@ class Syntax:
     declare: frozenset[str] = frozenset()
     env_whole: frozenset[str] = frozenset()
 
+
+#: Variables and bare calls of the implicit input loop (``perl -n/-p``, ``ruby -n/-p``):
+#: such a program filters the lines of the files named after it, and with ``-i`` (which
+#: the model does not see) it rewrites those files, so it is never inert on its own.
+FILTER_MARKS: dict[str, frozenset[str]] = {
+    "perl": frozenset({"$_", "@F", "$."}),
+    "ruby": frozenset({"$_", "$F", "gsub!", "sub!", "chomp!", "chop!"}),
+}
 
 #: Assignment operators (``=`` binds a value; the others make it unknown).
 ASSIGN = frozenset({"=", "<-", ":=", ".=", "+=", "-=", "*=", "/=", "||=", "&&=", "//=", "**="})
