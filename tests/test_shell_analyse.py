@@ -218,7 +218,7 @@ def test_hard_blocks(command: str, code: str) -> None:
         ("rm -rf /tmp/build", "CAT010", False),
         ("sudo apt-get install -y curl", "CAT005", False),
         ("curl https://example.com", "CAT001", False),
-        ("python -c 'print(1)'", "CAT006", False),
+        ("python -c 'import os,sys; os.system(sys.argv[1])' x", "CAT006", False),
         ("npm install left-pad", "CAT026", False),
         ("cat .env", "CAT003", False),
         ("kill 1234", "CAT013", False),

@@ -196,7 +196,7 @@ CODES: dict[str, Code] = _codes(
      ("sudo ls /root", "sudo apt install vim"), ("ls /root",)),
     ("CAT006", "code_execution", _M, "executes code given inline or built at run time", False,
      "inline code does whatever it says; bastion cannot always see what that is",
-     ("python -c 'print(1)'", "less -k keys README.md"), ("python script.py",)),
+     ("python -c 'import os,sys; os.system(sys.argv[1])' x", "less -k keys README.md"), ("python -c 'print(1)'",)),
     ("CAT007", "pipe_injection", _H, "pipes data into a shell or interpreter", False,
      "whatever text reaches the interpreter's input runs as code",
      ("echo 'print(1)' | python3",), ("cat input.txt | wc -l",)),
