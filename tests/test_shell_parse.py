@@ -239,8 +239,9 @@ def test_words_after_a_redirect_target_are_arguments() -> None:
 
 
 def test_herestring_redirect() -> None:
+    """The here-string's text is its target: ``ruby <<< 'code'`` runs it."""
     cmd = simple("cat <<< 'hello'").commands[0]
-    assert cmd.redirects == (Redirect("<<<", ""),)
+    assert cmd.redirects == (Redirect("<<<", "hello"),)
 
 
 # ----------------------------------------------------------------------------- pipelines

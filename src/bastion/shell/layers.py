@@ -84,8 +84,8 @@ class ShellAnalysis:
         analysis = ctx.analysis
         if analysis is None:
             return None
-        parsed = ctx.parsed.findings if ctx.parsed is not None else ()
-        findings = list(parsed) + [f for f in analysis.findings if f not in parsed]
+        parsed = [f for f in ctx.parsed.findings if f.code not in analysis.answered] if ctx.parsed is not None else []
+        findings = parsed + [f for f in analysis.findings if f not in parsed]
         # Low-severity findings are notes, not reasons to interrupt: a quoted ';' in
         # `find -exec … ';'` is ordinary shell. Alone they decide nothing and this layer
         # says nothing (the decision does not show them; the analysis keeps them in

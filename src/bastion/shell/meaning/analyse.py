@@ -110,6 +110,9 @@ class Analysis:
     known_safe: bool = True  # every command read-only or routine → layer 7 allows
     unknown: list[str] = field(default_factory=list)  # names not in the catalog → review
     destructive: bool = False  # never offer session/always grants
+    #: Syntax findings the analysis answered more precisely: SH026 ("a program fed to an
+    #: interpreter cannot be analysed") once a code model read every such program.
+    answered: frozenset[str] = frozenset()
 
 
 @dataclass
@@ -708,6 +711,9 @@ def _summarise(parsed: Script | TooComplex, facts: list[Facts], hits: list[_Hit]
         tier = Tier.DESTRUCTIVE
     out.tier = tier
     out.destructive = destructive or bool(out.hard_blocks)
+    fed = [f for f in facts if "exec_stdin" in f.roles and f.name in C.INTERPRETERS]
+    if fed and all("program_read" in f.roles for f in fed):
+        out.answered = _ANSWERED
     if out.hosts:
         out.hosts = list(dict.fromkeys(out.hosts))
     if out.unknown:
@@ -716,13 +722,17 @@ def _summarise(parsed: Script | TooComplex, facts: list[Facts], hits: list[_Hit]
         out.safety = safety(out.factors)
     out.known_safe = (
         not parsed.complex
-        and not (parsed.findings and any(at_least(f.severity, Severity.MEDIUM) for f in parsed.findings))
+        and not (parsed.findings and any(at_least(f.severity, Severity.MEDIUM) and f.code not in out.answered
+                                         for f in parsed.findings))
         and not out.hard_blocks
         and not out.findings
         and not out.unknown
         and (tier is Tier.READ_ONLY or tier is Tier.LOW_RISK)
     )
     return out
+
+
+_ANSWERED = frozenset({"SH026"})
 
 
 def _unknown_name(f: Facts) -> str:

@@ -769,7 +769,34 @@ def _compress(args: tuple[str, ...]) -> Iterable[Pair]:
     return [(op, a) for a in parsed.operands]
 
 
+#: Compilers that write their output beside each source file unless told where:
+#: name → (source suffixes, output suffix, options that send the output elsewhere or
+#: stop it, options that take a value). ``tsc ~/x.ts`` writes ``~/x.js``.
+EMIT_BESIDE: dict[str, tuple[tuple[str, ...], str, frozenset[str], frozenset[str]]] = {
+    "tsc": ((".ts", ".tsx", ".mts", ".cts"), ".js",
+            frozenset({"--noEmit", "--outDir", "--outFile", "--out", "-p", "--project", "-b", "--build"}),
+            _opts("--target -t --module -m --lib --jsx --moduleResolution --rootDir --baseUrl --types --typeRoots")),
+    "javac": ((".java",), ".class", frozenset({"-d", "--directory"}),
+              _opts("-cp -classpath --class-path -sourcepath --source-path -encoding -source --source -target --target "
+                    "--release -s -h -processorpath --processor-path -p --module-path")),
+}
+
+
+def _emit_beside(name: str) -> Extractor:
+    sources, output, elsewhere, values = EMIT_BESIDE[name]
+
+    def extract(args: tuple[str, ...]) -> Iterable[Pair]:
+        parsed = parse_args(args, values | elsewhere)
+        out: list[Pair] = [(READ, a) for a in parsed.operands]
+        if not parsed.has(*elsewhere):
+            out.extend((WRITE, a.rsplit(".", 1)[0] + output) for a in parsed.operands if a.endswith(sources))
+        return out
+
+    return extract
+
+
 EXTRACTORS: dict[str, Extractor] = {
+    **{name: _emit_beside(name) for name in EMIT_BESIDE},
     **{name: _all(READ, vo) for name, vo in READERS.items()},
     **{name: _all(WRITE, vo) for name, vo in WRITERS.items()},
     **{name: _all(DELETE, vo) for name, vo in DELETERS.items()},

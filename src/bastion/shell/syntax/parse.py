@@ -1068,7 +1068,7 @@ class _Walker:
                     result = (value + "\n", len(issues) == count)
                 elif child.is_named:
                     issues.append((f"{ckind.replace('_', ' ')} in a here-string", child))
-            out.append(Redirect("<<<", "", fd))
+            out.append(Redirect("<<<", value, fd))  # the text, not a path: ``ruby <<< 'code'`` runs it
             return result
         # heredoc_redirect: the body is data (not a path); the rest of its line may hold
         # more redirections, a pipeline or a list, which tree-sitter nests in here.

@@ -17,7 +17,8 @@ from ...model import Finding
 class Redirect:
     """One redirection: ``op`` as written (``>``, ``>>``, ``<``, ``&>``, ``>|``, ``<<``,
     ``<<<``, ``>&`` …), the file descriptor if one was given, and the decoded target
-    (empty for a here-document, the delimiter's body is not a path)."""
+    (the text itself for a here-string, which ``ruby <<< 'code'`` runs; empty for a
+    here-document, whose body is not a path)."""
 
     op: str
     target: str

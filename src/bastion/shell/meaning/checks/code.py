@@ -195,6 +195,8 @@ def _inline_code(f: Facts, code: str, ctx: Ctx) -> None:
     still runs (a model may not follow every spelling). A program the model reads as
     inert (imports, printing, reading) runs without a question."""
     program = read_program(f.name, code)
+    if program is not None:
+        f.roles.add("program_read")
     if program is not None and program.inert and not program.opaque:
         _program(f, program)
         return
