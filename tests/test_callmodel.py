@@ -11,7 +11,9 @@ model was built.
 from __future__ import annotations
 
 import re
+import subprocess
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -178,11 +180,33 @@ def test_unknown_language_or_broken_input_is_none_not_an_error() -> None:
     assert fx is None or not fx.inert
 
 
-def test_input_loop_filters_are_not_inert() -> None:
-    """``perl -pi -e 's/a/b/' FILE`` rewrites FILE; the model sees only the code."""
-    for language, code in (("perl", "s/a/b/"), ("perl", "print if /x/"), ("perl", "tr/a-z/A-Z/"), ("ruby", "$_.gsub!(/a/, 'b')")):
-        assert not _read(language, code).inert, code
+def test_input_loop_filters_are_inert() -> None:
+    """``perl -pe 's/a/b/' FILE`` only transforms text; what ``-i`` rewrites is a file
+    write the path extractor reports (``paths._line_filter``), judged by the file layers."""
+    for language, code in (("perl", "s/a/b/"), ("perl", "print if /x/"), ("perl", "tr/a-z/A-Z/")):
+        fx = _read(language, code)
+        assert fx.inert and fx.prints is None, code  # ``-p`` prints the input, which is not constant
     assert _read("perl", 'my $s = "ab"; $s =~ s/a/b/; print $s').inert
+
+
+def test_in_place_filters_write_their_files(tmp_path: Path) -> None:
+    from bastion.engine import Guard
+    from bastion.model import Mode, ToolCall, Verdict
+
+    root, home = tmp_path / "project", tmp_path / "home"
+    root.mkdir()
+    home.mkdir()
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    env = {"HOME": str(home), "PATH": "/usr/bin:/bin", "BASTION_CONFIG_DIR": str(tmp_path / "c"), "BASTION_STATE_DIR": str(tmp_path / "s")}
+    guard = Guard.from_settings(str(root), isolated=True, env=env, mode=Mode.BYPASS)
+
+    def verdict(command: str) -> Verdict:
+        decision = guard.check(ToolCall("Bash", {"command": command}, cwd=str(root)))
+        return Verdict.DENY if decision.verdict is Verdict.ASK and decision.immune else decision.verdict
+
+    assert verdict("perl -pi -e 's/a/b/' ~/.bashrc") is Verdict.DENY  # nobody to ask: held
+    assert verdict("ruby -pi -e 'gsub(/a/, \"b\")' ~/.claude/settings.json") is Verdict.DENY
+    assert verdict("perl -ne 'print if /x/' README.md") is Verdict.ALLOW
 
 
 def test_unknown_constructs_are_never_inert() -> None:

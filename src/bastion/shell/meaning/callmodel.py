@@ -38,7 +38,7 @@ MAX_STEPS = 50_000
 MAX_DEPTH = 4
 _SHELLS = frozenset("sh bash dash zsh ksh mksh ash busybox fish csh tcsh".split())
 _RUN_KINDS = frozenset({"run", "argv", "joined", "exec_words", "spawn"})
-_QUIET_KINDS = frozenset({"print", "read", "pure", "harmless", "stderr", "perl_open", "awk_getline"})
+_QUIET_KINDS = frozenset({"print", "read", "pure", "harmless", "stderr", "perl_open", "awk_getline", "filter"})
 _CONSTANTS = frozenset({"TRUE", "true", "T", "FALSE", "false", "F", "nil", "NULL", "nothing", "undef"})
 
 Value = Any  # str | list | Handle | Fetched | Sock | Cmd | None (unknown)
@@ -217,7 +217,7 @@ class _Model:
         noisy = self.fired - _QUIET_KINDS
         fx.inert = not (noisy or self.unknown or fx.opaque or fx.fork_bomb or fx.shell)
         fx.inert = fx.inert or (not noisy and not self.unknown and not fx.opaque and all(s.startswith("cat -- ") for s in fx.shell))
-        if not self.ran and not fx.opaque and None not in self.printed:
+        if not self.ran and not fx.opaque and None not in self.printed and "filter" not in self.fired:  # -p prints its input
             fx.prints = cap("".join(p for p in self.printed if p is not None))
         fx.sends = list(dict.fromkeys(fx.sends))
         fx.shell = list(dict.fromkeys(fx.shell))

@@ -623,6 +623,51 @@ def _script_exec(value_opts: frozenset[str], code_opts: frozenset[str]) -> Extra
     return extract
 
 
+#: Letters that end a short-option cluster of perl/ruby because the rest is their value
+#: (``-Mstrict``, ``-F:``, ``-I lib``, ``-i.bak``); digits after ``-l``/``-0``/``-W`` are
+#: theirs too, and the cluster goes on after them (``-lane``, ``-0777``).
+_FILTER_VALUE_LETTERS = {"perl": "MmIxCdDFi", "ruby": "IrCEFKxi"}
+_FILTER_DIGIT_LETTERS = {"perl": "l0", "ruby": "0WT"}
+
+
+def _line_filter(name: str) -> Extractor:
+    """perl and ruby: with inline code, the operands after it are input files read line
+    by line, and ``-i`` rewrites each of them in place (``perl -pi -e 's/a/b/' f``
+    writes ``f``); without inline code the first operand is a script that runs."""
+    letters_with_value, digit_letters = _FILTER_VALUE_LETTERS[name], _FILTER_DIGIT_LETTERS[name]
+    value_opts = INTERPRETER_VALUE_OPTS.get(name, frozenset())
+    fallback = _script_exec(value_opts, INTERPRETERS[name] | _opts("-m"))
+
+    def extract(args: tuple[str, ...]) -> Iterable[Pair]:
+        inplace, code, i, n = False, False, 0, len(args)
+        while i < n and not code:
+            arg = args[i]
+            if arg == "--" or not arg.startswith("-") or arg == "-":
+                return fallback(args)
+            if arg in value_opts:
+                i += 2
+                continue
+            letters = arg[1:]
+            for k, letter in enumerate(letters):
+                if letter.isdigit() and k and letters[k - 1] in digit_letters + "0123456789":
+                    continue
+                if letter == "i":
+                    inplace = True
+                if letter in "eE" and not (name == "ruby" and letter == "E"):
+                    code = True
+                    i += k + 2 == len(arg)  # the code is the next word unless attached
+                    break
+                if letter in letters_with_value:
+                    break
+            i += 1
+        if not code:
+            return fallback(args)
+        files = [a for a in args[i:] if a != "-"]
+        return [(READ, a) for a in files] + ([(WRITE, a) for a in files] if inplace else [])
+
+    return extract
+
+
 def _curl(args: tuple[str, ...]) -> Iterable[Pair]:
     parsed = parse_args(
         args,
@@ -853,6 +898,8 @@ for _awk_name in AWKS:
     EXTRACTORS[_awk_name] = _awk
 for _shell in SHELLS:
     EXTRACTORS[_shell] = _script_exec(_opts("-o +o -O +O --rcfile --init-file"), _opts("-c"))
+for _filter in _FILTER_VALUE_LETTERS:
+    EXTRACTORS[_filter] = _line_filter(_filter)
 for _interp, _code in INTERPRETERS.items():
     if _interp not in EXTRACTORS:
         EXTRACTORS[_interp] = _script_exec(INTERPRETER_VALUE_OPTS.get(_interp, frozenset()), _code | _opts("-m"))
