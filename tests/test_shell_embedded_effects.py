@@ -177,7 +177,7 @@ def test_find_piped_to_xargs_rm_deletes_what_find_prints() -> None:
 
 
 #: Denied once ``analyse._run`` calls ``flows.fed_effects`` (the lead's hook-up).
-NEEDS_FLOW_HOOK = [
+FLOWS = [
     "echo /usr | parallel rm -rf {}",
     "find ~ -maxdepth 1 | xargs rm -rf",
     "find / -maxdepth 0 -exec sh -c 'rm -rf \"$1\"' _ {} \\;",
@@ -187,8 +187,7 @@ NEEDS_FLOW_HOOK = [
 ]
 
 
-@pytest.mark.xfail(reason="needs the flows.fed_effects call in analyse._run", strict=False)
-@pytest.mark.parametrize("command", NEEDS_FLOW_HOOK)
+@pytest.mark.parametrize("command", FLOWS)
 def test_flow_attack_is_denied_in_every_mode(guards: dict[Mode, Callable[[str], object]], command: str) -> None:
     verdicts = {mode.value: guards[mode](command).verdict.value for mode in MODES}  # type: ignore[attr-defined]
     assert set(verdicts.values()) == {"deny"}, verdicts

@@ -80,6 +80,7 @@ from ..syntax.lazyre import LazyPattern
 from ..syntax.literal import output as literal_output, string_escapes
 from ..syntax.options import parse_args
 from ..syntax.script import Script, SimpleCommand, TooComplex
+from .flows import fed_effects
 from .inline import fork_bomb, heredoc_bodies
 from .paths import EXEC, PathAccess, find_roots, resolve
 from .planted import CRON_FIELDS
@@ -171,6 +172,10 @@ def _run(commands: Sequence[SimpleCommand], raw: str, complex_: bool, ctx: Ctx, 
             _raw_patterns(text, own, ctx, hits)
     if depth < MAX_NESTED_DEPTH:
         _fed_programs(facts, ctx, depth, hits)
+        flow_hits, flow_texts = fed_effects(facts, ctx)  # what flows between commands (flows.py)
+        hits.extend(_Hit(*hit) for hit in flow_hits)
+        for text, where in flow_texts:
+            _nested(text, where, ctx, depth, hits)
         for f in facts:
             for text in f.nested:
                 _take_effects(f, _nested(text, f.label, ctx, depth, hits))

@@ -13,8 +13,8 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
-from .callmodel import HOME, Tok
 from .callmodel_tables import Syntax
+from .callmodel_values import HOME, Tok
 
 __all__ = ["lex", "Interp"]
 

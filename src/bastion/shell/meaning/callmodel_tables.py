@@ -220,7 +220,7 @@ def _paste(args: list[Any], kw: dict[str, Any], sep: str) -> str:
 
 
 def _format(args: list[Any]) -> str:
-    from .callmodel import cformat
+    from .callmodel_values import cformat
 
     text = cformat(args[0], list(args[1:]))
     return _s(text)

@@ -10,8 +10,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .callmodel import HOME, Fetched, Handle, Sock, _Model, cap, cformat
 from .callmodel_tables import _b64, _chars, _hex, _rev
+from .callmodel_values import HOME, Fetched, Handle, Sock, cap, cformat
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .callmodel import _Model
 
 __all__ = ["walk_tcl", "walk_elisp"]
 
