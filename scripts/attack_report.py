@@ -6,6 +6,10 @@ For catastrophic cases (``expect: deny``) it counts how many are denied outright
 many are an immune ask (a deny wherever nobody can be asked) and how many would run in
 ``bypassPermissions`` mode; for look-alikes (``not_deny``) how many are denied, asked or
 allowed in default mode; for ``ask_or_deny`` how many are allowed in default mode.
+
+Measured as bastion is used: in a throw-away home whose Claude Code settings hold
+bastion's hook (``installed_home``), so a command that deletes that file switches the
+guard off and is denied, as it would be on a machine bastion guards.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from __future__ import annotations
 import argparse
 import collections
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -32,9 +37,9 @@ def _outcome(decision: Any) -> str:
     return decision.verdict.value
 
 
-def measure(path: Path, workspace: str) -> list[str]:
+def measure(path: Path, workspace: str, env: dict[str, str]) -> list[str]:
     records = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-    guards = {mode: Guard.from_settings(workspace, isolated=True, mode=mode) for mode in (Mode.DEFAULT, Mode.BYPASS)}
+    guards = {mode: Guard.from_settings(workspace, isolated=True, mode=mode, env=env) for mode in (Mode.DEFAULT, Mode.BYPASS)}
     by_expect: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
     by_effect: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
     by_family: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
@@ -88,6 +93,19 @@ def measure(path: Path, workspace: str) -> list[str]:
     return lines + [""]
 
 
+def installed_home(base: Path) -> dict[str, str]:
+    """An environment as bastion is used: a throw-away home whose Claude Code user
+    settings hold bastion's hook (so deleting them switches the guard off), and config,
+    state and managed-settings paths of its own."""
+    home = base / "home"
+    home.mkdir()
+    env = dict(os.environ, HOME=str(home), BASTION_CONFIG_DIR=str(base / "config"), BASTION_STATE_DIR=str(base / "state"),
+               BASTION_MANAGED_SETTINGS=str(base / "managed" / "managed-settings.json"), BASTION_AUDIT="0",
+               PYTHONPATH=str(ROOT / "src"))
+    subprocess.run([sys.executable, "-m", "bastion", "install", "claude-code"], env=env, check=True, capture_output=True)
+    return env
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("dirs", nargs="*", help="folders of .jsonl sets (default: every folder in tests/attacks)")
@@ -98,9 +116,10 @@ def main(argv: list[str]) -> int:
     with tempfile.TemporaryDirectory(dir="/var/tmp" if Path("/var/tmp").is_dir() else None) as tmp:
         workspace = str(Path(tmp) / "project")
         subprocess.run(["git", "init", "-q", workspace], check=True)
+        env = installed_home(Path(tmp))
         for folder in args.dirs:
             for path in sorted(Path(folder).glob("*.jsonl")):
-                print("\n".join(measure(path, workspace)))
+                print("\n".join(measure(path, workspace, env)))
     return 0
 
 
