@@ -359,6 +359,8 @@ def check_pager(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
 
 
 def check_interactive(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
+    if f.name == "emacs" and _emacs_batch(f, args, ctx):
+        return
     f.hit("CAT027", f.label)
     if any("!" in a and SHELL_WORD.search(a) for a in args):
         f.spawns_shell = True
@@ -366,6 +368,36 @@ def check_interactive(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
         if arg in ("-c", "--cmd", "-S", "--eval", "-P", "--pager", "-H", "--html", "-x", "-l", "--load") or (arg.startswith("+") and len(arg) > 1) or arg.startswith("--eval="):
             f.hit("CAT006", f"{f.label} ({arg} runs commands)")
             break
+
+
+def _emacs_batch(f: Facts, args: tuple[str, ...], ctx: Ctx) -> bool:
+    """``emacs --batch --eval '(…)'`` is not an editor session but a Lisp program, which
+    the code model reads; a Lisp file it loads or runs asks. False when not batch."""
+    if not any(a in ("--batch", "-batch") for a in args):
+        return False
+    for code in _option_values(args, ("--eval", "-eval")):
+        _inline_code(f, code, ctx)
+    if any(a in ("-l", "--load", "--script", "-script", "-f", "--funcall") or a.startswith(("--load=", "--funcall=")) for a in args):
+        f.hit("CAT006", f"{f.label} (runs Lisp from a file or a function)")
+    return True
+
+
+def _option_values(args: tuple[str, ...], names: tuple[str, ...]) -> list[str]:
+    """The values of ``names`` given as ``--opt VALUE`` or ``--opt=VALUE``."""
+    out = []
+    for k, arg in enumerate(args):
+        if arg in names and k + 1 < len(args):
+            out.append(args[k + 1])
+        elif "=" in arg and arg.split("=", 1)[0] in names:
+            out.append(arg.split("=", 1)[1])
+    return out
+
+
+def apply_program(f: Facts, program: ProgramEffects) -> None:
+    """What a code model found in a program another check extracted (an awk program):
+    its shell equivalents and flags, as for interpreter code."""
+    f.roles.add("program_read")
+    _program(f, program)
 
 
 def check_tex(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:

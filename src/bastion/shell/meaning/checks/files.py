@@ -33,6 +33,7 @@ from ..facts import (
     secret_var,
 )
 from ..inline import awk_risks, jq_risks, sed_commands
+from ..models import read_program
 from ..paths import DELETE, READ, WRITE, PathAccess, resolve
 from ..targets import (
     critical_reason,
@@ -44,6 +45,7 @@ from ..targets import (
     strip_glob,
 )
 from .admin import check_sql_keyword
+from .code import apply_program
 from .find_expr import deletes_everything
 from .root import grant_root, sets_id_bits
 
@@ -388,6 +390,11 @@ def check_awk(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
         f.hit("CAT020", f"{f.label} (program read from a file or extension loaded)")
         return
     program = parsed.operands[0] if parsed.operands else ""
+    effects = read_program(f.name, program) if program else None
+    if effects is not None and not effects.inert:  # what its system(), pipes and writes do
+        apply_program(f, effects)
+    elif effects is not None:
+        f.prints = effects.prints  # ``awk 'BEGIN{printf "%c…", 114, …}' | sh`` runs what it prints
     risks = awk_risks(program)
     if "net" in risks and ("exec" in risks or "|&" in program):
         f.hit("HB007" if "/0/0" in program or "/inet/tcp/" in program and program.count("/0") >= 2 else "HB006", f.label)
