@@ -1218,8 +1218,6 @@ GAPS: dict[tuple[str, str], str] = {
         "bash's [[ … ]] test is a compound command the analyser does not interpret, so it asks (ask, no finding)",
     ('NETWORK', 'HEAD'):
         "command names are looked up in lower case, so lwp-request's HEAD is taken for coreutils' head and its request is allowed",
-    ('INTERPRETERS', 'bun'):
-        'bun is also a core tool (TOOLS); its table wins and -e is an unknown sub-command, so the inline code is never analysed (asks instead of denying)',
     ('INTERPRETERS', 'java'):
         'java launches a single source file from outside the workspace without asking, unlike the other interpreters',
 }

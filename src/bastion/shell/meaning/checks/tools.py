@@ -15,9 +15,14 @@ from ...syntax.options import Args, parse_args
 from ...syntax.script import SimpleCommand
 from ..facts import Ctx, Facts, L, apply_value, destructive_verb, host_of, risky_options
 from .admin import is_http_delete
+from .code import check_interpreter
 
 
 def check_tool(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
+    code_opts = C.INTERPRETERS.get(f.name)
+    if code_opts and any(a in code_opts or a.split("=", 1)[0] in code_opts for a in args[:3]):
+        check_interpreter(f, args, ctx)  # ``bun -e CODE``: a tool that is also an interpreter
+        return
     tool = C.TOOLS[f.name]
     parsed = parse_args(args, tool.value_opts)
     key, value, w1, ops = tool_lookup(tool, args, parsed)
