@@ -59,7 +59,11 @@ STANDARD_BIN_DIRS = frozenset(
 
 def canonical_name(name: str) -> str:
     """The catalog key for a command name: lower-case, version suffixes dropped
-    (``python3.11`` → ``python``, ``pip3`` → ``pip``), ``mkfs.ext4`` → ``mkfs``."""
+    (``python3.11`` → ``python``, ``pip3`` → ``pip``), ``mkfs.ext4`` → ``mkfs``. A name the
+    catalog spells in capitals is kept as written: lwp-request's ``HEAD`` sends a request,
+    coreutils' ``head`` reads a file."""
+    if name in _ALL_NAMES:
+        return name
     low = name.lower()
     if low in _ALL_NAMES:
         return low

@@ -1216,8 +1216,6 @@ EXAMPLES: dict[str, dict[str, tuple[tuple[str, str], ...]]] = {
 GAPS: dict[tuple[str, str], str] = {
     ('READ_ONLY', '[['):
         "bash's [[ … ]] test is a compound command the analyser does not interpret, so it asks (ask, no finding)",
-    ('NETWORK', 'HEAD'):
-        "command names are looked up in lower case, so lwp-request's HEAD is taken for coreutils' head and its request is allowed",
     ('INTERPRETERS', 'java'):
         'java launches a single source file from outside the workspace without asking, unlike the other interpreters',
 }
