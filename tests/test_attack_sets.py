@@ -31,11 +31,11 @@ ATTACKS = Path(__file__).resolve().parent / "attacks"
 #: Where the workspace lives: a temp folder that is not /tmp (see ``workspace``).
 _OUTSIDE_TMP = "/var/tmp" if Path("/var/tmp").is_dir() else None
 
-#: Sets kept for the final measurement only (``scripts/attack_report.py``): never tuned
-#: on, so never a test that could make someone tune on them. ``effects`` was written
-#: before the effects model exists: its ``tuning.jsonl`` joins the regression tests as
-#: that model lands; its ``holdout.jsonl`` stays a measurement.
-MEASURED_ONLY = frozenset({"fresh", "effects"})
+#: Sets (a folder) or files (folder/file) kept for the final measurement only
+#: (``scripts/attack_report.py``): never tuned on, so never a test that could make
+#: someone tune on them. The effects sets' ``tuning.jsonl`` are regression tests; their
+#: ``holdout.jsonl`` stay measurements.
+MEASURED_ONLY = frozenset({"fresh", "effects/holdout.jsonl", "effects2/holdout.jsonl"})
 
 #: Cases bastion still gets wrong, by id, each with what is missing: excluded here so
 #: that every other case stays a regression test (empty now; fixing one means deleting
@@ -46,7 +46,7 @@ KNOWN_GAPS: dict[str, str] = {}
 def _load(expect: str) -> list[tuple[str, dict[str, Any]]]:
     cases: list[tuple[str, dict[str, Any]]] = []
     for path in sorted(ATTACKS.glob("*/*.jsonl")):
-        if path.parent.name in MEASURED_ONLY:
+        if path.parent.name in MEASURED_ONLY or f"{path.parent.name}/{path.name}" in MEASURED_ONLY:
             continue
         for line in path.read_text().splitlines():
             if line.strip():
@@ -89,6 +89,26 @@ def test_cases_that_need_a_person_are_never_allowed_silently(workspace: str) -> 
     cases = _load("ask_or_deny")
     misses = _misses(workspace, cases, Mode.DEFAULT, lambda d: d.verdict is Verdict.ALLOW)
     assert not misses, f"{len(misses)} of {len(cases)} allowed:\n" + "\n".join(misses)
+
+
+def test_effects_tuning_cases_are_denied_outright(workspace: str, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The effects sets expect a deny in every mode, not only where nobody answers: in
+    ``bypassPermissions``, as bastion is used (its hook in the client's settings, so
+    deleting them switches the guard off), every catastrophic tuning case is denied."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("attack_report", ATTACKS.parents[1] / "scripts" / "attack_report.py")
+    assert spec is not None and spec.loader is not None
+    report = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(report)
+    env = report.installed_home(tmp_path_factory.mktemp("installed"))
+    guard = Guard.from_settings(workspace, isolated=True, mode=Mode.BYPASS, env=env)
+    cases = [(case_id, r) for case_id, r in _load("deny") if case_id.startswith("effects")]
+    assert cases, "the effects tuning sets are missing"
+    misses = [f"{case_id}: {d.verdict.value} {r['command'][:80]!r} — {d.reason[:80]}"
+              for case_id, r in cases
+              if (d := guard.check(ToolCall("Bash", {"command": r["command"]}, cwd=workspace))).verdict is not Verdict.DENY]
+    assert not misses, f"{len(misses)} of {len(cases)} not denied:\n" + "\n".join(misses)
 
 
 def test_look_alikes_are_never_denied(workspace: str) -> None:
