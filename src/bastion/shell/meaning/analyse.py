@@ -177,11 +177,9 @@ def _run(commands: Sequence[SimpleCommand], raw: str, complex_: bool, ctx: Ctx, 
         for text, where in flow_texts:
             _nested(text, where, ctx, depth, hits)
         for f in facts:
-            for text in f.nested:
-                _take_effects(f, _nested(text, f.label, ctx, depth, hits))
-                if "\\" in text and (decoded := string_escapes(text)) != text:
-                    # a string in a program's source: its escapes may hide newlines
-                    _nested(decoded, f.label, ctx, depth, hits)
+            if f.nested:
+                for text in _nested_texts(f.nested):
+                    _take_effects(f, _nested(text, f.label, ctx, depth, hits))
         if raw and ("${IFS" in raw or "$IFS" in raw):
             rewritten = raw.replace("${IFS}", " ").replace("$IFS", " ")
             _nested(rewritten, "IFS-separated command", ctx, depth, hits)
@@ -264,6 +262,22 @@ def _nested(text: str, where: str, ctx: Ctx, depth: int, hits: list[_Hit]) -> li
     for hit in found:
         hits.append(_Hit(hit.code, f"{hit.detail} [inside {where}]", hit.command))
     return facts
+
+
+def _nested_texts(found: list[str]) -> list[str]:
+    """Each shell text a command hands on, once: a code model and the lexical scan often
+    find the same string, and a string in a program's source is also read with its
+    escapes expanded (they may hide newlines); when a model already gave the expanded
+    string, the raw one is not what runs. Reading each text once keeps the cost of a
+    nesting level from multiplying with every level."""
+    given = set(found)
+    texts: dict[str, None] = {}
+    for text in found:
+        decoded = string_escapes(text) if "\\" in text else text
+        if decoded == text or decoded not in given:  # a model gave the decoded string: the raw one is not what runs
+            texts[text] = None
+        texts[decoded] = None
+    return list(texts)
 
 
 def _take_effects(f: Facts, inner: list[Facts]) -> None:
