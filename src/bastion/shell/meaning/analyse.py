@@ -75,6 +75,7 @@ from ...model import Finding, Severity, Tier
 from ..catalog import catalog as C
 from ..catalog.catalog_cli import known as _long_tail
 from ..catalog.intents import CODES, RiskFactor, at_least, factor, finding, safety
+from ..syntax.env import CODE_LOADING_ENV
 from ..syntax.fastinit import fast_factory
 from ..syntax.lazyre import LazyPattern
 from ..syntax.literal import output as literal_output, string_escapes
@@ -593,8 +594,16 @@ def _payloads(facts: list[Facts], ctx: Ctx, depth: int, hits: list[_Hit]) -> Non
         for hit in found:
             if CODES[hit.code].hard:
                 hits.append(hit)
-            elif hit.code == "CAT021":  # LD_PRELOAD=… planted in a startup file
+            elif hit.code == "CAT021" and _loads_code(hit.detail):  # LD_PRELOAD=… planted in a startup file
                 hits.append(_Hit("HB011", f"{hit.detail} planted in {target}", hit.command))
+
+
+def _loads_code(detail: str) -> bool:
+    """The finding names a variable that makes every later program load code
+    (``env.CODE_LOADING_ENV``: LD_PRELOAD, BASH_ENV …), not one that only steers which
+    program runs (``PATH=$PATH:~/bin`` in ``~/.bashrc`` is everyday setup; writing the
+    file still asks)."""
+    return any(re.search(rf"(?<![A-Z0-9_]){name}(?![A-Z0-9_])", detail) for name in CODE_LOADING_ENV)
 
 
 def _find_exec_inputs(facts: list[Facts], ctx: Ctx, hits: list[_Hit]) -> None:
