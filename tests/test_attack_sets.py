@@ -44,8 +44,6 @@ KNOWN_GAPS: dict[str, str] = {
     "effects2/e2-val-d18": "$(which bash) as an argument is the name, not the shell's path, so the copy is not known to be a shell",
     "effects2/e2-val-d20": "set -- does not set the positional parameters",
     "effects2/e2-val-d21": "${VAR%pattern} of a known value is not folded",
-    "effects2/e2-tool-d11": "man -P's pager string is not analysed as shell",
-    "effects2/e2-destr-d06": "ls DIR piped to xargs rm is not judged as deleting DIR's entries",
     "effects2/e2-mixed-d05": "a decoded substitution for bash -c under env -i is not seen as decoded code run",
 }
 

@@ -5,7 +5,8 @@ Each rule here needs the whole script, not one command:
 * ``echo /usr | parallel rm -rf {}``: parallel reads its arguments from stdin like
   xargs; with a literal input the command is judged as it will run;
 * ``find ~ -maxdepth 1 | xargs rm -rf``: what find prints is what is deleted, so it is
-  judged like ``find ~ -maxdepth 1 -delete`` (:mod:`.checks.find_expr`);
+  judged like ``find ~ -maxdepth 1 -delete`` (:mod:`.checks.find_expr`); ``ls -A ~ |
+  xargs -I% rm -rf ~/%`` deletes every entry ls names, like ``rm -rf ~/*``;
 * ``find / -exec sh -c 'rm -rf "$1"' _ {} \\;``: the script's ``$1`` is each start
   point; ``sh -c SCRIPT NAME ARGS…`` gets ``$0``/``$1``/``$@`` from the words after it;
 * ``printf '!cmd\\nq\\n' | ed -s``: ed and ex read editor commands from stdin, and a
@@ -63,6 +64,8 @@ def fed_effects(facts: Sequence[Facts], ctx: Ctx) -> tuple[list[Hit], list[Text]
             texts.extend(_parallel(f, before))
         if "xargs" in f.cmd.wrappers and f.name in _DELETERS and before is not None and before.name in ("find", "bfs"):
             hits.extend(_find_piped_to_deleter(before, f, ctx))
+        elif "xargs" in f.cmd.wrappers and f.name in _DELETERS and before is not None and before.name in _LISTERS:
+            hits.extend(_listing_piped_to_deleter(before, f, ctx))
         if f.cmd.origin == "bash -c" and "find" in f.cmd.wrappers:
             texts.extend(_find_exec_script(f, facts[:i]))
         if f.name in _LINE_EDITORS:
@@ -90,8 +93,11 @@ def _literal(f: Facts) -> str | None:
 
 
 def _stdin_text(f: Facts, before: Facts | None, ctx: Ctx) -> str | None:
-    """The literal text on ``f``'s stdin: its here-document, or what the stage before
-    prints. (A here-string's text is not handed over by the parser.)"""
+    """The literal text on ``f``'s stdin: its here-string or here-document, or what the
+    stage before prints."""
+    for r in f.cmd.redirects:
+        if r.op == "<<<":
+            return r.target
     if any(r.op in ("<<", "<<-") for r in f.cmd.redirects):
         from .inline import heredoc_bodies
 
@@ -138,6 +144,30 @@ def _find_piped_to_deleter(find: Facts, deleter: Facts, ctx: Ctx) -> list[Hit]:
     fed = ctx.analyser.classify(replace(find.cmd, argv=argv, pipeline=-1), ctx)
     where = f"{find.label} | {deleter.label}"
     # what it deletes is judged by the files layer, as for ``find … -delete``
+    deleter.paths.extend(a for a in fed.paths if a.op == "delete" and a not in deleter.paths)
+    return [(h.code, f"{h.detail} [{where}]", deleter.label) for h in fed.hits if h.code.startswith("HB")]
+
+
+#: Commands that print the names of a directory's entries, one per line.
+_LISTERS = frozenset({"ls", "dir", "vdir", "eza", "exa", "lsd"})
+#: ``xargs -I TOKEN`` / ``-ITOKEN`` / ``--replace[=TOKEN]`` / ``-i[TOKEN]``.
+_XARGS_REPLACE = re.compile(r"\bxargs\b[^|;&\n]*?(?:\s-I\s*(\S+)|\s--replace(?:=(\S+))?|\s-i(\S*))")
+
+
+def _listing_piped_to_deleter(lister: Facts, deleter: Facts, ctx: Ctx) -> list[Hit]:
+    """``ls -A ~ | xargs -I% rm -rf ~/%``: each name ls prints takes the place of the
+    replace token, so every entry of the listed folder is deleted: judged as the
+    deleter with the token replaced by ``*`` (``rm -rf ~/*``)."""
+    match = _XARGS_REPLACE.search(ctx.source)
+    if match is None:
+        return []
+    token = match.group(1) or match.group(2) or match.group(3) or "{}"
+    if not any(token in a for a in deleter.cmd.argv[1:]):
+        return []
+    argv = (deleter.cmd.argv[0], *(a.replace(token, "*") for a in deleter.cmd.argv[1:]))
+    wrappers = tuple(w for w in deleter.cmd.wrappers if w != "xargs")
+    fed = ctx.analyser.classify(replace(deleter.cmd, argv=argv, wrappers=wrappers, pipeline=-1), ctx)
+    where = f"{lister.label} | {deleter.label}"
     deleter.paths.extend(a for a in fed.paths if a.op == "delete" and a not in deleter.paths)
     return [(h.code, f"{h.detail} [{where}]", deleter.label) for h in fed.hits if h.code.startswith("HB")]
 

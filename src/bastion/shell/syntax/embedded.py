@@ -148,6 +148,10 @@ COMMANDS: dict[str, EmbeddedSpec] = {
     "scp": EmbeddedSpec(ssh_options=_o("proxycommand", "localcommand", "knownhostscommand")),
     "sftp": EmbeddedSpec(ssh_options=_o("proxycommand", "localcommand", "knownhostscommand")),
     "rsync": EmbeddedSpec(opts=_o("-e", "--rsh")),
+    "man": EmbeddedSpec(opts=_o("-P", "--pager"), with_arg=_o("-M", "--manpath", "-m", "--systems", "-S", "-s", "--sections",
+                                                              "-L", "--locale", "-C", "--config-file", "-E", "--encoding",
+                                                              "-p", "--preprocessor", "-R", "--recode", "-T", "--troff-device"),
+                        anywhere=True),
     "trap": EmbeddedSpec(first_operand=True),
     # tar runs these with ``sh -c``; ``--checkpoint-action`` only for its ``exec=`` action
     "tar": EmbeddedSpec(opts=_o("--to-command", "--use-compress-program", "-I", "--info-script", "-F",
