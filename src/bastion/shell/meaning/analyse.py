@@ -83,6 +83,7 @@ from ..syntax.options import parse_args
 from ..syntax.script import Script, SimpleCommand, TooComplex
 from .flows import fed_effects
 from .inline import fork_bomb, heredoc_bodies
+from .models import MODELS
 from .paths import EXEC, PathAccess, find_roots, resolve
 from .planted import CRON_FIELDS
 from .semantics import ANALYSER, Ctx, Facts, classify
@@ -209,7 +210,7 @@ def _fed_programs(facts: list[Facts], ctx: Ctx, depth: int, hits: list[_Hit]) ->
             if before.prints is not None:
                 _nested(before.prints, f"{before.label} | {f.name}", ctx, depth, hits)
             continue
-        if f.name not in C.INTERPRETERS:
+        if f.name not in C.INTERPRETERS and f.name not in MODELS:
             continue
         text = _fed_text(before, ctx)
         if text is None:

@@ -97,16 +97,8 @@ def check_interpreter(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
     if module is not None:
         _python_module(f, module, operands, ctx)
         return
-    if not operands or operands[0] in ("-", "/dev/stdin"):
-        f.roles.add("exec_stdin")
-        if any(r.op in ("<<", "<<-") for r in f.cmd.redirects):
-            for body in heredoc_bodies(ctx.source, f.cmd.name):
-                _inline_code(f, body, ctx)
-            return
-        strings = [r.target for r in f.cmd.redirects if r.op == "<<<"]
-        if strings:  # ``ruby <<< 'code'``: the here-string is the program
-            for text in strings:
-                _inline_code(f, text, ctx)
+    if not operands or operands[0] in STDIN_FILES:
+        if read_stdin_program(f, ctx):
             return
         if f.cmd.pipe_index > 0 or any(r.op in ("<", "<<<", "<&") for r in f.cmd.redirects):
             f.hit("CAT007", f.label)
@@ -181,6 +173,25 @@ def _python_module(f: Facts, module: str, operands: list[str], ctx: Ctx) -> None
         f.tier, f.hits, f.known = inner.tier, inner.hits, inner.known
         return
     apply_value(f, value, f"python -m {module}")
+
+
+#: File names that are the program's own stdin (``python3 -``, ``awk -f /dev/stdin``).
+STDIN_FILES = frozenset({"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
+
+
+def read_stdin_program(f: Facts, ctx: Ctx) -> bool:
+    """``f`` reads its program from stdin: mark it (``exec_stdin``: what a pipeline feeds
+    it is code, :func:`analyse._fed_programs`) and read a here-document or here-string
+    given to it as that program. True when one was read."""
+    f.roles.add("exec_stdin")
+    if any(r.op in ("<<", "<<-") for r in f.cmd.redirects):
+        for body in heredoc_bodies(ctx.source, f.cmd.name):
+            _inline_code(f, body, ctx)
+        return True
+    strings = [r.target for r in f.cmd.redirects if r.op == "<<<"]
+    for text in strings:  # ``ruby <<< 'code'``: the here-string is the program
+        _inline_code(f, text, ctx)
+    return bool(strings)
 
 
 def read_program_text(f: Facts, code: str, ctx: Ctx) -> None:
@@ -377,7 +388,11 @@ def _emacs_batch(f: Facts, args: tuple[str, ...], ctx: Ctx) -> bool:
         return False
     for code in _option_values(args, ("--eval", "-eval")):
         _inline_code(f, code, ctx)
-    if any(a in ("-l", "--load", "--script", "-script", "-f", "--funcall") or a.startswith(("--load=", "--funcall=")) for a in args):
+    loads = _option_values(args, ("-l", "--load", "--script", "-script"))
+    if loads and all(name in STDIN_FILES for name in loads):
+        if not read_stdin_program(f, ctx):
+            f.hit("CAT007", f"{f.label} (Lisp read from stdin)")
+    elif loads or any(a in ("-f", "--funcall") or a.startswith("--funcall=") for a in args):
         f.hit("CAT006", f"{f.label} (runs Lisp from a file or a function)")
     return True
 

@@ -45,7 +45,7 @@ from ..targets import (
     strip_glob,
 )
 from .admin import check_sql_keyword
-from .code import apply_program
+from .code import STDIN_FILES, apply_program, read_stdin_program
 from .find_expr import deletes_everything
 from .root import grant_root, sets_id_bits
 
@@ -386,6 +386,11 @@ def check_sed(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
 
 def check_awk(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
     parsed = parse_args(args, frozenset({"-f", "--file", "-v", "--assign", "-F", "--field-separator", "-i", "--include", "-l", "--load", "-E", "--exec"}))
+    files = parsed.values("-f", "--file", "-E", "--exec")
+    if files and all(name in STDIN_FILES for name in files) and not parsed.has("-i", "--include", "-l", "--load"):
+        if not read_stdin_program(f, ctx):  # ``… | awk -f -``: what the pipeline feeds is the program
+            f.hit("CAT007", f"{f.label} (program read from stdin)")
+        return
     if parsed.has("-f", "--file", "-E", "--exec", "-i", "--include", "-l", "--load"):
         f.hit("CAT020", f"{f.label} (program read from a file or extension loaded)")
         return
