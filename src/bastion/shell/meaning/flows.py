@@ -10,7 +10,8 @@ Each rule here needs the whole script, not one command:
 * ``find / -exec sh -c 'rm -rf "$1"' _ {} \\;``: the script's ``$1`` is each start
   point; ``sh -c SCRIPT NAME ARGS…`` gets ``$0``/``$1``/``$@`` from the words after it;
 * ``printf '!cmd\\nq\\n' | ed -s``: ed and ex read editor commands from stdin, and a
-  ``!cmd`` line runs ``cmd`` in a shell;
+  ``!cmd`` line runs ``cmd`` in a shell; ``make -f -`` reads a makefile, whose recipes
+  are shell;
 * ``curl -o /tmp/x.so … && LD_PRELOAD=/tmp/x.so ls``: a variable of
   :data:`~bastion.shell.syntax.env.CODE_LOADING_ENV` naming a file downloaded earlier
   runs downloaded code, and ``BASH_ENV=<(curl …) bash -c …`` sources what it fetches.
@@ -27,6 +28,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from ..catalog import catalog as C
+from ..syntax.embedded import make_recipes
 from ..syntax.env import loaded_code
 from ..syntax.literal import output as literal_output
 from .facts import Ctx, Facts
@@ -68,6 +70,10 @@ def fed_effects(facts: Sequence[Facts], ctx: Ctx) -> tuple[list[Hit], list[Text]
             hits.extend(_listing_piped_to_deleter(before, f, ctx))
         if f.cmd.origin == "bash -c" and "find" in f.cmd.wrappers:
             texts.extend(_find_exec_script(f, facts[:i]))
+        if f.name in ("make", "gmake") and _makefile_on_stdin(f.cmd.argv[1:]):
+            text = _stdin_text(f, before, ctx)
+            if text and (recipes := make_recipes(text)):
+                texts.append((recipes, f"{f.name} -f - recipe"))
         if f.name in _LINE_EDITORS:
             text = _stdin_text(f, before, ctx)
             for line in ed_shell_lines(text or ""):
@@ -104,6 +110,16 @@ def _stdin_text(f: Facts, before: Facts | None, ctx: Ctx) -> str | None:
         bodies = heredoc_bodies(ctx.source, f.name)
         return "\n".join(bodies) if bodies else None
     return _literal(before) if before is not None else None
+
+
+def _makefile_on_stdin(args: Sequence[str]) -> bool:
+    """``make -f -``: the makefile is read from stdin (its recipes are shell)."""
+    for k, arg in enumerate(args):
+        value = args[k + 1] if arg in ("-f", "--file", "--makefile") and k + 1 < len(args) else (
+            arg.split("=", 1)[1] if arg.startswith(("--file=", "--makefile=")) else (arg[2:] if arg.startswith("-f") and len(arg) > 2 else None))
+        if value in ("-", "/dev/stdin", "/dev/fd/0"):
+            return True
+    return False
 
 
 def ed_shell_lines(text: str) -> list[str]:

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-__all__ = ["EmbeddedSpec", "COMMANDS", "GIT_CONFIG", "ENV_VARS", "embedded_shell"]
+__all__ = ["EmbeddedSpec", "COMMANDS", "GIT_CONFIG", "ENV_VARS", "embedded_shell", "make_recipes"]
 
 
 #: ``(pattern, program)``: a value matching ``pattern`` (``re.match``, dot matches newline)
@@ -124,12 +124,17 @@ _GDB: tuple[Rule, ...] = (
     (r"\s*(?:pipe|\|)\s[^|]*\|(.*)", ""),
     (r"\s*(?:python|py|python-interactive|pi)\b\s*(.+)", "python3 -c"),
 )
-#: vim ex commands that run a shell: ``:!cmd``, ``:silent !cmd``, ``:%!filter``, ``:r !cmd``, ``:w !cmd``.
+#: vim ex commands that run a shell: ``:!cmd``, ``:silent !cmd``, ``:%!filter``, ``:r !cmd``, ``:w !cmd``,
+#: ``:call system('cmd')``; neovim's ``:lua …`` is Lua code.
 _VIM_BANG: tuple[Rule, ...] = (
     (r"[\s:]*(?:sil(?:ent)?!?\s*)?(?:[%.$,\d]*|r(?:ead)?\s*|w(?:rite)?\s+)!(.*)", ""),
+    (r"[\s:]*(?:sil(?:ent)?!?\s*)?(?:call\s+|echo\s+|let\s+\w+\s*=\s*|lua\s+[^(]*?)?(?:vim\.fn\.)?system(?:list)?\s*\(\s*['\"]([^'\"]*)['\"]", ""),
+    (r"[\s:]*lua\s+(.+)", "lua -e"),  # neovim's Lua: read by the Lua model
 )
+#: ``-s`` is not among the options with a value: in Ex mode (``vim -e -s``) it is the
+#: silent switch, and reading its next word as a script name would hide ``-c '!cmd'``.
 _VIM = EmbeddedSpec(prefixed=dict.fromkeys(("-c", "--cmd", "+"), _VIM_BANG),
-                    with_arg=_o("-S", "-u", "-U", "-i", "-T", "-w", "-W", "-s", "-t", "-q"), anywhere=True)
+                    with_arg=_o("-S", "-u", "-U", "-i", "-T", "-w", "-W", "-t", "-q"), anywhere=True)
 #: psql backslash commands that run a shell: ``\! cmd``, output piped with ``\o |cmd`` / ``\g |cmd``.
 _PSQL: tuple[Rule, ...] = ((r"\s*\\!(.*)", ""), (r"\s*\\(?:o|out|g|gx|w|write)\s*\|(.*)", ""))
 #: sqlite3 dot-commands that run a shell, or pipe output to one.
@@ -142,7 +147,7 @@ _SQLITE: tuple[Rule, ...] = (
 #: is read with :data:`GIT_CONFIG`; every ``VAR=value`` prefix with :data:`ENV_VARS`.
 COMMANDS: dict[str, EmbeddedSpec] = {
     "git": EmbeddedSpec(with_arg=_o("-C", "--git-dir", "--work-tree", "--namespace", "--exec-path",
-                                    "--super-prefix", "--config-env", "--attr-source"),
+                                    "--super-prefix", "--attr-source"),
                         subcommands=_GIT_SUBS),
     "ssh": EmbeddedSpec(ssh_options=_o("proxycommand", "localcommand", "knownhostscommand")),
     "scp": EmbeddedSpec(ssh_options=_o("proxycommand", "localcommand", "knownhostscommand")),
@@ -299,8 +304,25 @@ def _builtin(template: str, words: Sequence[str]) -> str:
     return template.format(args=_words_text(words), first=_words_text(words[:1]), rest=_words_text(words[1:]))
 
 
-def _make_recipes(text: str) -> str:
-    """The recipe lines in makefile text (``--eval``): tab-indented lines and the part after
+def _maven_exec(args: Sequence[str]) -> str | None:
+    """``mvn exec:exec -Dexec.executable=X -Dexec.args='…'`` runs ``X …`` (the exec
+    plugin splits ``exec.args`` like a command line)."""
+    if not any(a.startswith("exec:exec") or a.endswith(":exec") for a in args):
+        return None
+    props = {}
+    for k, arg in enumerate(args):
+        pair = arg[2:] if arg.startswith("-D") and len(arg) > 2 else (args[k + 1] if arg == "-D" and k + 1 < len(args) else "")
+        name, eq, value = pair.partition("=")
+        if eq:
+            props[name] = value
+    executable = props.get("exec.executable")
+    if not executable:
+        return None
+    return f"{_words_text([executable])} {props.get('exec.args', '')}".strip()
+
+
+def make_recipes(text: str) -> str:
+    """The recipe lines in makefile text (``--eval``, ``-f -``): tab-indented lines and the part after
     ``;`` on a rule line, without ``@``/``-``/``+`` and with ``$$`` as ``$``."""
     recipes = []
     for line in text.split("\n"):
@@ -338,6 +360,16 @@ def _scan(name: str, args: Sequence[str], spec: EmbeddedSpec, out: list[tuple[st
                 out.append(found)
             i += 2 if arg == "-c" else 1
             continue
+        if name == "git" and depth == 0 and (arg == "--config-env" or arg.startswith("--config-env=")):
+            # ``--config-env=KEY=VAR``: the shell string is the value of $VAR (``eval`` reads
+            # it as code when the line set it, and asks when nobody knows it)
+            pair = args[i + 1] if arg == "--config-env" and i + 1 < n else arg.partition("=")[2]
+            key, _, variable = pair.partition("=")
+            found = _git_config_shell(f'{key}=eval "${{{variable}}}"', "git --config-env") if variable else None
+            if found:
+                out.append(found)
+            i += 2 if arg == "--config-env" else 1
+            continue
         if spec.ssh_options and (arg == "-o" or arg.startswith("-o")):
             option = (args[i + 1] if i + 1 < n else "") if arg == "-o" else arg[2:]
             key, _, setting = option.replace("=", " ", 1).partition(" ")
@@ -360,7 +392,7 @@ def _scan(name: str, args: Sequence[str], spec: EmbeddedSpec, out: list[tuple[st
         if spec.makefile_opts:
             value, used = _option_value(args, i, spec.makefile_opts)
             if value is not None:
-                recipes = _make_recipes(value)
+                recipes = make_recipes(value)
                 if recipes:
                     out.append((f"{name} --eval", recipes))
                 i += used
@@ -410,6 +442,8 @@ def embedded_shell(argv: Sequence[str], assigns: Iterable[tuple[str, str]]) -> l
             _scan(head, argv[1:], spec, out)
         if head == "trap":
             out = [(o, s) for o, s in out if s != "-"]  # ``trap - EXIT`` resets
+        if head in ("mvn", "mvnw", "mvnd") and (line := _maven_exec(argv[1:])):
+            out.append(("mvn exec:exec", line))
     for name, value in assigns:
         if name in ENV_VARS and value.strip():
             script = value.lstrip("|") if name in ("LESSOPEN", "LESSCLOSE") else value
