@@ -40,10 +40,6 @@ MEASURED_ONLY = frozenset({"fresh", "effects/holdout.jsonl", "effects2/holdout.j
 #: Cases bastion still gets wrong, by id, each with what is missing: excluded here so
 #: that every other case stays a regression test (fixing one means deleting its line).
 KNOWN_GAPS: dict[str, str] = {
-    "effects2/e2-val-d11": "${SHELL:-bash} is not known to name a shell",
-    "effects2/e2-val-d18": "$(which bash) as an argument is the name, not the shell's path, so the copy is not known to be a shell",
-    "effects2/e2-val-d20": "set -- does not set the positional parameters",
-    "effects2/e2-val-d21": "${VAR%pattern} of a known value is not folded",
     "effects2/e2-mixed-d05": "a decoded substitution for bash -c under env -i is not seen as decoded code run",
 }
 

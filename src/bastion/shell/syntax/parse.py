@@ -91,7 +91,7 @@ from .unwrap import (
     shell_string,
     wrapper_options,
 )
-from .values import EMPTY as _NO_VALUES, UNSET, Scope, Value, Values, after_merge
+from .values import ARGS, EMPTY as _NO_VALUES, UNSET, Scope, Value, Values, after_merge, positional
 from .words import Word, decode_word, literal_dollar, unescape_heredoc, unescape_unquoted
 
 __all__ = ["parse", "UNKNOWN_CWD", "MAX_BYTES", "MAX_COMMANDS", "MAX_DEPTH", "MAX_NESTING", "MAX_WORK"]
@@ -162,6 +162,8 @@ _CONSTRUCT_NAMES = {
 _CD = frozenset({"cd", "pushd", "popd"})
 #: Builtins that write the variables they name (``read x``, ``printf -v x``, ``let``).
 _VALUE_WRITERS = frozenset({"read", "mapfile", "readarray", "getopts", "printf", "let", "wait"})
+#: Builtins that change the positional parameters ``$1`` … ``$@``.
+_POSITIONAL_WRITERS = frozenset({"set", "shift"})
 #: A literal ``for`` list longer than this is walked once, its variable not known.
 _MAX_LOOP_VALUES = 16
 #: Variables the environment already exports: an assignment to one is seen by children.
@@ -325,6 +327,9 @@ class _Walker:
         self.file_commands = 0
         #: What the last :meth:`assignment` left its name holding (None: not known).
         self.assigned: Value | None = None
+        #: The words of the command about to be emitted were all known as written
+        #: (``set -- a b`` sets the positional parameters only then).
+        self.literal_argv = False
 
     # ----------------------------------------------------------------- bookkeeping
 
@@ -485,6 +490,8 @@ class _Walker:
         else:
             self.complex(_CONSTRUCT_NAMES.get(kind, kind.replace("_", " ")))
             saved = ctx.values
+            if kind == "function_definition":
+                ctx.values = ctx.values.assign(ARGS, None)  # $1 … are the call's arguments
             self.descend(unit, node, ctx, level + 1)
             # a function body runs when called (its values are its own); a loop or an
             # if may run its body any number of times: what it wrote is not known
@@ -817,7 +824,9 @@ class _Walker:
                     if name_node.type == "word" and _WORD_SPECIAL.search(raw) is None and not (tilde and raw[:1] == "~"):
                         values = [raw]
                     else:
+                        env.head = True  # $SHELL is known to be a shell here
                         values = decode_word(name_node, text_of, issues, env=env)
+                        env.head = False
                     argv.extend(values)
                     words.append(_word((raw, " ".join(values), 0, len(values))))
                     last_count = len(values)
@@ -894,6 +903,7 @@ class _Walker:
             ctx.pipe = (pipe_number, 0)
         stdin = heredoc[0] if heredoc and heredoc[1] else None
         before = len(self.commands)
+        self.literal_argv = not issues
         self.emit(unit, argv, assigns, redirects, ctx, shown, level, stdin)
         out = self.literal_out if len(self.commands) == before + 1 else None
         self.literal_out = out
@@ -1002,7 +1012,8 @@ class _Walker:
         old = env.values.get(name)
         exported = name in _EXPORTED or (isinstance(old, Value) and old.exported)
         if op == "+=":
-            if items is not None or not isinstance(old, Value) or old.items is not None or old.anchor is not None:
+            if (items is not None or not isinstance(old, Value) or old.items is not None or old.anchor is not None
+                    or old.command):
                 return None
             return Value(old.text + value, exported=exported)
         if items is not None:
@@ -1237,8 +1248,11 @@ class _Walker:
                 ctx.carried = ctx.carried + carried
         head = argv[0].rsplit("/", 1)[-1]
         cwd = ctx.cwd
+        literal, self.literal_argv = self.literal_argv, False
         if head in _VALUE_WRITERS:
             ctx.values = _read_into(ctx.values, head, argv)
+        elif head in _POSITIONAL_WRITERS:
+            ctx.values = positional(ctx.values, argv, literal and head == argv[0])
         if head not in _EMITTED and not (self.files and "/" in argv[0]):
             # nothing to peel, parse again, track or run: record it as it is
             merged = [*ctx.assignments, *ctx.carried, *assigns] if (ctx.assignments or ctx.carried) else assigns
@@ -1276,6 +1290,8 @@ class _Walker:
                         text, level, shares_shell=peeled.shell_origin == "eval")
             return
         name = head if peeled is None else (effective[0].rsplit("/", 1)[-1] if effective else "")
+        if peeled is not None and name in _POSITIONAL_WRITERS:
+            ctx.values = ctx.values.assign(ARGS, None)  # ``builtin set -- …``: not followed
         if name in _KEYWORDS and len(effective) > 1:
             saved = ctx.wrappers
             ctx.wrappers = wrappers

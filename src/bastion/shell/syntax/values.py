@@ -4,15 +4,19 @@
 nobody can judge. The parser carries the values a command line itself sets (``x=…``,
 ``export``/``readonly``/``declare``/``local``, literal arrays, ``unset``) and the ones
 bastion knows without running anything (``$HOME`` is ``~``, ``$PWD`` and ``$(pwd)`` the
-folder the command runs in, ``$(command -v sh)`` is ``sh``), in the order bash runs
-them, and substitutes them into the words (:func:`~bastion.shell.syntax.words.decode_word`
+folder the command runs in, ``$(command -v sh)`` is ``/usr/bin/sh``, ``$SHELL`` as a
+command name is a shell), in the order bash runs them, folds the operators of
+``${X%pat}``, ``${X/pat/rep}``, ``${X:1:2}``, ``${#X}`` … on a known value with a literal
+pattern, and substitutes them into the words (:func:`~bastion.shell.syntax.words.decode_word`
 asks a :class:`Scope`). One place knows what a variable holds; the rest of bastion sees
 the words the programs receive.
 
 A value bastion cannot know stays unknown and the word keeps today's "too complex"
 reason: a name never assigned on the line (it may come from the environment), one
 written where it may or may not have run (after ``||``, in a loop), or by ``read``.
-Only an explicit ``unset`` makes a name known to be unset.
+Only an explicit ``unset`` makes a name known to be unset. The positional parameters
+(``$1`` … ``$@``, ``$#``) are known only after a literal ``set -- words`` (``shift`` drops
+one); they are stored as the array named ``@``.
 
 :class:`Values` is immutable and small (at most :data:`MAX_NAMES` names; more are
 unknown), so a subshell shares its parent's by reference and every write costs a
@@ -23,12 +27,17 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-__all__ = ["Value", "Values", "Scope", "UNSET", "EMPTY", "MAX_NAMES", "after_merge", "default_scope", "pwd_value"]
+__all__ = ["Value", "Values", "Scope", "UNSET", "EMPTY", "MAX_NAMES", "ARGS", "after_merge", "default_scope",
+           "pwd_value", "positional"]
 
 #: More names than this on one line: the rest are unknown (keeps each write bounded).
 MAX_NAMES = 256
 #: Names every shell has, exported, whose value bastion knows without an assignment.
 _HOME_NAME = "HOME"
+#: The user's login shell: as a command name, certainly a shell.
+_SHELL_NAME = "SHELL"
+#: The positional parameters, stored as one array (``set -- a b``).
+ARGS = "@"
 #: ``cwd`` the parser cannot know (mirrors ``parse.UNKNOWN_CWD``, which imports us).
 _UNKNOWN_CWD = "/<unknown>"
 #: Field splitting on the default IFS.
@@ -44,6 +53,9 @@ class Value(NamedTuple):
     items: tuple[str, ...] | None = None
     anchor: tuple[str | None] | None = None
     exported: bool = False
+    #: Known only as a command name: ``$SHELL`` runs *a* shell (``sh`` stands for it),
+    #: but which file it is, bastion does not know (as an argument it stays unknown).
+    command: bool = False
 
 
 class _Unset:
@@ -77,6 +89,8 @@ class Values:
             return _UNKNOWN
         if name == _HOME_NAME:
             return _HOME
+        if name == _SHELL_NAME:
+            return _SHELL
         return _UNKNOWN
 
     def assign(self, name: str, value: Any) -> Values:
@@ -130,6 +144,7 @@ class Values:
 
 _MISSING: Any = object()
 _HOME = Value("~", exported=True)
+_SHELL = Value("sh", exported=True, command=True)
 EMPTY = Values()
 
 
@@ -160,9 +175,10 @@ class Scope:
 
     :meth:`expand` answers for one expansion node; None means unknown (the word decoder
     then reports it as today). ``prefix`` is set when a bare ``~`` or ``.`` value was put
-    at the start of a word: it must be the whole word or be followed by ``/``."""
+    at the start of a word: it must be the whole word or be followed by ``/``. ``head``
+    is set by the parser while it decodes a command name."""
 
-    __slots__ = ("values", "cwd", "prefix", "assigned", "anchor")
+    __slots__ = ("values", "cwd", "prefix", "assigned", "anchor", "head")
 
     def __init__(self, values: Values, cwd: str | None) -> None:
         self.values = values
@@ -172,10 +188,14 @@ class Scope:
         self.assigned: list[tuple[str, Any]] = []
         #: Set when a value known only as ``.`` in some folder was used (``d=$PWD`` keeps it).
         self.anchor: tuple[str | None] | None = None
+        #: The word being decoded names the command (``$SHELL`` is known there only).
+        self.head = False
 
     # ----------------------------------------------------------------- lookups
 
     def lookup(self, name: str) -> Any:
+        if name in _POSITIONAL or name.isdigit():
+            return self._positional(name)
         entry = self.values.get(name)
         if name == "PWD" and name not in self.values.vars and not self.values.wiped:
             return pwd_value(self.cwd)
@@ -183,13 +203,30 @@ class Scope:
             return _UNKNOWN  # "." taken in another folder
         return entry
 
+    def _positional(self, name: str) -> Any:
+        """``$1`` … (empty past the end), ``$#``, ``$*`` and ``$@`` after a literal ``set --``."""
+        entry = self.values.get(ARGS)
+        if not isinstance(entry, Value) or entry.items is None:
+            return _UNKNOWN
+        items = entry.items
+        if name == "@":
+            return entry
+        if name == "#":
+            return Value(str(len(items)))
+        if name == "*":
+            return None if "IFS" in self.values.vars else Value(" ".join(items))
+        number = int(name)
+        if number == 0:
+            return _UNKNOWN  # the script's name
+        return Value(items[number - 1]) if number <= len(items) else UNSET
+
     def home(self) -> str | None:
         """What an unquoted ``~`` means: None when it is the agent's home (left as ``~``),
         the value when this line set HOME; raises :class:`LookupError` when unknown."""
         if not self.values.home_changed():
             return None
         entry = self.values.get(_HOME_NAME)
-        if isinstance(entry, Value) and entry.items is None and entry.anchor is None:
+        if isinstance(entry, Value) and entry.items is None and entry.anchor is None and not entry.command:
             return entry.text
         raise LookupError("HOME")
 
@@ -203,13 +240,17 @@ class Scope:
         place = _START if not before else _PATH if before[-1] in _PATH_STARTS else _INSIDE
         if kind == "simple_expansion":
             name = text_of(node)[1:]
-            if not _is_name(name):
-                return None
-            return self._words(self.lookup(name), quoted, place, False)
+            if not (_is_name(name) or name in _POSITIONAL or (len(name) == 1 and name.isdigit())):
+                return None  # $10 is $1 then 0; $?, $$, $! … are not known
+            return self._words(self.lookup(name), quoted, place, name == "@")
         if kind == "expansion":
             return self._braced(node, text_of, decode, quoted, place)
         if kind == "command_substitution":
-            return self._words(self._substituted(node, text_of, decode), quoted, place, False)
+            head, self.head = self.head, False
+            try:
+                return self._words(self._substituted(node, text_of, decode), quoted, place, False)
+            finally:
+                self.head = head
         return None
 
     def _words(self, entry: Any, quoted: bool, place: int, whole_array: bool) -> list[str] | None:
@@ -219,6 +260,8 @@ class Scope:
             return [""] if quoted and not whole_array else []
         if not isinstance(entry, Value):
             return None
+        if entry.command and not (self.head and place == _START):
+            return None  # $SHELL names a shell, but not which file
         items = entry.items if whole_array and entry.items is not None else (entry.text,)
         if not items:
             return []
@@ -238,16 +281,22 @@ class Scope:
         return out
 
     def _braced(self, node: Any, text_of: Any, decode: Any, quoted: bool, place: int) -> list[str] | None:
-        """``${X}``, ``${X:-w}`` ``${X-w}`` ``${X:=w}`` ``${X:?m}`` ``${X:+w}``, ``${A[@]}``."""
+        """``${X}``, ``${X:-w}`` ``${X-w}`` ``${X:=w}`` ``${X:?m}`` ``${X:+w}``, ``${A[@]}``,
+        and the operators that change a known value (``${X%pat}``, ``${#X}`` …)."""
         name = ""
         op = ""
-        word: Any = None
+        rest: list[Any] = []
         array = False
+        length = False
         for child in node.children:
             kind = child.type
+            if child.is_missing:
+                return None
             if kind in ("${", "}"):
                 continue
-            if kind == "variable_name" and not name and not op:
+            if kind == "#" and not name and not op and not length:
+                length = True
+            elif kind in ("variable_name", "special_variable_name") and not name and not op:
                 name = text_of(child)
             elif kind == "subscript" and not name:
                 parts = [c for c in child.children if c.is_named]
@@ -257,17 +306,40 @@ class Scope:
                 array = True
             elif not child.is_named and not op and name:
                 op = kind
-            elif op and word is None:
-                word = child
+            elif op:
+                rest.append(child)
             else:
                 return None
-        if not name:
+        if length and not name:
+            name = "#"  # ${#} is $#
+            length = False
+        if not name or (length and (op or array)):
             return None
         entry = self.lookup(name)
+        if length:
+            if name in ("@", "*"):
+                entry = self.lookup("#")
+            elif entry is UNSET:
+                entry = Value("0")
+            elif not _plain(entry):
+                return None
+            else:
+                entry = Value(str(len(entry.text)))
+            return self._words(entry, quoted, place, False)
         if not op:
-            return self._words(entry, quoted, place, array)
-        if array or op not in _OPERATORS:
+            return self._words(entry, quoted, place, array or name == "@")
+        if array or name in ("@", "*"):
             return None
+        if op not in _OPERATORS:
+            head, self.head = self.head, False  # a pattern is no command name
+            try:
+                folded = _fold(entry, op, rest, text_of, decode, self)
+            finally:
+                self.head = head
+            return None if folded is None else self._words(folded, quoted, place, False)
+        if len(rest) > 1:
+            return None
+        word = rest[0] if rest else None
         if entry is _UNKNOWN or (isinstance(entry, Value) and entry.anchor is not None and place != _START):
             return None
         colon = op.startswith(":")
@@ -325,16 +397,224 @@ class Scope:
         return _printed(tuple(argv), self.cwd)
 
 
+def positional(values: Values, argv: tuple[str, ...] | list[str], literal: bool) -> Values:
+    """Values after ``set …`` (``set -- a b``, ``set a b``: the new positional parameters;
+    ``set -e``, ``set -o x``: unchanged) or ``shift [n]``. ``literal``: every word was
+    known as written (otherwise what they set is unknown)."""
+    args = list(argv[1:])
+    if not literal:
+        return values.assign(ARGS, _UNKNOWN)
+    if argv[0] == "shift":
+        entry = values.get(ARGS)
+        count = args[0] if args else "1"
+        if len(args) > 1 or not count.isdigit() or not isinstance(entry, Value) or entry.items is None:
+            return values.assign(ARGS, _UNKNOWN)
+        items = entry.items
+        if int(count) > len(items):
+            return values  # shift fails: nothing changes
+        items = items[int(count):]
+        return values.assign(ARGS, Value(items[0] if items else "", items))
+    new: list[str] | None = None
+    i = 0
+    while i < len(args):
+        word = args[i]
+        if word in ("--", "-"):
+            new = args[i + 1:]
+            break
+        if word[:1] in "-+" and len(word) > 1:
+            i += 2 if "o" in word[1:] else 1  # -o / -euo take an option name
+            continue
+        new = args[i:]
+        break
+    if new is None:
+        return values  # options only (or ``set`` printing variables)
+    if any(c in w for w in new for c in "*?["):
+        return values.assign(ARGS, _UNKNOWN)  # a glob: the names are not known
+    return values.assign(ARGS, Value(new[0] if new else "", tuple(new)))
+
+
 #: Text after which a word's rest is read as a path (``--dir=~/x``, ``f=@~/x``,
 #: ``a:~/b``): the analyser resolves a ``~`` there, as bash does in assignments.
 _PATH_STARTS = frozenset("=@:")
 #: Where an expansion stands in its word: first, after one of _PATH_STARTS, elsewhere.
 _START, _PATH, _INSIDE = 0, 1, 2
 _OPERATORS = frozenset({":-", "-", ":=", "=", ":?", "?", ":+", "+"})
+#: Special parameters read from the positional parameters.
+_POSITIONAL = frozenset({"@", "*", "#"})
+#: Where ``$(which X)`` finds a program (its real folder is not known; this one is standard).
+_BIN = "/usr/bin/"
 
 
 def _is_name(text: str) -> bool:
     return bool(text) and (text[0].isalpha() or text[0] == "_") and text.replace("_", "a").isalnum() and text.isascii()
+
+
+def _plain(entry: Any) -> bool:
+    """A value an operator can work on: its whole text is known (not ``~``, ``.`` somewhere, a guess)."""
+    return (isinstance(entry, Value) and entry.anchor is None and not entry.command
+            and not entry.text.startswith("~"))
+
+
+def _fold(entry: Any, op: str, rest: list[Any], text_of: Any, decode: Any, scope: Scope) -> Value | None:
+    """``${X%pat}`` ``${X%%pat}`` ``${X#pat}`` ``${X##pat}``, ``${X/pat/rep}`` (``//``,
+    ``/#``, ``/%``), ``${X:off:len}``, ``${X^^}`` ``${X,,}`` ``${X^}`` ``${X,}`` of a known
+    value: None unless the value and a literal pattern are known."""
+    if entry is UNSET:
+        entry = Value("")
+    if op == ":":
+        return _substring(entry, rest, text_of) if _plain(entry) else None
+    if op in _CASES:
+        return Value(_CASES[op](entry.text)) if not rest and _plain(entry) else None
+    if op in ("%", "%%", "#", "##"):
+        if len(rest) != 1 or not isinstance(entry, Value) or entry.anchor is not None or entry.command:
+            return None
+        pattern = _pattern(rest[0], text_of, decode, scope)
+        if pattern is None:
+            return None
+        if entry.text.startswith("~"):
+            return _home_suffix(entry.text, op, pattern)
+        return Value(_trim(entry.text, op, pattern))
+    if op in ("/", "//", "/#", "/%"):
+        if not _plain(entry) or not rest or len(rest) > 3 or (len(rest) > 1 and rest[1].type != "/"):
+            return None
+        pattern = _pattern(rest[0], text_of, decode, scope)
+        rep = ""
+        if len(rest) == 3:
+            if "&" in text_of(rest[2]):
+                return None  # bash 5.2 puts the matched text there
+            issues: list[Any] = []
+            words = decode(rest[2], text_of, issues, braces=False, env=scope, split=False)
+            if issues or len(words) != 1:
+                return None
+            rep = words[0]
+        return None if pattern is None else Value(_replace(entry.text, op, pattern, rep))
+    return None
+
+
+def _pattern(node: Any, text_of: Any, decode: Any, scope: Scope) -> Any:
+    """A compiled regex for a literal glob pattern (``*``, ``?``, ``\\x``, quoted text), or None."""
+    import re
+
+    kind = node.type
+    if kind in ("string", "raw_string"):
+        issues: list[Any] = []
+        words = decode(node, text_of, issues, braces=False, env=scope, split=False)
+        if issues or len(words) != 1:
+            return None
+        return re.compile(re.escape(words[0]), re.DOTALL)
+    if kind not in ("regex", "word"):
+        return None
+    raw = text_of(node)
+    out: list[str] = []
+    i = 0
+    while i < len(raw):
+        c = raw[i]
+        if c == "\\":
+            if i + 1 == len(raw):
+                return None  # tree-sitter cut ``${X/\//-}`` at the escaped slash
+            out.append(re.escape(raw[i + 1]))
+            i += 2
+            continue
+        if c in "$`'\"[(){}~":
+            return None  # an expansion, quoting, a bracket or extglob: not folded
+        out.append(".*" if c == "*" else "." if c == "?" else re.escape(c))
+        i += 1
+    return re.compile("".join(out), re.DOTALL)
+
+
+def _trim(text: str, op: str, pattern: Any) -> str:
+    """Remove the shortest (``%``, ``#``) or longest (``%%``, ``##``) matching suffix or prefix."""
+    size = len(text)
+    if op[0] == "%":
+        starts = range(size, -1, -1) if op == "%" else range(size + 1)
+        for i in starts:
+            if pattern.fullmatch(text, i):
+                return text[:i]
+        return text
+    ends = range(size + 1) if op == "#" else range(size, -1, -1)
+    for j in ends:
+        if pattern.fullmatch(text, 0, j):
+            return text[j:]
+    return text
+
+
+def _home_suffix(text: str, op: str, pattern: Any) -> Value | None:
+    """``${HOME%/*}``: the parent of the agent's home (``~/..``). Only a shortest suffix
+    found after the ``~`` is known; one reaching into the home's own path is not."""
+    if op != "%":
+        return None
+    for i in range(len(text), 0, -1):
+        if pattern.fullmatch(text, i):
+            return Value(text[:i])
+    if text == "~" and pattern.pattern == "/.*":
+        return Value("~/..")
+    return None
+
+
+def _replace(text: str, op: str, pattern: Any, rep: str) -> str:
+    """``${X/pat/rep}`` (first longest match), ``//`` (every match), ``/#`` ``/%`` (anchored)."""
+    size = len(text)
+    if op == "/#":
+        for j in range(size, -1, -1):
+            if pattern.fullmatch(text, 0, j):
+                return rep + text[j:]
+        return text
+    if op == "/%":
+        for i in range(size + 1):
+            if pattern.fullmatch(text, i):
+                return text[:i] + rep
+        return text
+    out: list[str] = []
+    i = 0
+    while i < size:
+        for j in range(size, i, -1):
+            if pattern.fullmatch(text, i, j):
+                out.append(rep)
+                i = j
+                break
+        else:
+            out.append(text[i])
+            i += 1
+            continue
+        if op == "/":
+            out.append(text[i:])
+            break
+    return "".join(out)
+
+
+def _substring(entry: Value, rest: list[Any], text_of: Any) -> Value | None:
+    """``${X:off}`` ``${X:off:len}`` with literal numbers (negative counts from the end)."""
+    text = entry.text
+    if [n.type for n in rest] not in (["number"], ["number", ":", "number"]):
+        return None
+    numbers = [text_of(n) for n in rest if n.type == "number"]
+    if any(n.named_child_count for n in rest) or any(not _decimal(n) for n in numbers):
+        return None
+    offset, *count = (int(n) for n in numbers)
+    if offset < 0:
+        offset += len(text)
+        if offset < 0:
+            return Value("")
+    end = len(text)
+    if count:
+        end = offset + count[0] if count[0] >= 0 else len(text) + count[0]
+        if end < offset:
+            return None  # bash: substring expression < 0
+    return Value(text[offset:end])
+
+
+def _decimal(text: str) -> bool:
+    """A number bash reads as decimal (``010`` is octal, ``0x10`` hex: not folded)."""
+    digits = text[1:] if text[:1] == "-" else text
+    return digits.isdigit() and digits.isascii() and (digits == "0" or not digits.startswith("0"))
+
+
+_CASES = {
+    "^^": str.upper,
+    ",,": str.lower,
+    "^": lambda t: t[:1].upper() + t[1:],
+    ",": lambda t: t[:1].lower() + t[1:],
+}
 
 
 def _printed(argv: tuple[str, ...], cwd: str | None) -> Value | None:
@@ -350,7 +630,10 @@ def _printed(argv: tuple[str, ...], cwd: str | None) -> Value | None:
         if tuple(rest[: len(flags)]) != flags or len(rest) != len(flags) + 1:
             return None
         found = rest[-1]
-        return Value(found) if found and not found.startswith("-") and "$" not in found else None
+        if not found or found.startswith("-") or "$" in found:
+            return None
+        # a program found on PATH: its path (a copy of $(which bash) is a copy of bash)
+        return Value(found if "/" in found else _BIN + found)
     if name in ("echo", "printf") and not any("\\" in a for a in args if name == "echo"):
         from .literal import output
 
