@@ -195,6 +195,7 @@ FOLLOWED_CATASTROPHIC = [
     'set -- build /boot; shift; rm -rf "$1"',
     'set -e -- /var; rm -rf "$*"',
     'd=${HOME%/*}; rm -rf "$d"',
+    'eval "set -- /etc /usr"; rm -rf "$@"',
     'rm -rf "${HOME%/*}"',
     'p=/usr/lib/x; rm -rf "${p%/*}"',
     'x=//etc; rm -rf "${x#/}"',
@@ -263,6 +264,8 @@ class TestParserFollows:
         ("set -o pipefail; set -- x; set -e; echo $1", ("echo", "x")),
         ('b=$(which bash); c=$(command -v ./run.sh); echo "$b" "$c"', ("echo", "/usr/bin/bash", "./run.sh")),
         ("${SHELL:-bash} -c 'ls'", ("ls",)),
+        ("${SHELL:-/bin/zsh} -c 'ls'", ("ls",)),
+        ('eval "set -- /etc"; echo $1', ("echo", "/etc")),
     ])
     def test_folded(self, command: str, argv: tuple[str, ...]) -> None:
         assert _argv(command)[-1] == argv
@@ -276,6 +279,8 @@ class TestParserFollows:
         "echo $SHELL",  # a shell, but which file is not known
         "cp $SHELL /tmp/x",
         "SHELL+=x; $SHELL",
+        "${SHELL:+echo} rm -rf /tmp/x",  # SHELL may be unset
+        "${SHELL:-python} x.py",  # a shell or python
         's=$SHELL; $s -c ls',
         'set -- $(ls); rm -rf "$1"',
         'set -- *.txt; rm "$1"',

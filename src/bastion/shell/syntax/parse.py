@@ -723,6 +723,7 @@ class _Walker:
     def plain_command(self, unit: _Unit, text: str, words: list[str], ctx: _Ctx, level: int) -> None:
         """One stage of a plain command: every word is literal and decodes to itself."""
         unit.words.extend(map(_new_word, zip(words, words, count(), repeat(1))))
+        self.literal_argv = True
         self.emit(unit, words, [], [], ctx, text, level)
 
     def redirected(self, unit: _Unit, node: Any, ctx: _Ctx, level: int) -> None:

@@ -27,6 +27,8 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+from .unwrap import SHELLS
+
 __all__ = ["Value", "Values", "Scope", "UNSET", "EMPTY", "MAX_NAMES", "ARGS", "after_merge", "default_scope",
            "pwd_value", "positional"]
 
@@ -342,6 +344,8 @@ class Scope:
         word = rest[0] if rest else None
         if entry is _UNKNOWN or (isinstance(entry, Value) and entry.anchor is not None and place != _START):
             return None
+        if isinstance(entry, Value) and entry.command:
+            return self._shell_or(entry, op, word, text_of, decode, quoted, place)
         colon = op.startswith(":")
         unset = entry is UNSET or (colon and isinstance(entry, Value) and entry.text == "" and entry.items is None)
         test = op[-1]
@@ -357,6 +361,23 @@ class Scope:
         if test == "=" and result is not None:
             self.assigned.append((name, Value(" ".join(result))))
         return result
+
+    def _shell_or(self, entry: Value, op: str, word: Any, text_of: Any, decode: Any, quoted: bool,
+                  place: int) -> list[str] | None:
+        """``${SHELL:-bash}``: the login shell may be unset, so only a default that is
+        itself a shell keeps it known to be a shell (``${SHELL:+x}`` is not known)."""
+        if op[-1] == "?":
+            return self._words(entry, quoted, place, False)
+        if op[-1] == "+":
+            return None
+        head, self.head = self.head, False
+        try:
+            alternative = self._alternative(word, text_of, decode, True, _START)
+        finally:
+            self.head = head
+        if alternative is None or len(alternative) != 1 or alternative[0].rsplit("/", 1)[-1] not in SHELLS:
+            return None
+        return self._words(entry, quoted, place, False)
 
     def _alternative(self, word: Any, text_of: Any, decode: Any, quoted: bool, place: int) -> list[str] | None:
         if word is None:
