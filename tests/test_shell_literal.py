@@ -118,3 +118,44 @@ def test_xargs_splits_like_xargs() -> None:
     assert xargs_items("a b\nc\n", lines=True) == ["a b", "c"]
     assert xargs_items("/\n", null=True) == ["/"]
     assert xargs_items("a,b", delimiter=",") == ["a", "b"]
+
+
+@pytest.mark.parametrize(
+    ("argv", "stdin", "expected"),
+    [
+        (("base64", "-d"), "cm0gLXJmIH4=\n", "rm -rf ~"),
+        (("base64", "--decode"), "cm0gLXJmIH4", "rm -rf ~"),  # padding may be missing
+        (("base32", "-d"), "OJWSALLSMYQH4===\n", "rm -rf ~"),
+        (("xxd", "-r", "-p"), "726d202d7266207e\n", "rm -rf ~"),
+        (("xxd", "-rp"), "726d202d7266207e", "rm -rf ~"),
+        (("openssl", "enc", "-d", "-base64"), "cm0gLXJmIH4=\n", "rm -rf ~"),
+        (("openssl", "base64", "-d"), "cm0gLXJmIH4=\n", "rm -rf ~"),
+        (("rev",), "~ fr- mr\n", "rm -rf ~\n"),
+        (("tr", "A-Za-z", "N-ZA-Mn-za-m"), "ez -es ~\n", "rm -rf ~\n"),
+    ],
+)
+def test_decoders_decode_a_literal_input(argv: tuple[str, ...], stdin: str, expected: str) -> None:
+    assert output(argv, stdin) == expected
+
+
+def test_gunzip_reads_what_base64_decoded() -> None:
+    import base64
+    import gzip
+
+    packed = output(("base64", "-d"), base64.b64encode(gzip.compress(b"rm -rf /")).decode())
+    assert packed is not None and output(("gunzip",), packed) == "rm -rf /"
+
+
+@pytest.mark.parametrize(
+    ("argv", "stdin"),
+    [
+        (("base64",), "cm0gLXJmIH4="),  # encodes
+        (("openssl", "base64"), "cm0gLXJmIH4="),  # encodes
+        (("xxd", "-r"), "726d"),  # not plain hex
+        (("base64", "-d"), "%%%not base64%%%"),
+        (("tr", "[:upper:]", "[:lower:]"), "ABC"),  # classes are not modelled
+        (("gunzip", "notes.gz"), "x"),  # a file, not stdin
+    ],
+)
+def test_decoders_are_unknown_when_unsure(argv: tuple[str, ...], stdin: str) -> None:
+    assert output(argv, stdin) is None

@@ -151,8 +151,9 @@ CODES: dict[str, Code] = _codes(
      "printing a private key or a password hash puts it in the agent's context, logs and transcripts",
      ("cat ~/.ssh/id_rsa", "cat ~/.ssh/id_ed25519", "sudo cat /etc/shadow"), ("cat ~/.ssh/id_ed25519.pub", "ls ~/.ssh")),
     ("HB010", "obfuscation", _C, "decoded or obfuscated text is executed by a shell", _D,
-     "the command that runs is hidden from anyone reading the call, which is what an attacker wants",
-     ("echo cm0gLXJmIC8= | base64 -d | sh",), ("echo aGVsbG8= | base64 -d",)),
+     "the command that runs is hidden from anyone reading the call, which is what an attacker wants "
+     "(a fixed literal is decoded instead, and what it says is judged as if typed)",
+     ("base64 -d payload.b64 | sh", "cat payload.txt | rev | bash"), ("echo aGVsbG8= | base64 -d",)),
     ("HB011", "persistence", _C, "writes a backdoor target (authorized_keys, sudoers, ld.so.preload, passwd/shadow, PAM)", _D,
      "these files decide who may log in or become root; one line gives a stranger lasting access",
      ("echo \"ssh-rsa AAA x\" >> ~/.ssh/authorized_keys", "echo 'ALL ALL=(ALL) NOPASSWD:ALL' | sudo tee -a /etc/sudoers"),

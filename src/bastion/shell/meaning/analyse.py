@@ -158,6 +158,7 @@ def _run(commands: Sequence[SimpleCommand], raw: str, complex_: bool, ctx: Ctx, 
             hits.extend(_Hit(h.code, h.detail, f.label) for h in f.hits)
     quiet = _quiet(facts)
     if not quiet:
+        _decoded_text_run(facts, hits)
         _pipelines(facts, hits)
         if depth < MAX_NESTED_DEPTH:
             _fed_inputs(facts, raw, ctx, depth, hits)
@@ -437,6 +438,19 @@ def _pipelines(facts: list[Facts], hits: list[_Hit]) -> None:
                 leaked = [path for p in before for path, _level in p.secrets]
                 if leaked:
                     hits.append(_Hit("HB008", f"{leaked[0]} → {stage.label}", stage.label))
+
+
+def _decoded_text_run(facts: list[Facts], hits: list[_Hit]) -> None:
+    """``echo ZWNobyBoaQ== | base64 -d | sh``: the parser decoded the text and the shell's
+    commands are judged as typed (a decoded ``rm -rf ~`` is HB001); a person still sees
+    that what runs was hidden behind an encoding (an ask), whatever it does."""
+    for f in facts:
+        if f.cmd.origin != "heredoc" or f.cmd.pipeline < 0 or not any(w in C.SHELLS for w in f.cmd.wrappers):
+            continue
+        if any(_decodes(p) for p in facts if p.cmd.pipeline == f.cmd.pipeline and p.cmd.pipe_index < f.cmd.pipe_index
+               and p.cmd.depth < f.cmd.depth):
+            hits.append(_Hit("CAT007", f"decoded text run by {f.cmd.wrappers[-1]}: {f.label}", f.label))
+            return
 
 
 def _socket_shells(facts: list[Facts], hits: list[_Hit]) -> None:

@@ -11,6 +11,9 @@ holds bash's rules for the commands whose output is literal:
   flags, width and precision, the format reused while arguments remain; ``%q``, floats
   and dates are not modelled: None);
 * ``cat`` and ``tee`` pass their input through;
+* decoders (:data:`LITERAL_DECODERS`): ``base64``/``base32``/``basenc -d``, ``xxd -r -p``,
+  ``openssl base64 -d``, ``rev``, ``tr`` with plain sets (rot13), ``gunzip``/``zcat`` of
+  their input: ``echo cm0gLXJmIH4= | base64 -d | sh`` runs ``rm -rf ~``;
 * commands that print their own path operands (:data:`PATH_PRINTERS`): ``ls -d``,
   ``realpath``, ``readlink -f``, ``dirname``, ``basename``, ``pwd`` (given the folder
   it runs in) and ``find START -maxdepth 0`` / ``find START -prune``. Their operands
@@ -34,7 +37,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-__all__ = ["OUTPUT_WRAPPERS", "PATH_PRINTERS", "PRODUCERS", "output", "tee_files", "xargs_items", "xargs_commands", "string_escapes",
+__all__ = ["OUTPUT_WRAPPERS", "PATH_PRINTERS", "PRODUCERS", "LITERAL_DECODERS", "output", "tee_files", "xargs_items", "xargs_commands", "string_escapes",
            "MAX_OUTPUT"]
 
 #: Longer outputs are not computed (the parser caps what it parses again anyway).
@@ -42,8 +45,23 @@ MAX_OUTPUT = 20_000
 #: Commands that print their path operands (or the folder they run in): their output
 #: is known when the operands are.
 PATH_PRINTERS = frozenset({"ls", "realpath", "readlink", "dirname", "basename", "pwd", "find"})
+#: Decoders whose output follows from a literal input (``echo … | base64 -d``): name →
+#: the options that make it decode (empty: it always does). :func:`output` decodes;
+#: the catalog's ``DECODERS`` adds the ones bastion cannot run itself (gpg, uudecode).
+LITERAL_DECODERS: dict[str, frozenset[str]] = {
+    "base64": frozenset({"-d", "--decode", "-D"}),
+    "base32": frozenset({"-d", "--decode"}),
+    "basenc": frozenset({"-d", "--decode"}),
+    "xxd": frozenset({"-r", "-revert"}),
+    "rev": frozenset(),
+    "tr": frozenset(),
+    "openssl": frozenset({"-d", "base64", "enc"}),
+    "zcat": frozenset(),
+    "gunzip": frozenset(),
+    "gzip": frozenset({"-d", "--decompress"}),
+}
 #: Commands whose output :func:`output` can know.
-PRODUCERS = frozenset({"echo", "printf", "cat", "tee"}) | PATH_PRINTERS
+PRODUCERS = frozenset({"echo", "printf", "cat", "tee"}) | PATH_PRINTERS | frozenset(LITERAL_DECODERS)
 #: Wrappers that run their command with the same stdout (timing, priority, buffering,
 #: privileges, environment, sessions, tracing to stderr). Not ``xargs``/``parallel``
 #: (they change the arguments), ``watch``/``script`` (they redraw the output),
@@ -283,7 +301,86 @@ def output(argv: tuple[str, ...], stdin: str | None = None, exact: bool = False,
         return stdin if all(a in ("-", "-u") for a in args) else None
     if name == "tee":
         return stdin
+    if name in LITERAL_DECODERS:
+        return _decoded(name, args, stdin)
     return None
+
+
+def _decoded(name: str, args: tuple[str, ...], stdin: str) -> str | None:
+    """What a decoder prints for a literal input, as text whose characters are its bytes
+    (latin-1, so a gzip stream survives a ``base64 -d | gunzip``); None when unsure."""
+    import base64
+    import binascii
+    import zlib
+
+    flags = set(a for a in args if a.startswith("-") or name == "openssl")
+    clusters = {"-" + c for a in args if a.startswith("-") and not a.startswith("--") for c in a[1:]}
+    text: str | None
+    try:
+        data = stdin.encode("latin-1")
+        if name == "rev":
+            text = "\n".join(line[::-1] for line in stdin.split("\n"))
+        elif name == "tr":
+            text = _translate(args, stdin)
+        elif name in ("base64", "base32", "basenc", "openssl"):
+            if name == "openssl":  # ``openssl base64 -d``, ``openssl enc -d -base64`` / ``-a``
+                decoding = "-d" in flags and ("base64" in flags or "-base64" in flags or "-a" in flags or "-A" in flags)
+            else:
+                decoding = bool(LITERAL_DECODERS[name] & (flags | clusters))
+            if not decoding:
+                return None
+            compact = b"".join(data.split())
+            if name == "base32" or "--base32" in flags:
+                raw = base64.b32decode(compact + b"=" * (-len(compact) % 8))
+            elif "--base16" in flags:
+                raw = base64.b16decode(compact.upper())
+            else:
+                raw = base64.b64decode(compact + b"=" * (-len(compact) % 4), altchars=b"-_" if "--base64url" in flags else None)
+            text = raw.decode("latin-1")
+        elif name == "xxd":
+            if not ({"-r", "-revert"} & (flags | clusters)) or not ({"-p", "-ps", "-plain", "-postscript"} & (flags | clusters)):
+                return None
+            text = binascii.unhexlify(b"".join(data.split())).decode("latin-1")
+        else:  # zcat, gunzip, gzip -d
+            if name == "gzip" and not ({"-d", "--decompress"} & (flags | clusters)):
+                return None
+            if any(a for a in args if not a.startswith("-")):
+                return None  # files, not stdin
+            text = zlib.decompress(data, 47).decode("latin-1")
+    except (ValueError, binascii.Error, zlib.error, UnicodeError):
+        return None
+    return text if text is not None and len(text) <= MAX_OUTPUT else None
+
+
+def _translate(args: tuple[str, ...], text: str) -> str | None:
+    """``tr SET1 SET2`` with plain characters and ``a-z`` ranges (rot13 and friends)."""
+    if len(args) != 2 or any(a.startswith("-") for a in args):
+        return None
+    sets = [_expand_set(a) for a in args]
+    if sets[0] is None or sets[1] is None or not sets[1]:
+        return None
+    first, second = sets[0], sets[1]
+    second = second + second[-1] * (len(first) - len(second))
+    table = {ord(a): b for a, b in zip(first, second, strict=False)}
+    return text.translate(table)
+
+
+def _expand_set(spec: str) -> str | None:
+    if "[" in spec or "\\" in spec:
+        return None  # classes and escapes: not modelled
+    out: list[str] = []
+    i = 0
+    while i < len(spec):
+        if i + 2 < len(spec) and spec[i + 1] == "-":
+            lo, hi = ord(spec[i]), ord(spec[i + 2])
+            if hi < lo:
+                return None
+            out.extend(chr(c) for c in range(lo, hi + 1))
+            i += 3
+        else:
+            out.append(spec[i])
+            i += 1
+    return "".join(out)
 
 
 def _paths_printed(name: str, args: tuple[str, ...], cwd: str | None) -> str | None:
