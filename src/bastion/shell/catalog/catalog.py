@@ -29,6 +29,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 from ..syntax.lazyre import LazyPattern
+from ..syntax.literal import LITERAL_DECODERS
 
 if TYPE_CHECKING:
     from .catalog_cli import OptionKey
@@ -775,23 +776,16 @@ SECRET_VAR_HINTS = ("AWS_", "GCP_", "GITHUB_", "GH_TOKEN", "TOKEN", "SECRET", "P
 #: Commands that print the whole environment.
 ENV_DUMPERS = frozenset({"env", "printenv", "set", "export", "declare", "typeset", "compgen"})
 
-#: Decoders: their output is text that was hidden in the input.
+#: Decoders: their output is text that was hidden in the input. Those bastion can run on
+#: a literal input are ``syntax.literal.LITERAL_DECODERS`` (name → options that make them
+#: decode); these add the ones it cannot (keys, other compressors).
 DECODERS: dict[str, frozenset[str]] = {
-    "base64": frozenset({"-d", "--decode", "-D"}),
-    "base32": frozenset({"-d", "--decode"}),
-    "basenc": frozenset({"-d", "--decode"}),
-    "xxd": frozenset({"-r", "-revert"}),
+    **LITERAL_DECODERS,
     "uudecode": frozenset(),
-    "rev": frozenset(),
-    "openssl": frozenset({"-d", "base64", "enc"}),
     "gpg": frozenset({"-d", "--decrypt"}),
     "recode": frozenset(),
-    "zcat": frozenset(),
-    "gunzip": frozenset(),
-    "gzip": frozenset({"-d", "--decompress"}),
     "bzip2": frozenset({"-d"}),
     "xz": frozenset({"-d"}),
-    "tr": frozenset(),
 }
 #: Decoders that are only obfuscation when piped into a shell (compressors are not).
 STRONG_DECODERS = frozenset({"base64", "base32", "basenc", "xxd", "uudecode", "rev", "openssl", "recode"})
