@@ -175,6 +175,7 @@ def _run(commands: Sequence[SimpleCommand], raw: str, complex_: bool, ctx: Ctx, 
             _raw_patterns(text, own, ctx, hits)
     if depth < MAX_NESTED_DEPTH:
         _fed_programs(facts, ctx, depth, hits)
+        _file_programs(facts, ctx, depth, hits)
         flow_hits, flow_texts = fed_effects(facts, ctx)  # what flows between commands (flows.py)
         hits.extend(_Hit(*hit) for hit in flow_hits)
         for text, where in flow_texts:
@@ -193,6 +194,44 @@ def _run(commands: Sequence[SimpleCommand], raw: str, complex_: bool, ctx: Ctx, 
             _payloads(facts, ctx, depth, hits)
             _find_exec_inputs(facts, ctx, hits)
     return facts
+
+
+def _file_programs(facts: list[Facts], ctx: Ctx, depth: int, hits: list[_Hit]) -> None:
+    """Project files a command runs (``Facts.runs``: a script, a Makefile recipe, a
+    package.json script), judged by what they would do: a catastrophic effect is the
+    hard block it would be if typed (``./clean.sh`` holding ``rm -rf ~`` is HB001), and
+    the files they write or delete reach the file layers. Other findings stay out:
+    running the project's own code is what ``make test`` is for, not a question."""
+    for f in facts:
+        for language, text, origin in f.runs:
+            where = f"{origin} run by {f.label}"
+            found: list[_Hit] = []
+            if language == "sh":
+                inner = _nested(text, where, ctx, depth, found)
+            else:
+                inner = _program_text(language, text, where, ctx, depth, found)
+            _take_effects(f, inner)
+            hits.extend(hit for hit in found if CODES[hit.code].hard)
+
+
+def _program_text(language: str, text: str, where: str, ctx: Ctx, depth: int, found: list[_Hit]) -> list[Facts]:
+    """A program file read by its code model: its shell equivalents analysed as shell,
+    its flags (a socket wired to a shell, fetched code run) as findings."""
+    from .models import read_program
+
+    program = read_program(language, text)
+    if program is None:
+        return []
+    from .verdicts import cell
+
+    flags = (("reverse_shell", ("connect_shell", "network")), ("bind_shell", ("listen_shell", "network")),
+             ("fork_bomb", ("fork", "endless")), ("fetch_run", ("run", "downloaded")))
+    for flag, (effect, target) in flags:
+        if getattr(program, flag):
+            found.append(_Hit(cell(effect, target), f"{where} ({language} code)", where))
+    if program.env_dump and program.sends:
+        found.append(_Hit(cell("send", "environment"), f"{where} (environment sent over the network)", where))
+    return _nested("\n".join(program.shell), where, ctx, depth, found) if program.shell else []
 
 
 def _fed_programs(facts: list[Facts], ctx: Ctx, depth: int, hits: list[_Hit]) -> None:

@@ -64,7 +64,7 @@ class Facts:
     most commands never need their ``label`` (it is made on first use)."""
 
     __slots__ = ("cmd", "name", "_label", "tier", "known", "hits", "paths", "hosts", "roles", "downloads",
-                 "secrets", "nested", "spawns_shell", "base", "prints")
+                 "secrets", "nested", "spawns_shell", "base", "prints", "runs")
 
     def __init__(self, cmd: SimpleCommand, name: str, label: str | None = None) -> None:
         self.cmd = cmd
@@ -88,6 +88,11 @@ class Facts:
         #: The constant text an interpreter program prints (``program.ProgramEffects``):
         #: piped into a shell, that text is the command that runs.
         self.prints: str | None = None
+        #: Project files this command runs, read from disk: ``(language, text, file)``
+        #: (a script, a Makefile recipe, a package.json script). Judged by their effects
+        #: (:func:`analyse._file_programs`): catastrophic ones deny, the files they touch
+        #: reach the file layers; running project code is not a question by itself.
+        self.runs: list[tuple[str, str, str]] = []
 
     @property
     def label(self) -> str:
