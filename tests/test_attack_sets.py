@@ -39,9 +39,7 @@ MEASURED_ONLY = frozenset({"fresh", "effects/holdout.jsonl", "effects2/holdout.j
 
 #: Cases bastion still gets wrong, by id, each with what is missing: excluded here so
 #: that every other case stays a regression test (fixing one means deleting its line).
-KNOWN_GAPS: dict[str, str] = {
-    "effects2/e2-mixed-d05": "a decoded substitution for bash -c under env -i is not seen as decoded code run",
-}
+KNOWN_GAPS: dict[str, str] = {}
 
 
 def _load(expect: str) -> list[tuple[str, dict[str, Any]]]:

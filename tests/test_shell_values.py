@@ -294,3 +294,14 @@ class TestParserFollows:
     ])
     def test_not_known(self, command: str) -> None:
         assert isinstance(parse(command), TooComplex), _argv(command)
+
+
+def test_a_literal_piped_through_decoders_in_a_substitution_is_known() -> None:
+    """``bash -c "$(echo … | base64 -d)"`` runs what the literal decodes to."""
+    from bastion.shell.syntax.parse import parse
+
+    parsed = parse('bash -c "$(echo cm0gLXJmIC8= | base64 -d)"')
+    assert not parsed.complex
+    assert [c.argv for c in parsed.commands if c.argv[:1] == ("rm",)] == [("rm", "-rf", "/")]
+    unknown = parse('bash -c "$(base64 -d payload.b64)"')
+    assert unknown.complex

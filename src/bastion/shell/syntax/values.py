@@ -389,8 +389,9 @@ class Scope:
         return self._words(Value(values[0]), quoted, place, False)
 
     def _substituted(self, node: Any, text_of: Any, decode: Any) -> Value | None:
-        """What ``$(pwd)``, ``$(command -v X)``, ``$(which X)``, ``$(type -P X)`` and a
-        literal ``$(echo X)``/``$(printf X)`` print (without trailing newlines)."""
+        """What ``$(pwd)``, ``$(command -v X)``, ``$(which X)``, ``$(type -P X)``, a
+        literal ``$(echo X)``/``$(printf X)`` and such a literal piped through decoders
+        print (without trailing newlines)."""
         named = [c for c in node.named_children if c.type != "comment"]
         if not named:
             return Value("")  # $() is empty
@@ -404,8 +405,15 @@ class Scope:
             if text_of(parts[1]).replace(" ", "") not in ("2>/dev/null", "2>&1"):
                 return None
             cmd = parts[0]
+        if cmd.type == "pipeline":
+            return self._piped(cmd, text_of, decode)
         if cmd.type != "command":
             return None
+        argv = self._argv(cmd, text_of, decode)
+        return _printed(argv, self.cwd) if argv else None
+
+    def _argv(self, cmd: Any, text_of: Any, decode: Any) -> tuple[str, ...] | None:
+        """A plain command's words, when every one is known (no assignment, redirection)."""
         argv: list[str] = []
         issues: list[Any] = []
         for child in cmd.children:
@@ -413,9 +421,25 @@ class Scope:
             if target.type in ("variable_assignment", "file_redirect", "herestring_redirect", "heredoc_redirect"):
                 return None
             argv.extend(decode(target, text_of, issues, env=self))
-        if issues or not argv:
+        return tuple(argv) if argv and not issues else None
+
+    def _piped(self, pipeline: Any, text_of: Any, decode: Any) -> Value | None:
+        """``$(echo cm0gLXJmIH4= | base64 -d)``: a literal passed through commands whose
+        output follows from their input (``literal.output``: cat, decoders)."""
+        from .literal import output
+
+        stages = [c for c in pipeline.named_children if c.type != "comment"]
+        if len(stages) < 2 or any(c.type != "command" for c in stages) or "|&" in text_of(pipeline):
             return None
-        return _printed(tuple(argv), self.cwd)
+        text: str | None = None
+        for k, stage in enumerate(stages):
+            argv = self._argv(stage, text_of, decode)
+            if argv is None:
+                return None
+            text = output(argv, exact=True) if k == 0 else output(argv, text)
+            if text is None:
+                return None
+        return Value(text.rstrip("\n")) if text is not None else None
 
 
 def positional(values: Values, argv: tuple[str, ...] | list[str], literal: bool) -> Values:
