@@ -19,7 +19,7 @@ from ..catalog import catalog as C
 from ..catalog.intents import CODES
 from ..syntax.lazyre import LazyPattern
 from ..syntax.script import SimpleCommand
-from .paths import PathAccess
+from .paths import PathAccess, resolve
 from .targets import within
 
 R, L, H = Tier.READ_ONLY, Tier.LOW_RISK, Tier.HIGH_RISK
@@ -209,12 +209,38 @@ def apply_value(f: Facts, value: str, detail: str) -> None:
 
 
 def exec_file(f: Facts, path: str, ctx: Ctx) -> None:
-    """A script or binary from a file runs: routine inside the workspace."""
-    if ctx.inside(path):
+    """A script or binary from a file runs: routine inside the workspace, and its text
+    is read (``scripts.script_of``) so it is judged by what it does (``Facts.runs``). A
+    file inside the workspace that cannot be read asks, unless an earlier command of
+    this line may make it (``go build -o app && ./app``)."""
+    from .scripts import Unreadable, runner_of, script_of
+
+    inside = ctx.inside(path)
+    if inside:
         f.at_least(L)
         f.hit("CAT032", f.label)
     else:
         f.hit("CAT006", f"{f.label} (runs {path}, outside the workspace)")
+    head = f.cmd.argv[0] if f.cmd.argv else ""
+    read = script_of(path, ctx, runner_of(f.name, path, resolve(head, f.base, ctx.home) if "/" in head else head))
+    if isinstance(read, tuple):
+        f.runs.append((read[0], read[1], path))
+    elif isinstance(read, Unreadable) and inside and not _made_here(f, path, ctx):
+        f.hit("CAT006", f"{f.label} ({path}: {read.reason})")
+
+
+def _made_here(f: Facts, path: str, ctx: Ctx) -> bool:
+    """``path``'s name appears in the command line before the command that runs it:
+    a file an earlier command writes or builds (``gcc -o x x.c && ./x``,
+    ``cp tpl.sh run.sh && ./run.sh``) is not there yet when bastion looks."""
+    import re
+
+    name = path.rsplit("/", 1)[-1]
+    text = f.cmd.text
+    at = ctx.source.find(text) if text else -1
+    if not name or at <= 0:
+        return False
+    return re.search(rf"(?<![\w.-]){re.escape(name)}(?![\w.-])", ctx.source[:at]) is not None
 
 
 SHELL_WORD = LazyPattern(r"(?:^|[\s\"'(/!])(?:ba|z|da|k)?sh\b(?!\.)")

@@ -1,0 +1,210 @@
+"""Read the file a command runs, so it is judged by what it says (``Facts.runs``).
+
+``bash clean.sh``, ``./x.sh``, ``source env.sh``, ``python3 tool.py``, ``node x.js``
+and ``python -m pkg`` run text bastion can read. :func:`script_of` reads it (a regular
+file, bounded, cached by identity and mtime) and names its language: what the runner
+imposes (a shell reads any file as shell, ``python`` as Python), else the ``#!`` line,
+else the file name's extension, else shell (a text file without ``#!`` run by its path
+is run by the shell). :func:`analyse._file_programs` then judges the text by its effects.
+
+What stays as it was, and why:
+
+* a compiled program (ELF, Mach-O, PE, other binary data): built from the project's
+  sources, which are what a person reviews; its machine code says nothing readable;
+* text in a language no model reads (``#!/usr/bin/env fish``, ``groovy x.groovy``).
+
+What asks (:class:`Unreadable`, CAT006 naming the file): a file that is not there, is
+not a regular file (a FIFO or device is never opened), cannot be read, is larger than
+the bound, or is longer than the analysis of its language reads whole (a shell script
+over what the parser takes; a program over its model's limit).
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections import OrderedDict
+from dataclasses import dataclass
+
+from ..catalog import catalog as C
+from .models import MODELS
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .facts import Ctx
+
+__all__ = ["MAX_BYTES", "MAX_FILES", "Unreadable", "script_of", "language_of", "runner_of", "SELF"]
+
+#: Largest file read (bytes). Larger text asks; larger binaries keep today's behaviour.
+MAX_BYTES = 256 * 1024
+#: Distinct files read for one analysed command (scripts that run scripts included):
+#: a script that sources hundreds of files costs a bounded amount.
+MAX_FILES = 12
+#: Longest text each language's analysis reads whole (characters): the shell parser
+#: reads 5 × its command bound (``parse.MAX_BYTES``), the code models their own limits.
+_READ_WHOLE = {"sh": 50_000, "pymodel": 200_000, "jsmodel": 200_000, "callmodel": 100_000}
+#: Files read by identity (device, inode, size, mtime): ``make test`` twenty times reads once.
+_CACHE_SIZE = 64
+
+#: The runner is the file itself (``./x.sh``): its ``#!`` line or extension says who reads it.
+SELF = ""
+
+#: Shells whose language the shell analysis reads (the Bourne family).
+_POSIX_SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "ash", "mksh", "pdksh", "posh", "yash", "rbash",
+                           "busybox-sh"})
+
+#: File name extension → language, for a file run by its path without a ``#!`` line.
+_EXTENSIONS = {
+    ".sh": "sh", ".bash": "sh", ".py": "python", ".js": "node", ".mjs": "node", ".cjs": "node", ".pl": "perl",
+    ".rb": "ruby", ".php": "php", ".lua": "lua", ".R": "rscript", ".r": "rscript", ".jl": "julia", ".tcl": "tclsh",
+    ".awk": "awk",
+}
+
+#: Magic numbers of compiled programs: ELF, Mach-O (both byte orders, 32/64 bit, fat), PE.
+_COMPILED = (b"\x7fELF", b"\xfe\xed\xfa\xce", b"\xfe\xed\xfa\xcf", b"\xce\xfa\xed\xfe", b"\xcf\xfa\xed\xfe",
+             b"\xca\xfe\xba\xbe", b"MZ")
+
+
+@dataclass(frozen=True, slots=True)
+class Unreadable:
+    """The file cannot be judged: ``reason`` says why (shown in the ask)."""
+
+    reason: str
+
+
+#: What a read found: the text, a compiled/binary program (``None``), or why it failed.
+_Read = str | Unreadable | None
+_cache: OrderedDict[tuple[int, int, int, int], _Read] = OrderedDict()
+#: Files read for the analysis in progress: its workspace roots (a tuple made once per
+#: ``analyse`` call, shared by every nested level) and the paths read so far.
+_budget: tuple[object, set[str]] = ((), set())
+
+
+def runner_of(name: str, path: str, head: str) -> str | None:
+    """Who reads ``path`` when the command ``name`` runs it: ``"sh"`` for a shell or
+    ``source``, a model's interpreter name, :data:`SELF` when the file runs itself (it
+    is the command's own name ``head``), None for an interpreter no model reads."""
+    if path == head:
+        return SELF
+    if name in ("source", ".") or name in _POSIX_SHELLS:
+        return "sh"
+    if name in MODELS:
+        return name
+    if name in C.SHELLS or name in C.INTERPRETERS:
+        return None
+    return SELF
+
+
+def script_of(path: str, ctx: Ctx, runner: str | None = SELF) -> tuple[str, str] | Unreadable | None:
+    """The ``(language, text)`` of the file at ``path`` (absolute), run by ``runner``
+    (see :func:`runner_of`); :class:`Unreadable` when it cannot be judged (asks); None
+    when today's judgement stands (a compiled program, a language no model reads)."""
+    if runner is None:
+        return None
+    global _budget
+    roots, seen = _budget
+    if roots is not ctx.roots:
+        seen = set()
+        _budget = (ctx.roots, seen)
+    if path not in seen:
+        if len(seen) >= MAX_FILES:
+            return Unreadable(f"more than {MAX_FILES} files run by one command")
+        seen.add(path)
+    text = _read(path)
+    if not isinstance(text, str):
+        return text
+    language = runner or language_of(text, path)
+    if language is None:
+        return None
+    limit = _READ_WHOLE.get(language) or _READ_WHOLE.get(MODELS.get(language, ""), 0)
+    if not limit:
+        return None
+    if len(text) > limit:
+        return Unreadable(f"{len(text) // 1024} KB of {language}, more than bastion reads whole")
+    return language, text
+
+
+def language_of(text: str, path: str) -> str | None:
+    """The language of a file run by its path: its ``#!`` line, else its extension,
+    else shell (the shell runs a text file that has no ``#!`` line)."""
+    if text.startswith("#!"):
+        return _shebang(text[2:].split("\n", 1)[0])
+    base = path.rsplit("/", 1)[-1]
+    dot = base.rfind(".")
+    if dot > 0:
+        language = _EXTENSIONS.get(base[dot:])
+        if language is not None:
+            return language
+    return "sh"
+
+
+def _shebang(line: str) -> str | None:
+    """The language of a ``#!`` line (``/usr/bin/env -S python3 -u`` is python)."""
+    words = line.strip().split()
+    if not words:
+        return "sh"  # an empty ``#!`` line: the shell runs the file
+    program = words[0].rsplit("/", 1)[-1]
+    if program == "env":
+        rest = [w for w in words[1:] if not w.startswith("-") and "=" not in w]
+        if not rest:
+            return None
+        program = rest[0].rsplit("/", 1)[-1]
+    name = C.canonical_name(program)
+    if name in _POSIX_SHELLS:
+        return "sh"
+    return name if name in MODELS else None
+
+
+def _read(path: str) -> _Read:
+    """The text of ``path``: None for a compiled or binary program, :class:`Unreadable`
+    for a file that is missing, not regular, unreadable or too large."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return Unreadable("not found")
+    except OSError as exc:
+        return Unreadable(f"cannot be read: {exc.strerror or type(exc).__name__}")
+    if not stat.S_ISREG(st.st_mode):
+        return Unreadable("not a regular file")
+    key = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+    if key in _cache:
+        _cache.move_to_end(key)
+        return _cache[key]
+    found = _load(path, st.st_size)
+    _cache[key] = found
+    if len(_cache) > _CACHE_SIZE:
+        _cache.popitem(last=False)
+    return found
+
+
+def _load(path: str, size: int) -> _Read:
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    except OSError as exc:
+        return Unreadable(f"cannot be read: {exc.strerror or type(exc).__name__}")
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):  # replaced between stat and open
+            return Unreadable("not a regular file")
+        head = os.read(fd, 512)
+        if head.startswith(_COMPILED) or b"\0" in head:
+            return None
+        if size > MAX_BYTES:
+            return Unreadable(f"{size // 1024} KB, larger than the {MAX_BYTES // 1024} KB bastion reads")
+        chunks = [head]
+        total = len(head)
+        while total <= MAX_BYTES:
+            chunk = os.read(fd, MAX_BYTES + 1 - total)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+    except OSError as exc:
+        return Unreadable(f"cannot be read: {exc.strerror or type(exc).__name__}")
+    finally:
+        os.close(fd)
+    if total > MAX_BYTES:
+        return Unreadable(f"larger than the {MAX_BYTES // 1024} KB bastion reads")
+    data = b"".join(chunks)
+    if b"\0" in data:
+        return None  # binary data past the first block
+    return data.decode("utf-8", "replace")
