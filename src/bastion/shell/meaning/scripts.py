@@ -33,7 +33,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .facts import Ctx
 
-__all__ = ["MAX_BYTES", "MAX_FILES", "Unreadable", "script_of", "language_of", "runner_of", "SELF"]
+__all__ = ["MAX_BYTES", "MAX_FILES", "Unreadable", "script_of", "language_of", "runner_of", "module_files", "SELF"]
 
 #: Largest file read (bytes). Larger text asks; larger binaries keep today's behaviour.
 MAX_BYTES = 256 * 1024
@@ -122,6 +122,25 @@ def script_of(path: str, ctx: Ctx, runner: str | None = SELF) -> tuple[str, str]
     if len(text) > limit:
         return Unreadable(f"{len(text) // 1024} KB of {language}, more than bastion reads whole")
     return language, text
+
+
+def module_files(module: str, base: str) -> list[str]:
+    """The files ``python -m module`` runs from the folder ``base`` when the module is
+    there (Python looks in the working directory first, before anything installed):
+    each package's ``__init__.py`` on the way, then ``a/b.py`` or ``a/b/__main__.py``.
+    Empty when ``base`` holds no such module (an installed one runs)."""
+    parts = module.split(".")
+    if not all(part.isidentifier() for part in parts):
+        return []
+    folder = os.path.join(base, *parts)
+    for main in (folder + ".py", os.path.join(folder, "__main__.py")):
+        if os.path.isfile(main):
+            break
+    else:
+        return []
+    packages = parts if main.endswith("__main__.py") else parts[:-1]
+    inits = [os.path.join(base, *packages[: k + 1], "__init__.py") for k in range(len(packages))]
+    return [init for init in inits if os.path.isfile(init)] + [main]
 
 
 def language_of(text: str, path: str) -> str | None:

@@ -157,6 +157,15 @@ def _deno(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
 
 
 def _python_module(f: Facts, module: str, operands: list[str], ctx: Ctx) -> None:
+    from ..scripts import module_files
+
+    # a module in the command's folder wins over an installed one of the same name
+    # (``json/tool.py`` written here runs for ``python -m json.tool``): read and judged
+    files = module_files(module, f.base)
+    if files:
+        for path in files:
+            exec_file(f, path, ctx)
+        return
     # ``python -m zipfile -l x.zip`` only lists, ``twine check`` only checks: the module
     # with its first word wins over the module alone (``PYTHON_MODULES`` lists both).
     value = C.PYTHON_MODULES.get(f"{module} {operands[0]}") if operands else None
