@@ -208,12 +208,14 @@ def apply_value(f: Facts, value: str, detail: str) -> None:
     f.hit(value, detail)
 
 
-def exec_file(f: Facts, path: str, ctx: Ctx) -> None:
+def exec_file(f: Facts, path: str, ctx: Ctx, top: str | None = None) -> None:
     """A script or binary from a file runs: routine inside the workspace, and its text
     is read (``scripts.script_of``) so it is judged by what it does (``Facts.runs``). A
     file inside the workspace that cannot be read asks, unless an earlier command of
-    this line may make it (``go build -o app && ./app``)."""
-    from .scripts import Unreadable, runner_of, script_of
+    this line may make it (``go build -o app && ./app``). The project modules a Python
+    or JavaScript program imports are read too; ``top`` is where its absolute imports
+    are found (the script's folder by default; the working directory for ``python -m``)."""
+    from .scripts import Unreadable, imported_files, runner_of, script_of
 
     inside = ctx.inside(path)
     if inside:
@@ -225,6 +227,7 @@ def exec_file(f: Facts, path: str, ctx: Ctx) -> None:
     read = script_of(path, ctx, runner_of(f.name, path, resolve(head, f.base, ctx.home) if "/" in head else head))
     if isinstance(read, tuple):
         f.runs.append((read[0], read[1], path))
+        f.runs.extend(imported_files(read[0], read[1], path, top or path.rsplit("/", 1)[0] or "/", ctx))
     elif isinstance(read, Unreadable) and inside and not _made_here(f, path, ctx):
         f.hit("CAT006", f"{f.label} ({path}: {read.reason})")
 

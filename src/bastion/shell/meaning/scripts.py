@@ -22,18 +22,21 @@ over what the parser takes; a program over its model's limit).
 from __future__ import annotations
 
 import os
+import re
 import stat
 from collections import OrderedDict
 from dataclasses import dataclass
 
 from ..catalog import catalog as C
+from ..syntax.lazyre import LazyPattern
 from .models import MODELS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .facts import Ctx
 
-__all__ = ["MAX_BYTES", "MAX_FILES", "Unreadable", "script_of", "language_of", "runner_of", "module_files", "SELF"]
+__all__ = ["MAX_BYTES", "MAX_FILES", "Unreadable", "script_of", "language_of", "runner_of", "module_files", "imported_files",
+           "SELF"]
 
 #: Largest file read (bytes). Larger text asks; larger binaries keep today's behaviour.
 MAX_BYTES = 256 * 1024
@@ -43,6 +46,11 @@ MAX_FILES = 12
 #: Longest text each language's analysis reads whole (characters): the shell parser
 #: reads 5 × its command bound (``parse.MAX_BYTES``), the code models their own limits.
 _READ_WHOLE = {"sh": 50_000, "pymodel": 200_000, "jsmodel": 200_000, "callmodel": 100_000}
+#: Modules a program imports from the project, followed this many levels and files deep
+#: (their top-level code runs at import): past the bound they are not read, since a
+#: large project would otherwise ask for every ``python3 main.py``.
+MAX_IMPORT_DEPTH = 2
+MAX_IMPORTS = 8
 #: Files read by identity (device, inode, size, mtime): ``make test`` twenty times reads once.
 _CACHE_SIZE = 64
 
@@ -141,6 +149,97 @@ def module_files(module: str, base: str) -> list[str]:
     packages = parts if main.endswith("__main__.py") else parts[:-1]
     inits = [os.path.join(base, *packages[: k + 1], "__init__.py") for k in range(len(packages))]
     return [init for init in inits if os.path.isfile(init)] + [main]
+
+
+#: Imports of project files: Python ``import a.b`` / ``from .a import b``; JavaScript
+#: ``require('./x')``, ``import … from './x'``, ``import('./x')`` (relative paths only:
+#: a bare name is a package from ``node_modules``, not the project's own code).
+_PY_IMPORT = LazyPattern(r"^[ \t]*(?:from[ \t]+(\.*[\w.]*)[ \t]+import\b|import[ \t]+([\w.]+(?:[ \t]*,[ \t]*[\w.]+)*))", re.M)
+_JS_IMPORT = LazyPattern(r"""(?:\brequire\s*\(|\bimport\s*\(|\bfrom|\bimport)\s*['"](\.\.?/[^'"\n]+)['"]""")
+_JS_SUFFIXES = ("", ".js", ".mjs", ".cjs", "/index.js", "/index.mjs", "/index.cjs")
+
+
+def imported_files(language: str, text: str, path: str, top: str, ctx: Ctx) -> list[tuple[str, str, str]]:
+    """``(language, text, file)`` of the project modules the program at ``path``
+    imports, and theirs (:data:`MAX_IMPORT_DEPTH`, :data:`MAX_IMPORTS`). ``top`` is where
+    Python looks first for absolute imports (the script's folder; the working directory
+    for ``python -m``). Files that cannot be read are left out: an import that fails
+    stops the program, and the file run itself was read."""
+    model = MODELS.get(language)
+    if model not in ("pymodel", "jsmodel"):
+        return []
+    out: list[tuple[str, str, str]] = []
+    seen = {path}
+    level = [(text, path)]
+    for _ in range(MAX_IMPORT_DEPTH):
+        following: list[tuple[str, str]] = []
+        for source, origin in level:
+            names = _python_imports(source, origin, top) if model == "pymodel" else _js_imports(source, origin)
+            for name in names:
+                if name in seen or len(out) >= MAX_IMPORTS:
+                    continue
+                seen.add(name)
+                read = script_of(name, ctx, language)
+                if isinstance(read, tuple):
+                    out.append((read[0], read[1], name))
+                    following.append((read[1], name))
+        level = following
+    return out
+
+
+def _python_imports(text: str, origin: str, top: str) -> list[str]:
+    if "import" not in text:
+        return []
+    found: list[str] = []
+    for match in _PY_IMPORT.finditer(text):
+        relative, plain = match.group(1), match.group(2)
+        if relative is not None:
+            dots = len(relative) - len(relative.lstrip("."))
+            base = top
+            if dots:
+                base = os.path.dirname(origin)
+                for _ in range(dots - 1):
+                    base = os.path.dirname(base)
+            found.extend(_module_paths(relative[dots:], base))
+        else:
+            for name in plain.split(","):
+                found.extend(_module_paths(name.strip().split()[0] if name.strip() else "", top))
+    return found
+
+
+def _module_paths(module: str, base: str) -> list[str]:
+    """The project files importing ``module`` from ``base`` runs (packages' ``__init__.py``
+    and the module); empty when ``base`` does not hold it."""
+    parts = [p for p in module.split(".") if p]
+    if not parts or not all(p.isidentifier() for p in parts):
+        return []
+    out = []
+    folder = base
+    for part in parts:
+        folder = os.path.join(folder, part)
+        init = os.path.join(folder, "__init__.py")
+        if os.path.isfile(init):
+            out.append(init)
+        elif os.path.isfile(folder + ".py"):
+            out.append(folder + ".py")
+            break
+        elif not os.path.isdir(folder):
+            break
+    return out
+
+
+def _js_imports(text: str, origin: str) -> list[str]:
+    if "./" not in text:
+        return []
+    here = os.path.dirname(origin)
+    found: list[str] = []
+    for match in _JS_IMPORT.finditer(text):
+        target = os.path.normpath(os.path.join(here, match.group(1)))
+        for suffix in _JS_SUFFIXES:
+            if os.path.isfile(target + suffix):
+                found.append(target + suffix)
+                break
+    return found
 
 
 def language_of(text: str, path: str) -> str | None:

@@ -164,7 +164,7 @@ def _python_module(f: Facts, module: str, operands: list[str], ctx: Ctx) -> None
     files = module_files(module, f.base)
     if files:
         for path in files:
-            exec_file(f, path, ctx)
+            exec_file(f, path, ctx, top=f.base)
         return
     # ``python -m zipfile -l x.zip`` only lists, ``twine check`` only checks: the module
     # with its first word wins over the module alone (``PYTHON_MODULES`` lists both).
