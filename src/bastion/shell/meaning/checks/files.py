@@ -44,6 +44,7 @@ from ..targets import (
     secret_level,
     strip_glob,
 )
+from ..tasks import RUNNERS, add_runs
 from .admin import check_sql_keyword
 from .code import STDIN_FILES, apply_program, read_stdin_program
 from .find_expr import deletes_everything
@@ -58,6 +59,8 @@ def check_read_only(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
 
 def check_routine(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
     f.at_least(L)
+    if f.name in RUNNERS:
+        add_runs(f, args, ctx)  # ``pytest``'s conftest.py files, ``tox``'s commands, ``nox``'s noxfile
     if f.name == "split" and len(parse_args(args, frozenset({"-a", "-b", "-C", "-l", "-n", "-t", "--additional-suffix", "--filter", "--numeric-suffixes", "--hex-suffixes", "--suffix-length", "--bytes", "--lines", "--line-bytes", "--number", "--separator"})).operands) > 2:
         f.known = False  # not coreutils split (``split splits delete …`` is a SaaS CLI)
         f.at_least(H)
@@ -617,6 +620,7 @@ def check_make(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
         if code:
             f.hit(code, f.label)
     f.hit("CAT032", f.label)
+    add_runs(f, args, ctx)  # the recipes it will run, read from the Makefile
 
 
 def check_truncate(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:

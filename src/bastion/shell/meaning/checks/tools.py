@@ -14,6 +14,7 @@ from ...catalog.catalog_cli import CliTool, cli_spec, match_option_key
 from ...syntax.options import Args, parse_args
 from ...syntax.script import SimpleCommand
 from ..facts import Ctx, Facts, L, apply_value, destructive_verb, host_of, risky_options
+from ..tasks import RUNNERS, add_runs
 from .admin import is_http_delete
 from .code import check_interpreter
 
@@ -23,6 +24,8 @@ def check_tool(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
     if code_opts and any(a in code_opts or a.split("=", 1)[0] in code_opts for a in args[:3]):
         check_interpreter(f, args, ctx)  # ``bun -e CODE``: a tool that is also an interpreter
         return
+    if f.name in RUNNERS:
+        add_runs(f, args, ctx)  # the package.json scripts it will run
     tool = C.TOOLS[f.name]
     parsed = parse_args(args, tool.value_opts)
     key, value, w1, ops = tool_lookup(tool, args, parsed)
@@ -272,6 +275,8 @@ def check_cli(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
     if tool is None:  # pragma: no cover - dispatch only sends tools with a spec
         apply_value(f, "?", f.label)
         return
+    if f.name in RUNNERS:
+        add_runs(f, args, ctx)  # ``just``'s recipes, ``task``'s Taskfile commands
     parsed = parse_args(args, tool.value_opts)
     ops = parsed.operands
     key, value = _cli_lookup(tool, args, ops, parsed)

@@ -1,0 +1,417 @@
+"""Project task files a command runs: what ``make``, ``npm run``, ``pytest``, ``tox``,
+``nox``, ``just`` and ``task`` will execute, read from the files that define it.
+
+:func:`add_runs` appends ``(language, text, file)`` to ``Facts.runs`` for the recipes
+and scripts the command will run (``analyse._file_programs`` judges them by what they
+would do: a Makefile whose ``clean`` recipe holds ``rm -rf ~`` makes ``make clean`` the
+hard block ``rm -rf ~`` is; a harmless ``make test`` stays allowed).
+
+* ``make``/``gmake``: the Makefile's rules followed from the goals through their
+  prerequisites, with variables expanded as far as they are fixed (:mod:`.tasks_make`);
+* ``npm``/``yarn``/``pnpm``/``bun``: the ``package.json`` script with its ``pre``/``post``
+  scripts, and the lifecycle scripts a bare install runs;
+* ``pytest``: every ``conftest.py`` between the rootdir and the test paths, and the test
+  files named on the command line (Python);
+* ``tox``, ``nox``, ``just``, ``task``: :mod:`.tasks_more`.
+
+A file that is missing where one is needed (``make`` with no Makefile, ``npm run x``
+with no package.json or no script ``x``) adds nothing: the tool itself stops with an
+error and nothing runs, so today's verdict stands. A file that exists but cannot be
+read (not a regular file, too large, no permission) asks, naming it (CAT006). Task files
+outside the workspace (``make -f /tmp/x.mk``, ``npm --prefix /tmp/x``) are read the
+same way; that they ask is ``checks/loads.py``'s finding, not this module's.
+
+Files are read at most :data:`MAX_BYTES` each and parsed once per identity and
+modification time (``st_dev, st_ino, st_size, st_mtime_ns``): a session that runs
+``make test`` twenty times reads its Makefile once.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import posixpath
+import shlex
+import stat
+from collections.abc import Callable
+from typing import Any
+
+from .facts import Ctx, Facts
+
+__all__ = ["RUNNERS", "add_runs", "add_runs_as", "read_cached", "Unreadable", "MAX_BYTES"]
+
+#: Largest task file read (a Makefile or package.json past this is not what a person writes).
+MAX_BYTES = 512 * 1024
+#: Parents walked up to find a package.json, justfile, Taskfile or pytest ini file.
+MAX_UP = 32
+#: conftest.py files read for one pytest run, and directory entries looked at to find them.
+MAX_CONFTESTS = 24
+MAX_WALK = 4000
+
+#: The files pytest reads its rootdir from (the first ancestor holding one is the rootdir).
+_PYTEST_INI = ("pytest.ini", ".pytest.ini", "pyproject.toml", "tox.ini", "setup.cfg")
+#: Directories pytest does not collect from (its ``norecursedirs`` default).
+_PYTEST_SKIP = frozenset({"node_modules", "build", "dist", "venv", "CVS", "_darcs", "{arch}", "__pycache__", "site-packages"})
+
+
+class Unreadable(Exception):
+    """A task file exists but cannot be read: the command asks, naming it."""
+
+    def __init__(self, path: str, why: str) -> None:
+        super().__init__(f"{path}: {why}")
+        self.path = path
+        self.why = why
+
+
+# --------------------------------------------------------------------------- reading
+
+_CACHE: dict[tuple[str, str], tuple[tuple[int, int, int, int], Any]] = {}
+_CACHE_LIMIT = 256
+
+
+def read_cached(path: str, parse: Callable[[str, str], Any], kind: str = "") -> Any:
+    """``parse(text, path)`` of the file at ``path``, or None when there is no such file.
+
+    Raises :class:`Unreadable` for a file that is not regular (a FIFO or device would
+    block or never end), too large, or not readable. The result is kept per path and
+    kind while the file's identity and modification time stay the same."""
+    try:
+        st = os.stat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except OSError as exc:
+        raise Unreadable(path, exc.strerror or "cannot be read") from None
+    if stat.S_ISDIR(st.st_mode):
+        return None
+    if not stat.S_ISREG(st.st_mode):
+        raise Unreadable(path, "not a regular file")
+    if st.st_size > MAX_BYTES:
+        raise Unreadable(path, f"larger than {MAX_BYTES // 1024} KiB")
+    key = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+    slot = (kind, path)
+    held = _CACHE.get(slot)
+    if held is not None and held[0] == key:
+        return held[1]
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_BYTES + 1)
+    except OSError as exc:
+        raise Unreadable(path, exc.strerror or "cannot be read") from None
+    value = parse(data.decode("utf-8", "replace"), path)
+    if len(_CACHE) >= _CACHE_LIMIT:
+        _CACHE.clear()
+    _CACHE[slot] = (key, value)
+    return value
+
+
+def _text(text: str, path: str) -> str:
+    return text
+
+
+def find_up(start: str, names: tuple[str, ...], stop: str = "/") -> str | None:
+    """The first ``start/NAME`` or ancestor's that exists (as anything but a folder)."""
+    here = start
+    for _ in range(MAX_UP):
+        for name in names:
+            candidate = posixpath.join(here, name)
+            if os.path.lexists(candidate) and not os.path.isdir(candidate):
+                return candidate
+        if here in ("/", stop):
+            return None
+        here = posixpath.dirname(here)
+    return None
+
+
+def absolute(path: str, base: str, ctx: Ctx) -> str:
+    from .paths import resolve
+
+    return resolve(path, base, ctx.home)
+
+
+# --------------------------------------------------------------------------- entry
+
+
+def add_runs(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
+    """Append what the task runner ``f.name`` will run to ``f.runs`` (see the module)."""
+    add_runs_as(f, f.name, args, ctx)
+
+
+def add_runs_as(f: Facts, tool: str, args: tuple[str, ...], ctx: Ctx) -> None:
+    """:func:`add_runs` for a runner reached another way (``python -m pytest`` → ``pytest``)."""
+    reader = _READERS.get(tool)
+    if reader is None:
+        return
+    try:
+        found = reader(f, args, ctx)
+    except Unreadable as exc:
+        f.hit("CAT006", f"{f.label} (runs {exc.path}, which cannot be read: {exc.why})")
+        return
+    except (OSError, ValueError, RecursionError) as exc:  # fail closed: what runs is not known
+        f.hit("CAT006", f"{f.label} (its task file could not be read: {type(exc).__name__})")
+        return
+    f.runs.extend(run for run in found if run[1].strip())
+
+
+Runs = list[tuple[str, str, str]]
+
+
+def _make(f: Facts, args: tuple[str, ...], ctx: Ctx) -> Runs:
+    from .tasks_make import make_runs
+
+    return make_runs(f, args, ctx)
+
+
+def _more(f: Facts, args: tuple[str, ...], ctx: Ctx) -> Runs:
+    from .tasks_more import READERS
+
+    return READERS[f.name](f, args, ctx)
+
+
+# --------------------------------------------------------------------------- package.json
+
+#: What a bare install runs from the root package (npm's documented order).
+INSTALL_SCRIPTS = ("preinstall", "install", "postinstall", "prepublish", "preprepare", "prepare", "postprepare")
+#: npm sub-commands that run lifecycle scripts of the root package, and which ones.
+_NPM_LIFECYCLE: dict[str, tuple[str, ...]] = {
+    **dict.fromkeys(("install", "i", "in", "ins", "inst", "insta", "instal", "isntall", "add", "ci", "clean-install",
+                     "install-clean", "isntall-clean", "rebuild", "rb"), INSTALL_SCRIPTS),
+    "pack": ("prepack", "prepare", "postpack"),
+    "publish": ("prepublishOnly", "prepack", "prepare", "postpack", "publish", "postpublish"),
+    "version": ("preversion", "version", "postversion"),
+}
+_NPM_INSTALLS = frozenset(k for k, v in _NPM_LIFECYCLE.items() if v is INSTALL_SCRIPTS)
+#: Install forms that run the root package's scripts even when packages are named.
+_NPM_ALWAYS = frozenset({"ci", "clean-install", "install-clean", "isntall-clean", "rebuild", "rb"})
+#: Sub-commands that run the script of the same name (npm's aliases included).
+_NPM_NAMED = {"test": "test", "t": "test", "tst": "test", "start": "start", "stop": "stop", "restart": "restart"}
+_NPM_RUN = frozenset({"run", "run-script", "rum", "urn"})
+#: Options of npm/yarn/pnpm/bun that take a value (so it is not read as a script name).
+_PKG_VALUE = frozenset({"--prefix", "-C", "--dir", "--cwd", "-w", "--workspace", "--filter", "-F", "--registry",
+                        "--script-shell", "--loglevel", "--cache", "--userconfig", "--tag", "--otp"})
+
+
+def _package_dir(parsed_opts: dict[str, str], base: str, ctx: Ctx) -> str | None:
+    for name in ("--prefix", "-C", "--dir", "--cwd"):
+        if name in parsed_opts:
+            return absolute(parsed_opts[name], base, ctx)
+    found = find_up(base, ("package.json",))
+    return posixpath.dirname(found) if found else None
+
+
+def _split(args: tuple[str, ...]) -> tuple[dict[str, str], set[str], list[str], list[str]]:
+    """``(options with values, flags, operands, words after --)`` of a package tool."""
+    opts: dict[str, str] = {}
+    flags: set[str] = set()
+    ops: list[str] = []
+    rest: list[str] = []
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if arg == "--":
+            rest = list(args[i + 1:])
+            break
+        if arg.startswith("-") and len(arg) > 1:
+            name, eq, value = arg.partition("=")
+            if eq:
+                opts[name] = value
+            elif name in _PKG_VALUE and i + 1 < len(args):
+                opts[name] = args[i + 1]
+                i += 1
+            else:
+                flags.add(name)
+        else:
+            ops.append(arg)
+        i += 1
+    return opts, flags, ops, rest
+
+
+def _scripts(text: str, path: str) -> dict[str, str]:
+    data = json.loads(text)
+    scripts = data.get("scripts") if isinstance(data, dict) else None
+    if not isinstance(scripts, dict):
+        return {}
+    return {k: v for k, v in scripts.items() if isinstance(k, str) and isinstance(v, str)}
+
+
+def _package_scripts(tool: str, ops: list[str], subs: Any) -> tuple[tuple[str, ...], list[str], bool]:
+    """``(script names, their extra arguments, whether pre/post scripts run)`` for a
+    package tool's operands: ``npm run X``, ``npm test``, ``yarn X``, ``pnpm X``,
+    ``bun run X``; a bare install's lifecycle scripts (in npm's order, no pre/post of
+    their own); nothing for anything else."""
+    first = ops[0] if ops else ""
+    if tool == "yarn" and (not ops or (first == "install" and len(ops) == 1)):
+        return INSTALL_SCRIPTS, [], False
+    if first in _NPM_RUN and len(ops) > 1 and (tool != "bun" or first == "run"):
+        return (ops[1],), ops[2:], True
+    if first in _NPM_NAMED and tool != "bun":  # ``bun test`` is bun's own test runner
+        return (_NPM_NAMED[first],), ops[1:], True
+    if tool == "npm" and first in ("install-test", "it", "install-ci-test", "cit"):
+        return INSTALL_SCRIPTS + ("test",), [], False
+    if first in _NPM_LIFECYCLE:
+        if first in _NPM_INSTALLS:
+            bare = len(ops) == 1 and first != "add"
+            return (INSTALL_SCRIPTS, [], False) if bare or (tool == "npm" and first in _NPM_ALWAYS) else ((), [], False)
+        return (_NPM_LIFECYCLE[first], [], False) if tool != "bun" and (tool == "npm" or first != "version") else ((), [], False)
+    if tool in ("yarn", "pnpm", "bun") and first and first not in subs and "/" not in first and "." not in first:
+        return (first,), ops[1:], True  # ``yarn build``, ``pnpm lint``, ``bun dev``: a script name
+    return (), [], False
+
+
+def _package(f: Facts, args: tuple[str, ...], ctx: Ctx) -> Runs:
+    """The scripts ``npm``/``yarn``/``pnpm``/``bun`` run from package.json."""
+    from ..catalog import catalog as C
+
+    opts, flags, ops, rest = _split(args)
+    if "--help" in flags or "-h" in flags:
+        return []
+    tool = "yarn" if f.name == "yarnpkg" else f.name
+    names, extra, with_hooks = _package_scripts(tool, ops, C.TOOLS[tool].subs)
+    if not names or ("--ignore-scripts" in flags and not with_hooks):
+        return []
+    home = _package_dir(opts, f.base, ctx)
+    if home is None:
+        return []
+    workspace = opts.get("--workspace") or opts.get("-w")
+    if workspace and tool == "npm":
+        home = absolute(workspace, home, ctx)  # a path; a package name is left to npm
+    path = posixpath.join(home, "package.json")
+    scripts = read_cached(path, _scripts, "package.json")
+    if scripts is None:
+        return []
+    words = " ".join(shlex.quote(w) for w in extra + rest)
+    steps: list[str] = []
+    prefix = cd_line(home, ctx)
+    for name in names:
+        order = (f"pre{name}", name, f"post{name}") if with_hooks and "--ignore-scripts" not in flags else (name,)
+        for step in order:
+            body = scripts.get(step)
+            if body is None and step == "start" and name == "start" and os.path.isfile(posixpath.join(home, "server.js")):
+                body = "node server.js"  # npm's default start script
+            if body is not None:
+                steps.append(prefix + (f"{body} {words}" if step == name and words else body))
+    return [("sh", "\n".join(steps), path)] if steps else []
+
+
+def cd_line(folder: str, ctx: Ctx) -> str:
+    """A ``cd`` into the folder a task runs in, so the shell analysis resolves its
+    relative paths there; nothing when that is where the call runs."""
+    return "" if folder == ctx.cwd else f"cd {shlex.quote(folder)}\n"
+
+
+# --------------------------------------------------------------------------- pytest
+
+#: pytest options that take a value (the value is not a test path).
+_PYTEST_VALUE = frozenset({
+    "-k", "-m", "-p", "-o", "-c", "-W", "-n", "-r", "--rootdir", "--confcutdir", "--basetemp", "--override-ini",
+    "--config-file", "--junitxml", "--junit-xml", "--tb", "--maxfail", "--durations", "--deselect", "--ignore",
+    "--ignore-glob", "--log-level", "--log-file", "--import-mode", "--capture", "--cov-report", "--dist",
+    "--numprocesses", "--maxprocesses", "--timeout", "--reruns", "--randomly-seed", "--log-cli-level", "--color",
+    "--html", "--json-report-file", "--benchmark-json", "--junit-prefix",
+})
+
+
+def _pytest(f: Facts, args: tuple[str, ...], ctx: Ctx) -> Runs:
+    """``conftest.py`` files from the rootdir down to the test paths, and the test files
+    named on the command line (pytest imports them all)."""
+    if any(a in ("--help", "-h", "--version", "-V", "--noconftest") for a in args):
+        return []
+    base = f.base
+    paths: list[str] = []
+    rootdir = config = None
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        name, eq, value = arg.partition("=")
+        if arg.startswith("-"):
+            if name in _PYTEST_VALUE and not eq and i + 1 < len(args):
+                value = args[i + 1]
+                i += 1
+            if name == "--rootdir":
+                rootdir = absolute(value, base, ctx)
+            elif name in ("-c", "--config-file"):
+                config = absolute(value, base, ctx)
+        else:
+            paths.append(absolute(arg.split("::", 1)[0], base, ctx))
+        i += 1
+    targets = paths or [base]
+    if rootdir is None:
+        if config is not None:
+            rootdir = posixpath.dirname(config)
+        else:
+            anchor = posixpath.commonpath(targets) if len(targets) > 1 else targets[0]
+            if not os.path.isdir(anchor):
+                anchor = posixpath.dirname(anchor)
+            found = find_up(anchor, _PYTEST_INI)
+            rootdir = posixpath.dirname(found) if found else anchor
+    files: dict[str, None] = {}
+    for target in targets:
+        folder = target if os.path.isdir(target) else posixpath.dirname(target)
+        for above in _between(rootdir, folder):
+            files[posixpath.join(above, "conftest.py")] = None
+        if os.path.isdir(target):
+            for found_file in _conftests_below(target):
+                files[found_file] = None
+        elif target.endswith(".py"):
+            files[target] = None
+    out: Runs = []
+    for path in list(files)[: MAX_CONFTESTS + len(paths)]:
+        text = read_cached(path, _text, "text")
+        if text is not None:
+            out.append(("python", text, path))
+    return out
+
+
+def _between(top: str, folder: str) -> list[str]:
+    """``top`` and every folder from it down to ``folder`` (just ``folder`` when it is not below ``top``)."""
+    if folder != top and not folder.startswith(top.rstrip("/") + "/"):
+        return [folder]
+    chain = [folder]
+    while folder != top and len(chain) < MAX_UP:
+        folder = posixpath.dirname(folder)
+        chain.append(folder)
+    return chain[::-1]
+
+
+def _conftests_below(top: str) -> list[str]:
+    """conftest.py files under ``top``, shallowest first, within :data:`MAX_WALK` entries
+    (a larger tree keeps the ones nearest its top: where a project's fixtures live)."""
+    found: list[str] = []
+    queue = [top]
+    seen = 0
+    while queue and seen < MAX_WALK and len(found) < MAX_CONFTESTS:
+        folder = queue.pop(0)
+        try:
+            with os.scandir(folder) as entries:
+                listing = list(entries)
+        except OSError:
+            continue
+        seen += len(listing)
+        if folder != top and any(e.name == "pyvenv.cfg" for e in listing):
+            continue  # a virtual environment: pytest does not collect it
+        for entry in listing:
+            if entry.name == "conftest.py" and folder != top:
+                found.append(entry.path)
+            elif entry.is_dir(follow_symlinks=False) and not entry.name.startswith(".") and entry.name not in _PYTEST_SKIP \
+                    and not entry.name.endswith(".egg"):
+                queue.append(entry.path)
+    return found
+
+
+_READERS: dict[str, Callable[[Facts, tuple[str, ...], Ctx], Runs]] = {
+    "make": _make,
+    "gmake": _make,
+    "npm": _package,
+    "yarn": _package,
+    "yarnpkg": _package,
+    "pnpm": _package,
+    "bun": _package,
+    "pytest": _pytest,
+    "py.test": _pytest,
+    "tox": _more,
+    "nox": _more,
+    "just": _more,
+    "task": _more,
+}
+
+#: The task runners whose files this module reads (the checks call :func:`add_runs` for them).
+RUNNERS = frozenset(_READERS)

@@ -1,0 +1,455 @@
+"""What ``tox``, ``nox``, ``just`` and ``task`` will run, read from their files.
+
+* ``tox``: the ``commands_pre``/``commands``/``commands_post`` of the environments run
+  (``-e a,b``; every environment otherwise), from ``tox.ini``, ``setup.cfg``'s
+  ``[tox:tox]``, ``pyproject.toml`` (``legacy_tox_ini`` or ``[tool.tox]``) or ``tox.toml``;
+  ``{posargs}`` is what follows ``--``;
+* ``nox``: ``noxfile.py`` (Python: importing it runs it, ``nox -l`` included);
+* ``just``: the recipes named (the first one by default) and their dependencies, with
+  ``{{name}}`` replaced by fixed variables and arguments; backtick assignments run
+  whenever the justfile is read; a shebang recipe is its interpreter's code;
+* ``task`` (go-task): only where a Taskfile exists (otherwise ``task`` is Taskwarrior):
+  the ``cmds`` of the tasks named (``default`` otherwise) and of their ``deps``.
+"""
+
+from __future__ import annotations
+
+import configparser
+import posixpath
+import re
+import shlex
+from collections.abc import Callable
+from typing import Any
+
+from .facts import Ctx, Facts
+from .tasks import Runs, absolute, cd_line, find_up, read_cached
+
+__all__ = ["READERS"]
+
+#: Recipes or tasks followed from the ones named.
+MAX_TASKS = 128
+
+
+# --------------------------------------------------------------------------- tox
+
+_TOX_NO_RUN = frozenset({"list", "l", "config", "c", "depends", "de", "quickstart", "q", "legacy", "le", "exec", "e"})
+_TOX_NO_RUN_OPTS = frozenset({"-l", "-a", "--listenvs", "--listenvs-all", "--showconfig", "--help", "-h", "--version",
+                              "--help-ini", "--hi", "--notest", "--no-test"})
+_TOX_KEYS = ("commands_pre", "commands", "commands_post")
+
+
+def _tox_ini(text: str, path: str) -> dict[str, dict[str, str]]:
+    parser = configparser.RawConfigParser(strict=False)
+    parser.read_string(text, path)
+    return {name: dict(parser.items(name)) for name in parser.sections()}
+
+
+def _tox_pyproject(text: str, path: str) -> dict[str, dict[str, str]] | None:
+    import tomllib
+
+    data = tomllib.loads(text).get("tool", {}).get("tox")
+    if not isinstance(data, dict):
+        return None
+    legacy = data.get("legacy_tox_ini")
+    if isinstance(legacy, str):
+        return _tox_ini(legacy, path)
+    return _tox_toml_sections(data)
+
+
+def _tox_toml(text: str, path: str) -> dict[str, dict[str, str]]:
+    import tomllib
+
+    return _tox_toml_sections(tomllib.loads(text))
+
+
+def _tox_toml_sections(data: dict[str, Any]) -> dict[str, dict[str, str]]:
+    """tox's TOML form (``env_run_base``, ``env.NAME``) as ini-like sections of command lines."""
+
+    def lines(table: Any) -> dict[str, str]:
+        out: dict[str, str] = {}
+        if not isinstance(table, dict):
+            return out
+        for key in _TOX_KEYS:
+            commands = table.get(key)
+            if isinstance(commands, list):
+                out[key] = "\n".join(" ".join(str(w) for w in c) if isinstance(c, list) else str(c) for c in commands)
+        return out
+
+    sections = {"testenv": lines(data.get("env_run_base"))}
+    envs = data.get("env")
+    if isinstance(envs, dict):
+        for name, table in envs.items():
+            sections[f"testenv:{name}"] = lines(table)
+    return sections
+
+
+def _tox(f: Facts, args: tuple[str, ...], ctx: Ctx) -> Runs:
+    if args[:1] and args[0] in _TOX_NO_RUN or any(a in _TOX_NO_RUN_OPTS for a in args):
+        return []
+    before, dashdash, posargs = _split_dashdash(args)
+    config = envs = None
+    for k, arg in enumerate(before):
+        name, eq, value = arg.partition("=")
+        if name in ("-c", "--conf", "--configfile", "-e", "--env"):
+            value = value if eq else (before[k + 1] if k + 1 < len(before) else "")
+            if name in ("-e", "--env"):
+                envs = [e.strip() for e in value.split(",") if e.strip()]
+            else:
+                config = absolute(value, f.base, ctx)
+    found = _tox_config(config, f.base)
+    if found is None:
+        return []
+    path, sections = found
+    folder = posixpath.dirname(path)
+    if envs is None or "ALL" in envs:
+        chosen = [s for s in sections if s == "testenv" or s.startswith("testenv:")]
+    else:
+        chosen = []
+        for env in envs:
+            own = f"testenv:{env}"
+            chosen.append(own if own in sections and any(k in sections[own] for k in _TOX_KEYS) else "testenv")
+    steps: list[str] = []
+    for section in dict.fromkeys(chosen):
+        values = sections.get(section, {})
+        base = sections.get("testenv", {})
+        for key in _TOX_KEYS:
+            text = values.get(key, base.get(key, ""))
+            for line in text.split("\n"):
+                line = line.strip().lstrip("-!").strip()
+                if line and not line.startswith("#"):
+                    steps.append(_tox_substitute(line, folder, section.partition(":")[2] or "py", posargs, ctx))
+    _ = dashdash
+    return [("sh", cd_line(folder, ctx) + "\n".join(steps), path)] if steps else []
+
+
+def _tox_config(config: str | None, base: str) -> tuple[str, dict[str, dict[str, str]]] | None:
+    if config is not None and not config.endswith((".ini", ".cfg", ".toml")):
+        base, config = config, None  # ``-c DIR``
+    candidates = [config] if config else []
+    if not candidates:
+        found = find_up(base, ("tox.ini", "tox.toml", "pyproject.toml", "setup.cfg"))
+        if found is None:
+            return None
+        folder = posixpath.dirname(found)
+        candidates = [posixpath.join(folder, n) for n in ("tox.ini", "setup.cfg", "pyproject.toml", "tox.toml")]
+    for path in candidates:
+        name = posixpath.basename(path)
+        if name.endswith(".toml"):
+            sections = read_cached(path, _tox_pyproject if name == "pyproject.toml" else _tox_toml, "tox")
+        else:
+            sections = read_cached(path, _tox_ini, "tox-ini")
+            if sections is not None and name == "setup.cfg":
+                sections = {k.replace("tox:tox", "tox"): v for k, v in sections.items() if "tox" in k or "testenv" in k} or None
+        if sections:
+            return path, sections
+    return None
+
+
+def _tox_substitute(line: str, folder: str, env: str, posargs: list[str], ctx: Ctx) -> str:
+    given = " ".join(shlex.quote(a) for a in posargs)
+    work = posixpath.join(folder, ".tox")
+
+    def one(match: re.Match[str]) -> str:
+        key, _, default = match.group(1).partition(":")
+        known = {"toxinidir": folder, "toxworkdir": work, "envdir": f"{work}/{env}", "envname": env,
+                 "envpython": "python", "envbindir": f"{work}/{env}/bin", "envtmpdir": f"{work}/{env}/tmp",
+                 "envlogdir": f"{work}/{env}/log", "homedir": ctx.home, "envsitepackagesdir": f"{work}/{env}/lib",
+                 "temp_dir": f"{work}/.tmp", "tox_root": folder, "work_dir": work, "env_name": env,
+                 "env_dir": f"{work}/{env}", "env_bin_dir": f"{work}/{env}/bin", "env_python": "python", "/": "/"}
+        if key == "posargs":
+            return given or default
+        if key == "env":
+            name, _, fallback = default.partition(":")
+            return "${" + name + (":-" + fallback if fallback else "") + "}"
+        return known.get(key, match.group(0))
+
+    return re.sub(r"\{([^{}\s]+)\}", one, line)
+
+
+def _split_dashdash(args: tuple[str, ...]) -> tuple[tuple[str, ...], bool, list[str]]:
+    if "--" in args:
+        at = args.index("--")
+        return args[:at], True, list(args[at + 1:])
+    return args, False, []
+
+
+# --------------------------------------------------------------------------- nox
+
+
+def _nox(f: Facts, args: tuple[str, ...], ctx: Ctx) -> Runs:
+    if any(a in ("--help", "-h", "--version") for a in args):
+        return []
+    path = "noxfile.py"
+    for k, arg in enumerate(args):
+        name, eq, value = arg.partition("=")
+        if name in ("-f", "--noxfile"):
+            path = value if eq else (args[k + 1] if k + 1 < len(args) else path)
+    path = absolute(path, f.base, ctx)
+    text = read_cached(path, _plain, "text")
+    return [("python", text, path)] if text is not None else []
+
+
+def _plain(text: str, path: str) -> str:
+    return text
+
+
+# --------------------------------------------------------------------------- just
+
+_JUST_NO_RUN = frozenset({"-l", "--list", "--dump", "--summary", "--show", "-s", "--variables", "--groups", "--fmt", "--init",
+                          "--help", "-h", "--version", "-V", "--completions", "--changelog", "--man", "--edit", "-e"})
+_RECIPE = re.compile(r"^@?([A-Za-z_][\w-]*)((?:\s+[^:=]*?)?)\s*:(?![=:])\s*(.*)$")
+_JUST_SET = re.compile(r"^set\s+([\w-]+)\s*:=\s*(.*)$")
+_JUST_ASSIGN = re.compile(r"^(?:export\s+)?([A-Za-z_][\w-]*)\s*:=\s*(.*)$")
+
+
+class _Justfile:
+    def __init__(self) -> None:
+        self.recipes: dict[str, tuple[list[str], list[str], list[str]]] = {}  # name → (params, deps, body lines)
+        self.first: str | None = None
+        self.values: dict[str, str] = {}
+        self.backticks: list[str] = []
+        self.shell: str = "sh"
+
+
+def _parse_justfile(text: str, path: str) -> _Justfile:
+    out = _Justfile()
+    lines = text.replace("\r\n", "\n").split("\n")
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        i += 1
+        if not line.strip() or line.lstrip().startswith("#") or line[0] in " \t" or line.startswith("["):
+            continue
+        setting = _JUST_SET.match(line)
+        if setting:
+            if setting.group(1) == "shell":
+                words = re.findall(r"""["']([^"']*)["']""", setting.group(2))
+                if words:
+                    out.shell = posixpath.basename(words[0])
+            continue
+        assign = _JUST_ASSIGN.match(line)
+        if assign:
+            value = assign.group(2).strip()
+            literal = re.fullmatch(r"""(["'])(.*)\1""", value)
+            if literal:
+                out.values[assign.group(1)] = literal.group(2)
+            elif value.startswith("`") and value.endswith("`"):
+                out.backticks.append(value.strip("`"))
+                out.values[assign.group(1)] = "$(" + value.strip("`") + ")"
+            continue
+        recipe = _RECIPE.match(line)
+        if not recipe:
+            continue
+        name = recipe.group(1)
+        params = [p.lstrip("+*$").split("=", 1)[0] for p in recipe.group(2).split()]
+        deps = re.findall(r"\(?([A-Za-z_][\w-]*)", recipe.group(3).split("#", 1)[0])
+        body: list[str] = []
+        while i < len(lines) and (not lines[i].strip() or lines[i][0] in " \t"):
+            body.append(lines[i].strip())
+            i += 1
+        out.recipes[name] = (params, deps, body)
+        if out.first is None:
+            out.first = name
+    return out
+
+
+def _just(f: Facts, args: tuple[str, ...], ctx: Ctx) -> Runs:
+    if any(a.partition("=")[0] in _JUST_NO_RUN for a in args):
+        return []
+    path = folder = None
+    words: list[str] = []
+    k = 0
+    while k < len(args):
+        arg = args[k]
+        name, eq, value = arg.partition("=")
+        if name in ("-f", "--justfile", "-d", "--working-directory"):
+            if not eq:
+                value = args[k + 1] if k + 1 < len(args) else ""
+                k += 1
+            if name in ("-f", "--justfile"):
+                path = absolute(value, f.base, ctx)
+            else:
+                folder = absolute(value, f.base, ctx)
+        elif name in ("--set",):
+            k += 2
+        elif not arg.startswith("-"):
+            words.append(arg)
+        k += 1
+    if path is None:
+        path = _find_justfile(f.base)
+        if path is None:
+            return []
+    parsed = read_cached(path, _parse_justfile, "justfile")
+    if parsed is None:
+        return []
+    folder = folder or posixpath.dirname(path)
+    values = dict(parsed.values)
+    for word in list(words):
+        name, eq, value = word.partition("=")
+        if eq and name in values:
+            values[name] = value  # ``just name=value recipe`` overrides a variable
+            words.remove(word)
+    named: list[tuple[str, list[str]]] = []
+    while words:
+        head = words.pop(0)
+        recipe = parsed.recipes.get(head)
+        if recipe is None:
+            break
+        given = words[: len(recipe[0])]
+        words = words[len(recipe[0]):]
+        named.append((head, given))
+    if not named and parsed.first:
+        named = [(parsed.first, [])]
+    language = parsed.shell if parsed.shell in ("python", "python3", "node") else "sh"
+    out: Runs = []
+    lines: list[str] = [f"$({b})" for b in parsed.backticks]
+    seen: set[str] = set()
+    todo = list(reversed(named))
+    while todo and len(seen) < MAX_TASKS:
+        name, given = todo.pop()
+        if name in seen or name not in parsed.recipes:
+            continue
+        seen.add(name)
+        params, deps, body = parsed.recipes[name]
+        scope = {**values, **dict(zip(params, given, strict=False))}
+        todo.extend((d, []) for d in reversed(deps))
+        text = [_just_interpolate(line, scope) for line in body if line]
+        if text and text[0].startswith("#!"):
+            interpreter = _shebang_language(text[0])
+            out.append((interpreter, "\n".join(text[1:]), path))
+            continue
+        lines.extend(line.lstrip("@-") for line in text)
+    if lines:
+        out.append((language, cd_line(folder, ctx) + "\n".join(lines) if language == "sh" else "\n".join(lines), path))
+    return out
+
+
+def _find_justfile(base: str) -> str | None:
+    import os
+
+    here = base
+    for _ in range(32):
+        try:
+            names = os.listdir(here)
+        except OSError:
+            names = []
+        for name in names:
+            if name.lower() in ("justfile", ".justfile"):
+                return posixpath.join(here, name)
+        if here == "/":
+            return None
+        here = posixpath.dirname(here)
+    return None
+
+
+def _just_interpolate(line: str, scope: dict[str, str]) -> str:
+    def one(match: re.Match[str]) -> str:
+        expr = match.group(1).strip()
+        return scope.get(expr, "${JUST_" + re.sub(r"\W", "_", expr)[:40] + "}")
+
+    return re.sub(r"\{\{(.*?)\}\}", one, line)
+
+
+def _shebang_language(line: str) -> str:
+    from .models import MODELS
+
+    words = line[2:].split()
+    if words and posixpath.basename(words[0]) == "env":
+        words = [w for w in words[1:] if not w.startswith("-")]
+    name = posixpath.basename(words[0]) if words else "sh"
+    name = re.sub(r"[\d.]+$", "", name) or name
+    if name in ("sh", "bash", "dash", "zsh", "ksh"):
+        return "sh"
+    return name if name in MODELS else "sh"
+
+
+# --------------------------------------------------------------------------- task (go-task)
+
+_TASKFILES = ("Taskfile.yml", "taskfile.yml", "Taskfile.yaml", "taskfile.yaml", "Taskfile.dist.yml",
+              "taskfile.dist.yml", "Taskfile.dist.yaml", "taskfile.dist.yaml")
+
+
+def _parse_taskfile(text: str, path: str) -> dict[str, Any]:
+    import yaml
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    data = yaml.load(text, Loader=loader)  # noqa: S506 - a safe loader
+    return data if isinstance(data, dict) else {}
+
+
+def _task(f: Facts, args: tuple[str, ...], ctx: Ctx) -> Runs:
+    if any(a in ("-l", "--list", "-a", "--list-all", "--help", "-h", "--version", "--init", "-i", "--summary", "-n",
+                 "--dry") for a in args):
+        return []
+    path = folder = None
+    names: list[str] = []
+    before, _dashdash, cli_args = _split_dashdash(args)
+    k = 0
+    while k < len(before):
+        arg = before[k]
+        name, eq, value = arg.partition("=")
+        if name in ("-t", "--taskfile", "-d", "--dir"):
+            if not eq:
+                value = before[k + 1] if k + 1 < len(before) else ""
+                k += 1
+            if name in ("-t", "--taskfile"):
+                path = absolute(value, f.base, ctx)
+            else:
+                folder = absolute(value, f.base, ctx)
+        elif not arg.startswith("-") and not eq:
+            names.append(arg)
+        k += 1
+    if path is None:
+        path = find_up(folder or f.base, _TASKFILES)
+        if path is None:
+            return []  # no Taskfile: ``task`` is Taskwarrior here
+    data = read_cached(path, _parse_taskfile, "taskfile")
+    if not data:
+        return []
+    tasks = data.get("tasks") if isinstance(data.get("tasks"), dict) else {}
+    variables = {k: str(v) for k, v in (data.get("vars") or {}).items() if isinstance(v, (str, int, float))} \
+        if isinstance(data.get("vars"), dict) else {}
+    variables["CLI_ARGS"] = " ".join(shlex.quote(a) for a in cli_args)
+    home = posixpath.dirname(path)
+    steps: list[str] = []
+    seen: set[str] = set()
+    todo = list(reversed(names or ["default"]))
+    while todo and len(seen) < MAX_TASKS:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        spec = tasks.get(name)
+        if isinstance(spec, (str, list)):
+            spec = {"cmds": spec if isinstance(spec, list) else [spec]}
+        if not isinstance(spec, dict):
+            continue
+        where = absolute(str(spec["dir"]), home, ctx) if isinstance(spec.get("dir"), str) else home
+        for dep in reversed(spec.get("deps") or []):
+            dep_name = dep.get("task") if isinstance(dep, dict) else dep
+            if isinstance(dep_name, str):
+                todo.append(dep_name)
+        for cmd in spec.get("cmds") or []:
+            if isinstance(cmd, dict):
+                if isinstance(cmd.get("task"), str):
+                    todo.insert(0, cmd["task"])
+                cmd = cmd.get("cmd")
+            if isinstance(cmd, str) and cmd.strip():
+                steps.append(cd_line(where, ctx) + _task_template(cmd, variables))
+    return [("sh", "\n".join(steps), path)] if steps else []
+
+
+def _task_template(text: str, variables: dict[str, str]) -> str:
+    def one(match: re.Match[str]) -> str:
+        name = match.group(1)
+        return variables.get(name, "${" + name + "}")
+
+    return re.sub(r"\{\{\s*\.([A-Za-z_]\w*)\s*\}\}", one, text)
+
+
+READERS: dict[str, Callable[[Facts, tuple[str, ...], Ctx], Runs]] = {
+    "tox": _tox,
+    "nox": _nox,
+    "just": _just,
+    "task": _task,
+}
