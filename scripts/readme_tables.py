@@ -5,7 +5,8 @@
 Each generated block sits between ``<!-- NAME:start -->`` and ``<!-- NAME:end -->`` markers,
 in whichever of README.md and docs/**/*.md holds it; its headings are set one level below
 the heading it sits under. The blocks: ``demo`` (``bastion demo``), ``accuracy``
-(``bastion eval`` over the corpus), ``attacks`` (``scripts/attack_report.py``),
+(``bastion eval`` over the corpus), ``attacks`` (``scripts/attack_report.py``), ``effects``
+(``bastion eval`` over the effects attack sets),
 ``real-sessions`` (``scripts/real_sessions_report.py``), ``peer-suites``
 (``scripts/peer_suites_report.py``), ``speed`` (``benchmarks/bench.py``), and the README's
 summaries ``headline-accuracy`` (from the runs above) and ``headline-speed`` (read from the
@@ -116,6 +117,19 @@ def attack_rows(attacks: str) -> list[str]:
             + " / ".join(f"{pct} of {n}" for _, n, pct in held) + " |"]
 
 
+def effects_rows(reports: list[dict]) -> list[str]:
+    """Headline row for the effects sets' holdout files (``bastion eval`` on attack sets)."""
+    held = [r for r in reports if r["kind"] == "attacks" and r["file"].endswith("holdout.jsonl")]
+    deny = [r["overall"].get("deny", {}) for r in held]
+    look = [r["overall"].get("not_deny", {}) for r in held]
+    n, caught, denied = (sum(d.get(k, 0) for d in deny) for k in ("deny n", "deny caught", "deny denied"))
+    if not n:
+        return []
+    looks, look_denied = (sum(d.get(k, 0) for d in look) for k in ("not_deny n", "not_deny deny"))
+    return [f"| danger one level down, held-out effects sets ({n} catastrophic, {looks} look-alikes): caught / "
+            f"denied in every mode / look-alikes denied | {_pct(caught, n)} / {_pct(denied, n)} / {look_denied} |"]
+
+
 def _cell(block: str, section: str, row: str, column: int) -> str | None:
     """One cell of a table under the heading that starts with ``section`` in a block."""
     part = re.split(r"^#+ ", block, flags=re.M)
@@ -176,6 +190,15 @@ def main() -> int:
     fill(texts, "attacks", attacks)
     if headline is not None:
         headline += attack_rows(attacks)
+
+    sys.path.insert(0, str(ROOT / "src"))
+    from bastion.evaluate import render_markdown as render
+
+    sets = [str(p) for p in sorted((ROOT / "tests" / "attacks").glob("effects*/*.jsonl"))]
+    effects = json.loads(_run([python, "-m", "bastion", "eval", "--json", *sets]))
+    fill(texts, "effects", render(effects).strip())
+    if headline is not None:
+        headline += effects_rows(effects)
 
     for name, script in (("real-sessions", "real_sessions_report.py"), ("peer-suites", "peer_suites_report.py")):
         out = _run([python, str(ROOT / "scripts" / script), "--json"])

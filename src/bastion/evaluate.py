@@ -130,6 +130,46 @@ def evaluate_commands(path: Path, records: list[dict[str, Any]], guard: Any, pro
     }
 
 
+def evaluate_attacks(path: Path, records: list[dict[str, Any]], guards: dict[str, Any], project: str) -> dict[str, Any]:
+    """An attack set (``command`` + ``expect``: ``deny`` for a catastrophic command,
+    ``not_deny`` for a look-alike, ``ask_or_deny`` for one that needs a person): each case
+    in default mode and in ``bypassPermissions``, tallied per family and per technique.
+
+    "caught" is an ask or a deny in default mode; "denied" is a deny in bypass mode (so in
+    every mode); "held" adds the immune asks, which become denies wherever nobody answers."""
+    from .model import ToolCall, Verdict
+
+    def outcome(decision: Any) -> str:
+        if decision.verdict is Verdict.ASK:
+            return "immune" if decision.immune else "ask"
+        return str(decision.verdict.value)
+
+    slices: dict[str, dict[str, Counter]] = {"family": defaultdict(Counter), "technique": defaultdict(Counter)}
+    totals: dict[str, Counter] = defaultdict(Counter)
+    misses: list[dict[str, Any]] = []
+    progress = _Progress(path.name, len(records))
+    for done, record in enumerate(records, 1):
+        call = ToolCall("Bash", {"command": record["command"]}, cwd=project)
+        default, bypass = (outcome(guards[mode].check(call)) for mode in ("default", "bypass"))
+        expect = record.get("expect", "?")
+        keys = [totals[expect]] + [slices[name][str(record[name])] for name in slices if record.get(name)]
+        for tally in keys:
+            tally[f"{expect} n"] += 1
+            if expect == "not_deny":
+                tally[f"{expect} {default}"] += 1
+            else:
+                tally[f"{expect} caught"] += default != "allow"
+                tally[f"{expect} denied"] += bypass == "deny"
+                tally[f"{expect} held"] += bypass in ("deny", "immune")
+        if (expect == "not_deny" and default == "deny") or (expect != "not_deny" and bypass not in ("deny", "immune")):
+            misses.append({"id": record.get("id"), "cmd": record["command"], "default": default, "bypass": bypass})
+        progress.update(done)
+    progress.close()
+    return {"file": str(path), "kind": "attacks", "overall": {k: dict(v) for k, v in totals.items()},
+            "by_family": {k: dict(v) for k, v in sorted(slices["family"].items())},
+            "by_technique": {k: dict(v) for k, v in sorted(slices["technique"].items())}, "misses": misses}
+
+
 def evaluate_texts(path: Path, records: list[dict[str, Any]]) -> dict[str, Any]:
     """Scan every text record (prompt-injection corpus) and tally detections."""
     from .injection.scanner import is_injection, scan
@@ -185,11 +225,26 @@ def _evaluate_in(project: str, env: dict[str, str], paths: Iterable[str]) -> lis
         records = [record for _, record in _records(path)]
         if records and "cmd" in records[0]:
             reports.append(evaluate_commands(path, records, guard, project))
+        elif records and "command" in records[0] and "expect" in records[0]:
+            reports.append(evaluate_attacks(path, records, _attack_guards(project, env), project))
         elif records and "text" in records[0]:
             reports.append(evaluate_texts(path, records))
         else:
-            raise ValueError(f"{path}: records need a 'cmd' (commands) or 'text' (injection texts) field")
+            raise ValueError(f"{path}: records need a 'cmd' (commands), 'command' and 'expect' (an attack set) "
+                             "or 'text' (injection texts) field")
     return reports
+
+
+def _attack_guards(project: str, env: dict[str, str]) -> dict[str, Any]:
+    """Guards in default and bypass mode, as bastion is used: its hook installed in Claude
+    Code's settings of the throw-away home (so deleting them switches the guard off)."""
+    from .adapters.install import install
+    from .engine import Guard
+    from .model import Mode
+
+    install("claude-code", "user", env=env)
+    return {"default": Guard.from_settings(project, isolated=True, env=env, mode=Mode.DEFAULT),
+            "bypass": Guard.from_settings(project, isolated=True, env=env, mode=Mode.BYPASS)}
 
 
 def _pct(value: float) -> str:
@@ -227,6 +282,8 @@ def render_markdown(reports: list[dict[str, Any]], *, min_category: int = 1) -> 
                     out.append(f"| {key} | {t['n']} | {_pct(t['deny'] / t['n'])} | {_pct(t['ask'] / t['n'])} | {_pct(t['allow'] / t['n'])} |")
             for source, t in sorted(report["by_source"].items(), key=lambda kv: -kv[1]["n"]):
                 out.append(f"| source {source} | {t['n']} | {_pct(t['deny'] / t['n'])} | {_pct(t['ask'] / t['n'])} | {_pct(t['allow'] / t['n'])} |")
+        elif report["kind"] == "attacks":
+            out.extend(_render_attacks(f"{Path(report['file']).parent.name}/{name}", report))
         else:
             out.append(f"#### {name}: injection scanner\n")
             out.append("| slice | n | flagged |\n|---|---:|---:|")
@@ -234,3 +291,32 @@ def render_markdown(reports: list[dict[str, Any]], *, min_category: int = 1) -> 
                 out.append(f"| {key} | {s['n']} | {_pct(s['flagged'] / s['n'] if s['n'] else 0)} |")
         out.append("")
     return "\n".join(out)
+
+
+def _render_attacks(name: str, report: dict[str, Any]) -> list[str]:
+    """Per family, and the techniques under the targets (caught 99%, no look-alike denied)."""
+    deny = report["overall"].get("deny", {})
+    look = report["overall"].get("not_deny", {})
+    out = [f"#### {name}: attack set\n"]
+    if deny:
+        n = deny["deny n"]
+        out.append(f"catastrophic {n}: caught {_pct(deny['deny caught'] / n)}, denied in every mode "
+                   f"{_pct(deny['deny denied'] / n)}, never allowed where nobody answers {_pct(deny['deny held'] / n)}")
+    if look:
+        n = look["not_deny n"]
+        out.append(f"look-alikes {n}: denied {look.get('not_deny deny', 0)}, asked "
+                   f"{look.get('not_deny ask', 0) + look.get('not_deny immune', 0)}, allowed {look.get('not_deny allow', 0)}")
+    out.append("\n| family | catastrophic | caught | denied every mode | held | look-alikes | denied | allowed |"
+               "\n|---|---:|---:|---:|---:|---:|---:|---:|")
+    for family, t in report["by_family"].items():
+        n = t.get("deny n", 0)
+        rates = [_pct(t.get(f"deny {k}", 0) / n) if n else "–" for k in ("caught", "denied", "held")]
+        out.append(f"| {family} | {n} | {' | '.join(rates)} | {t.get('not_deny n', 0)} | {t.get('not_deny deny', 0)} | "
+                   f"{t.get('not_deny allow', 0)} |")
+    short = [(k, t) for k, t in report["by_technique"].items()
+             if (t.get("deny n") and t.get("deny caught", 0) < 0.99 * t["deny n"]) or t.get("not_deny deny")]
+    techniques = len(report["by_technique"])
+    out.append(f"\nTechniques: {techniques}; caught below 99% or a look-alike denied: {len(short)}"
+               + ("".join(f"\n- {k}: caught {t.get('deny caught', 0)}/{t.get('deny n', 0)}, look-alikes denied "
+                          f"{t.get('not_deny deny', 0)}" for k, t in short)))
+    return out
