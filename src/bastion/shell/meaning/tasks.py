@@ -185,6 +185,22 @@ _NPM_ALWAYS = frozenset({"ci", "clean-install", "install-clean", "isntall-clean"
 #: Sub-commands that run the script of the same name (npm's aliases included).
 _NPM_NAMED = {"test": "test", "t": "test", "tst": "test", "start": "start", "stop": "stop", "restart": "restart"}
 _NPM_RUN = frozenset({"run", "run-script", "rum", "urn"})
+#: The tools' own commands: any other first word runs the package.json script of that
+#: name (``yarn build``, ``pnpm lint``, ``bun dev``; ``bun build`` is bun's bundler).
+_OWN_COMMANDS: dict[str, frozenset[str]] = {
+    "yarn": frozenset(
+        "add audit autoclean bin cache check config create dedupe dlx exec explain generate-lock-entry global help import "
+        "info init install licenses link list login logout node npm outdated owner pack patch patch-commit plugin policies "
+        "publish rebuild remove run search set stage tag team unlink unplug up upgrade upgrade-interactive version versions "
+        "why workspace workspaces".split()),
+    "pnpm": frozenset(
+        "add i install update up upgrade remove rm uninstall un link ln unlink import rebuild rb prune fetch patch "
+        "patch-commit patch-remove audit list ls outdated why licenses run exec dlx create publish pack store root bin "
+        "setup init deploy doctor config c env server recursive m multi ci install-test it add self-update".split()),
+    "bun": frozenset(
+        "run test x repl exec install i add a remove rm update link unlink pm build init create upgrade outdated patch "
+        "publish audit info why".split()),
+}
 #: Options of npm/yarn/pnpm/bun that take a value (so it is not read as a script name).
 _PKG_VALUE = frozenset({"--prefix", "-C", "--dir", "--cwd", "-w", "--workspace", "--filter", "-F", "--registry",
                         "--script-shell", "--loglevel", "--cache", "--userconfig", "--tag", "--otp"})
@@ -233,7 +249,7 @@ def _scripts(text: str, path: str) -> dict[str, str]:
     return {k: v for k, v in scripts.items() if isinstance(k, str) and isinstance(v, str)}
 
 
-def _package_scripts(tool: str, ops: list[str], subs: Any) -> tuple[tuple[str, ...], list[str], bool]:
+def _package_scripts(tool: str, ops: list[str]) -> tuple[tuple[str, ...], list[str], bool]:
     """``(script names, their extra arguments, whether pre/post scripts run)`` for a
     package tool's operands: ``npm run X``, ``npm test``, ``yarn X``, ``pnpm X``,
     ``bun run X``; a bare install's lifecycle scripts (in npm's order, no pre/post of
@@ -252,20 +268,19 @@ def _package_scripts(tool: str, ops: list[str], subs: Any) -> tuple[tuple[str, .
             bare = len(ops) == 1 and first != "add"
             return (INSTALL_SCRIPTS, [], False) if bare or (tool == "npm" and first in _NPM_ALWAYS) else ((), [], False)
         return (_NPM_LIFECYCLE[first], [], False) if tool != "bun" and (tool == "npm" or first != "version") else ((), [], False)
-    if tool in ("yarn", "pnpm", "bun") and first and first not in subs and "/" not in first and "." not in first:
+    own = _OWN_COMMANDS.get(tool)
+    if own is not None and first and first not in own and "/" not in first and "." not in first:
         return (first,), ops[1:], True  # ``yarn build``, ``pnpm lint``, ``bun dev``: a script name
     return (), [], False
 
 
 def _package(f: Facts, args: tuple[str, ...], ctx: Ctx) -> Runs:
     """The scripts ``npm``/``yarn``/``pnpm``/``bun`` run from package.json."""
-    from ..catalog import catalog as C
-
     opts, flags, ops, rest = _split(args)
     if "--help" in flags or "-h" in flags:
         return []
     tool = "yarn" if f.name == "yarnpkg" else f.name
-    names, extra, with_hooks = _package_scripts(tool, ops, C.TOOLS[tool].subs)
+    names, extra, with_hooks = _package_scripts(tool, ops)
     if not names or ("--ignore-scripts" in flags and not with_hooks):
         return []
     home = _package_dir(opts, f.base, ctx)
@@ -342,7 +357,10 @@ def _pytest(f: Facts, args: tuple[str, ...], ctx: Ctx) -> Runs:
             if not os.path.isdir(anchor):
                 anchor = posixpath.dirname(anchor)
             found = find_up(anchor, _PYTEST_INI)
-            rootdir = posixpath.dirname(found) if found else anchor
+            # no ini file: pytest's rootdir is the tests' common folder, but a conftest.py
+            # above it still runs once an ini file appears; read from the workspace root
+            roots = [r for r in ctx.roots if anchor == r or anchor.startswith(r.rstrip("/") + "/")]
+            rootdir = posixpath.dirname(found) if found else (roots[0] if roots else anchor)
     files: dict[str, None] = {}
     for target in targets:
         folder = target if os.path.isdir(target) else posixpath.dirname(target)

@@ -382,50 +382,60 @@ class _Make:
     # ---- following the goals
 
     def recipe_lines(self, goals: list[str], dry: bool) -> tuple[list[str], bool]:
-        """The expanded recipe lines for ``goals`` and what they reach, and whether the
-        number of targets went past :data:`MAX_TARGETS` (what lies beyond is not read)."""
+        """The expanded recipe lines for ``goals`` and what they reach (prerequisites
+        first, as make runs them), and whether the number of targets went past
+        :data:`MAX_TARGETS` (what lies beyond is not read)."""
         lines: list[str] = []
         seen: set[str] = set()
-        todo: list[tuple[str, dict[str, str]]] = [(g, {}) for g in reversed(goals)]
+        todo: list[tuple[str, dict[str, str], tuple[list[str], list[str], str] | None]] = [
+            (g, {}, None) for g in reversed(goals)]
         while todo:
-            target, inherited = todo.pop()
+            target, overlay, ready = todo.pop()
+            if ready is not None:
+                self._emit(target, overlay, *ready, dry, lines)
+                continue
             if target in seen:
                 continue
             if len(seen) >= MAX_TARGETS:
                 return lines, True
             seen.add(target)
-            overlay = dict(inherited)
+            overlay = dict(overlay)
             for name, op, value in self.tvars.get(target, []):
-                overlay[name] = self.expand(value) if op != "+=" else (overlay.get(name, self.vars.get(name, ("", False))[0]) + " " + self.expand(value))
-            rule = self.rules.get(target)
-            prereqs = list(rule.prereqs) if rule else []
-            recipe = rule.recipe if rule else []
-            stem = ""
-            if not recipe:
-                for pattern, pattern_prereqs, pattern_recipe, _file in self.patterns:
-                    found = _stem(pattern, target)
-                    if found is not None and pattern_recipe:
-                        stem, recipe = found, pattern_recipe
-                        prereqs += [p.replace("%", found) for p in pattern_prereqs]
-                        break
-            for prereq in reversed(prereqs):
-                todo.append((prereq, overlay))
-            if not recipe:
-                continue
-            auto = {"@": target, "<": prereqs[0] if prereqs else "", "^": " ".join(dict.fromkeys(prereqs)),
-                    "+": " ".join(prereqs), "?": " ".join(dict.fromkeys(prereqs)), "*": stem, "|": ""}
-            for raw in recipe:
-                for line in self._variants(raw, auto, overlay):
-                    body = line.lstrip(" \t")
-                    flags = ""
-                    while body[:1] in ("@", "-", "+") and body:
-                        flags += body[0]
-                        body = body[1:].lstrip()
-                    if dry and "+" not in flags and "$(MAKE)" not in raw and "${MAKE}" not in raw:
-                        continue
-                    if body:
-                        lines.append(body)
+                before = overlay.get(name, self.vars.get(name, ("", False))[0])
+                overlay[name] = self.expand(value) if op != "+=" else f"{before} {self.expand(value)}"
+            prereqs, recipe, stem = self._rule_for(target)
+            todo.append((target, overlay, (prereqs, recipe, stem)))
+            todo.extend((prereq, overlay, None) for prereq in reversed(prereqs))
         return lines, False
+
+    def _rule_for(self, target: str) -> tuple[list[str], list[str], str]:
+        """``(prerequisites, recipe, stem)`` of a target: its own rules, and a pattern
+        rule's recipe when none of them has one."""
+        rule = self.rules.get(target)
+        prereqs = list(rule.prereqs) if rule else []
+        recipe = rule.recipe if rule else []
+        if not recipe:
+            for pattern, pattern_prereqs, pattern_recipe, _file in self.patterns:
+                found = _stem(pattern, target)
+                if found is not None and pattern_recipe:
+                    return prereqs + [p.replace("%", found) for p in pattern_prereqs], pattern_recipe, found
+        return prereqs, recipe, ""
+
+    def _emit(self, target: str, overlay: dict[str, str], prereqs: list[str], recipe: list[str], stem: str, dry: bool,
+              lines: list[str]) -> None:
+        auto = {"@": target, "<": prereqs[0] if prereqs else "", "^": " ".join(dict.fromkeys(prereqs)),
+                "+": " ".join(prereqs), "?": " ".join(dict.fromkeys(prereqs)), "*": stem, "|": ""}
+        for raw in recipe:
+            for line in self._variants(raw, auto, overlay):
+                body = line.lstrip(" \t")
+                flags = ""
+                while body[:1] in ("@", "-", "+") and body:
+                    flags += body[0]
+                    body = body[1:].lstrip()
+                if dry and "+" not in flags and "$(MAKE)" not in raw and "${MAKE}" not in raw:
+                    continue
+                if body:
+                    lines.append(body)
 
     def _variants(self, raw: str, auto: dict[str, str], overlay: dict[str, str]) -> list[str]:
         saved = {name: self.vars.get(name) for name in overlay}

@@ -277,6 +277,10 @@ def check_cli(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
         return
     if f.name in RUNNERS:
         add_runs(f, args, ctx)  # ``just``'s recipes, ``task``'s Taskfile commands
+        if f.name == "task" and f.runs:  # a Taskfile's task: go-task, not Taskwarrior
+            f.at_least(L)
+            f.hit("CAT032", f.label)
+            return
     parsed = parse_args(args, tool.value_opts)
     ops = parsed.operands
     key, value = _cli_lookup(tool, args, ops, parsed)
