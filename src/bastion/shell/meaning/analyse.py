@@ -69,6 +69,7 @@ import shlex
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from fnmatch import fnmatchcase
 from functools import cache
 
 from ...model import Finding, Severity, Tier
@@ -544,14 +545,16 @@ def _download_then_exec(facts: list[Facts], ctx: Ctx, hits: list[_Hit]) -> None:
     from a downloaded archive: an unpacker (:data:`_UNPACKERS`) that reads downloaded
     data, from a file or from a fetch earlier in its pipeline, makes everything under
     the folder it writes downloaded too (``curl … | tar xz -C /tmp && /tmp/a/run.sh``,
-    ``unzip x.zip -d d && cd d && ./install.sh``)."""
+    ``unzip x.zip -d d && cd d && ./install.sh``). A download may be a folder (``git
+    clone URL`` makes ``y``: ``cd y && npm install`` runs its code) or a glob of files
+    whose names only the server knows (``pip download x``: ``*-[0-9]*``)."""
     if not any(f.downloads or "fetch" in f.roles for f in facts):
         return  # nothing downloads a file, so nothing can run one
     downloaded: dict[str, Facts] = {}
     unpacked: dict[str, Facts] = {}  # folders an archive of downloaded data went into
     for f in facts:
         for path in _executed(f, ctx):
-            source = downloaded.get(path) or next((s for d, s in unpacked.items() if _under(path, d)), None)
+            source = _fetched(path, downloaded) or next((s for d, s in unpacked.items() if _under(path, d)), None)
             if source is not None:
                 hits.append(_Hit("HB005", f"{source.label} then {f.label}", f.label))
         for path in f.downloads:
@@ -562,7 +565,7 @@ def _download_then_exec(facts: list[Facts], ctx: Ctx, hits: list[_Hit]) -> None:
                     downloaded[access.resolved] = f
         if f.name in _UNPACKERS:
             source = _fed_by_fetch(f, facts) or next(
-                (downloaded[a.resolved] for a in f.paths if a.op == "read" and a.resolved in downloaded), None)
+                (s for a in f.paths if a.op == "read" and (s := _fetched(a.resolved, downloaded)) is not None), None)
             if source is not None:
                 for access in f.paths:
                     if access.op == "write":
@@ -583,6 +586,18 @@ def _fed_by_fetch(f: Facts, facts: list[Facts]) -> Facts | None:
 
 def _under(path: str, folder: str) -> bool:
     return path.startswith(folder.rstrip("/") + "/")
+
+
+def _fetched(path: str, downloaded: dict[str, Facts]) -> Facts | None:
+    """The command that downloaded ``path``: it is a download, lies in a downloaded
+    folder, or matches a downloaded glob."""
+    source = downloaded.get(path)
+    if source is not None:
+        return source
+    for target, source in downloaded.items():
+        if _under(path, target) or ("*" in target and fnmatchcase(path, target)):
+            return source
+    return None
 
 
 def _executed(f: Facts, ctx: Ctx) -> list[str]:

@@ -556,12 +556,43 @@ def _git(args: tuple[str, ...]) -> Iterable[Pair]:
     elif sub == "config":
         out.extend(_git_config_files(rest))
     elif sub == "clone":
-        ops = parse_args(rest, _opts("-b --branch -o --origin --depth --reference -c --config --template -u --upload-pack --separate-git-dir --filter --jobs -j --bundle-uri --shallow-since --shallow-exclude")).operands
+        ops = parse_args(rest, _GIT_CLONE_VALUE).operands
         if len(ops) >= 2:
             out.append((WRITE, ops[1]))
+        elif ops and (name := clone_name(ops[0])):
+            out.append((WRITE, name))  # ``git clone URL`` makes a folder named after the repository
     if where:
         out = [out[0]] + [(op, posixpath.join(where, p)) for op, p in out[1:]]
     return out
+
+
+_GIT_CLONE_VALUE = _opts(
+    "-b --branch -o --origin --depth --reference --reference-if-able -c --config --template -u --upload-pack "
+    "--separate-git-dir --filter --jobs -j --bundle-uri --shallow-since --shallow-exclude --server-option --revision"
+)
+
+
+def clone_name(url: str) -> str:
+    """The folder ``git clone URL`` (or ``gh repo clone OWNER/REPO``) creates when none is
+    named: the repository's last path component without ``.git`` (``/.git`` and a
+    trailing slash dropped first), as git's ``guess_dir_name`` does."""
+    name = url.rstrip("/")
+    if name.endswith("/.git"):
+        name = name[:-5]
+    name = re.split(r"[/:]", name)[-1]
+    for suffix in (".git", ".bundle"):
+        if name.endswith(suffix):
+            name = name[: -len(suffix)]
+    return "" if name in ("", ".", "..") or name.startswith("-") else name
+
+
+def url_name(url: str) -> str:
+    """The file name a fetch saves ``url`` under by default (``curl -O``, ``wget URL``):
+    the last component of its path, without query or fragment; "" when it has none."""
+    rest = url.split("://", 1)[-1].split("?", 1)[0].split("#", 1)[0]
+    if "/" not in rest or rest.endswith("/"):
+        return ""  # no file name: curl -O refuses, wget saves index.html
+    return rest.rsplit("/", 1)[-1]
 
 
 #: ``git config`` forms that only read.
@@ -679,10 +710,13 @@ def _curl(args: tuple[str, ...]) -> Iterable[Pair]:
         ),
     )
     out: list[Pair] = []
+    folder = parsed.value("--output-dir")  # where -o and -O files go
     for opt, val in parsed.options:
         if val is None:
             continue
-        if opt in ("-o", "--output", "-c", "--cookie-jar", "-D", "--dump-header", "--trace", "--trace-ascii", "--stderr"):
+        if opt in ("-o", "--output") and val != "-":
+            out.append((WRITE, posixpath.join(folder, val) if folder else val))
+        elif opt in ("-c", "--cookie-jar", "-D", "--dump-header", "--trace", "--trace-ascii", "--stderr"):
             if val != "-":
                 out.append((WRITE, val))
         elif opt in ("-T", "--upload-file", "-K", "--config"):
@@ -695,7 +729,14 @@ def _curl(args: tuple[str, ...]) -> Iterable[Pair]:
             path = val.split("=", 1)[1][1:].split(";", 1)[0]
             if path and path != "-":
                 out.append((READ, path))
+    if parsed.has("-O", "--remote-name", "--remote-name-all", "-J", "--remote-header-name"):
+        # each URL saved under its own name (-J: the server's name, else this one)
+        out.extend((WRITE, posixpath.join(folder or "", name)) for name in _url_names(parsed.operands + parsed.values("--url")))
     return out
+
+
+def _url_names(words: list[str]) -> list[str]:
+    return [name for w in words if "://" in w and not w.startswith("-") and (name := url_name(w))]
 
 
 def _wget(args: tuple[str, ...]) -> Iterable[Pair]:
@@ -707,11 +748,67 @@ def _wget(args: tuple[str, ...]) -> Iterable[Pair]:
     for opt, val in parsed.options:
         if val is None:
             continue
-        if opt in ("-O", "--output-document", "-o", "--output-file", "-a", "--append-output", "--save-cookies", "-P", "--directory-prefix"):
+        if opt in ("-O", "--output-document", "-o", "--output-file", "-a", "--append-output", "--save-cookies"):
             if val != "-":
                 out.append((WRITE, val))
         elif opt in ("-i", "--input-file", "--post-file", "--body-file", "--load-cookies"):
             out.append((READ, val))
+    if not parsed.has("-O", "--output-document"):
+        # each URL saved under its own name, in the -P folder (a name taken gets .1, .2 …)
+        folder = parsed.value("-P", "--directory-prefix")
+        names = _url_names(parsed.operands)
+        out.extend((WRITE, posixpath.join(folder or "", name)) for name in names)
+        if folder and not names:
+            out.append((WRITE, folder))
+    return out
+
+
+def _gh(args: tuple[str, ...]) -> Iterable[Pair]:
+    """``gh repo clone OWNER/REPO [DIR]``: the folder it clones into (named after the
+    repository when not given)."""
+    ops = parse_args(args, _opts("-R --repo -u --upstream-remote-name")).operands
+    if ops[:2] != ["repo", "clone"] or len(ops) < 3:
+        return []
+    if len(ops) >= 4 and ops[3] != "--":
+        return [(WRITE, ops[3])]
+    name = clone_name(ops[2])
+    return [(WRITE, name)] if name else []
+
+
+#: The files ``pip download`` saves (``NAME-VERSION.tar.gz``, ``NAME-VERSION-….whl``).
+_PIP_ARTIFACT = "*-[0-9]*"
+
+
+def _pip(args: tuple[str, ...]) -> Iterable[Pair]:
+    """``pip download``: its ``-d`` folder, or the distributions it saves in the current
+    one (a glob: their names hold versions only the index knows)."""
+    parsed = parse_args(args, _opts("-d --dest -r --requirement -c --constraint -i --index-url --extra-index-url -f "
+                                    "--find-links --platform --python-version --implementation --abi --no-binary "
+                                    "--only-binary --progress-bar --src --cache-dir --log --proxy --timeout --python"))
+    if parsed.operands[:1] != ["download"]:
+        return []
+    dest = parsed.value("-d", "--dest")
+    return [(WRITE, dest)] if dest else [(WRITE, _PIP_ARTIFACT)]
+
+
+def _npm(args: tuple[str, ...]) -> Iterable[Pair]:
+    """``npm pack SPEC``: the tarball of a package fetched from the registry (or a URL,
+    or a git repository), ``NAME-VERSION.tgz`` in ``--pack-destination`` or here. ``npm
+    pack`` of the project itself (no spec, or a local path) fetches nothing."""
+    parsed = parse_args(args, _opts("--pack-destination -w --workspace --registry --prefix -C"))
+    ops = parsed.operands
+    if ops[:1] != ["pack"] or parsed.has("--dry-run"):
+        return []
+    folder = parsed.value("--pack-destination") or ""
+    out: list[Pair] = []
+    for spec in ops[1:]:
+        if spec.startswith(("/", "./", "../", "~", "file:")) or spec in (".", ".."):
+            continue
+        name = spec.rsplit("@", 1)[0] if spec.rfind("@") > 0 else spec
+        if "://" in name or name.startswith(("git+", "github:")) or name.count("/") > 1:
+            name = ""
+        name = name.lstrip("@").replace("/", "-")
+        out.append((WRITE, posixpath.join(folder, f"{name}-[0-9]*.tgz" if name else "*.tgz")))
     return out
 
 
@@ -872,6 +969,10 @@ EXTRACTORS: dict[str, Extractor] = {
     "git": _git,
     "curl": _curl,
     "wget": _wget,
+    "gh": _gh,
+    "pip": _pip,
+    "pip3": _pip,
+    "npm": _npm,
     "scp": _remote_copy,
     "rsync": _remote_copy,
     "unzip": _unzip,

@@ -87,6 +87,7 @@ from .checks.files import (
 )
 from .checks.git import check_git
 from .checks.guard import GUARD_NAMES, GUARD_PREFIXES, check_guard_off
+from .checks.loads import LOADING, check_loads
 from .checks.network import check_network, check_openssl, check_rsync
 from .checks.patch import PATCH_COMMANDS, check_patch
 from .checks.root import check_setcap
@@ -276,6 +277,8 @@ def classify(cmd: SimpleCommand, ctx: Ctx) -> Facts:
         checker(f, cmd.argv[1:], ctx)
     else:
         _unknown(f, cmd.argv[1:], ctx)
+    if name in LOADING:
+        check_loads(f, cmd.argv[1:], ctx)  # the files whose code a build or test tool loads
     if name in GUARD_NAMES or name.startswith(GUARD_PREFIXES):
         check_guard_off(f, ctx)  # switching the guard off (HB016), wherever the command runs
     _common(f, ctx)

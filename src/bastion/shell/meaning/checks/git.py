@@ -1,23 +1,34 @@
 """Checks for git: executing configuration (``-c core.pager=…``,
-``--config-env``), and per sub-command the forms that discard work or history
+``--config-env``), a repository that is not the workspace's (its configuration and hooks
+run), and per sub-command the forms that discard work or history
 (``push --force``, ``reset --hard``, ``clean -f``, ``branch -D``, ``checkout -- .``,
 ``stash drop``, ``reflog expire``) versus the read-only and routine ones.
 """
 
 from __future__ import annotations
 
+import posixpath
 from collections.abc import Callable
 
 from ...catalog import catalog as C
 from ...syntax.options import parse_args
-from ..facts import Ctx, Facts, H, apply_value, host_of, short
+from ..facts import Ctx, Facts, H, apply_value, dynamic, host_of, short
+from ..paths import resolve
 
 
 def check_git(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
     i, n = 0, len(args)
+    where: list[str] = []  # ``-C DIR`` (each relative to the one before)
+    repos: list[str] = [v for k, v in f.cmd.assignments if k in _REPO_VARIABLES]
     while i < n and args[i].startswith("-"):
         arg = args[i]
         key = ""
+        option, eq, attached = arg.partition("=")
+        if option in ("--git-dir", "--work-tree"):
+            named = attached if eq else (args[i + 1] if i + 1 < n else "")
+            repos.append(posixpath.join(*where, named) if where and named else named)
+        elif arg == "-C" and i + 1 < n:
+            where.append(args[i + 1])
         if arg == "-c" and i + 1 < n:
             key = args[i + 1].split("=", 1)[0]
             i += 2
@@ -45,6 +56,8 @@ def check_git(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
     value = C.GIT.get(sub)
     if not sub:
         return
+    if sub not in _NO_REPOSITORY and not (sub == "config" and {"--global", "--system"} & set(rest)):
+        _foreign_repository(f, repos or [posixpath.join(*where) if where else "."], ctx)
     if value is None:
         f.known = False
         f.label = f"git {sub}"
@@ -67,6 +80,28 @@ def check_git(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
             f.hit("CAT022", f"{f.label} (--upload-pack)")
         if any(w.startswith("ext::") for w in rest):
             f.hit("CAT006", f"{f.label} (ext:: transport)")
+
+
+#: Variables that name the repository a git command works on.
+_REPO_VARIABLES = frozenset({"GIT_DIR", "GIT_WORK_TREE"})
+#: Sub-commands that work on no existing repository (they make one, or only print).
+_NO_REPOSITORY = frozenset({"clone", "init", "help", "version"})
+
+
+def _foreign_repository(f: Facts, repos: list[str], ctx: Ctx) -> None:
+    """A repository that is not the workspace's (``git -C /tmp/x status``, ``cd /tmp/x &&
+    git log``, ``--git-dir``, ``GIT_DIR=``): git runs its configuration (``core.pager``,
+    ``core.fsmonitor``, aliases, filters) and hooks, which nobody here has read. A
+    repository inside the workspace (a submodule, a nested checkout) is the project's."""
+    for repo in repos:
+        path = resolve(repo, f.base, ctx.home)
+        if dynamic(path):
+            f.hit("CAT022", f"{f.label} (runs the configuration of the repository {repo}, known only when it runs)")
+        elif not ctx.inside(path):
+            f.hit("CAT022", f"{f.label} (runs the configuration and hooks of the repository {path}, outside the workspace)")
+        else:
+            continue
+        return
 
 
 def _git_exec_key(key: str) -> bool:
@@ -318,6 +353,12 @@ def _git_clone(f: Facts, rest: tuple[str, ...], ctx: Ctx) -> str | None:
     return None
 
 
+def _git_init(f: Facts, rest: tuple[str, ...], ctx: Ctx) -> str | None:
+    if any(a.startswith("--template") for a in rest):
+        f.hit("CAT008", f"{f.label} (--template installs hooks)")
+    return None
+
+
 def _git_commit(f: Facts, rest: tuple[str, ...], ctx: Ctx) -> str | None:
     return None
 
@@ -346,5 +387,6 @@ _GIT_SUBS: dict[str, Callable[[Facts, tuple[str, ...], Ctx], str | None]] = {
     "apply": _git_apply,
     "archive": _git_archive,
     "clone": _git_clone,
+    "init": _git_init,
     "commit": _git_commit,
 }
