@@ -9,8 +9,16 @@ the same for echoed text). Writing a backdoor target (``authorized_keys``, sudoe
 ``ld.so.preload``, passwd/shadow, PAM) is denied whatever the content, as in the shell;
 any other file that runs later needs a person in every mode (an immune ask).
 
-Which files run later, and how much (1: runs later, 2: a backdoor), is the persistence
-table in ``shell.meaning.targets``; this layer only reads it.
+A shell command that writes literal text there (``echo … >> .gitlab-ci.yml``, ``cat >
+.husky/pre-commit <<EOF``, ``tee``) is judged by that text the same way, and so is a
+package.json script set from the shell (``npm pkg set scripts.postinstall='…'``, ``npm
+set-script``): package.json is project code that runs when a command runs it, so a
+harmless script keeps today's verdict (as a Write of package.json does) and only a
+catastrophic one is denied, before it can be installed.
+
+Which files run later, and how much (1: runs later, 2: a backdoor), is the path table
+(``paths.table``, read through ``shell.meaning.targets``); what a text becomes there is
+``shell.meaning.planted``. This layer only reads them.
 """
 
 from __future__ import annotations
@@ -52,18 +60,22 @@ def planted_text(call: ToolCall) -> str:
 def planted_hard_blocks(text: str, path: str, *, cwd: str, home: str, roots: Iterable[str]) -> list[Finding]:
     """The hard blocks (download-and-run, reverse shell, wipe …) of ``text`` written to
     ``path``, each saying where it was planted."""
+    return command_hard_blocks(as_commands(text, path), path, cwd=cwd, home=home, roots=roots)
+
+
+def command_hard_blocks(commands: str, where: str, *, cwd: str, home: str, roots: Iterable[str]) -> list[Finding]:
+    """The hard blocks of shell ``commands`` that will run later from ``where``."""
     from ..shell.catalog.intents import finding
     from ..shell.meaning.analyse import analyse
     from ..shell.syntax.parse import parse
 
-    commands = as_commands(text, path)
     if not commands.strip():
         return []
     analysis = analyse(parse(commands), cwd=cwd, home=home, workspace_roots=tuple(roots))
-    out = [Finding(f.code, f.severity, f"{f.message} [planted in {path}]") for f in analysis.hard_blocks]
+    out = [Finding(f.code, f.severity, f"{_short(f.message)} [planted in {where}]") for f in analysis.hard_blocks]
     preloads = [f for f in analysis.findings if f.code == "CAT021" and any(v in f.message for v in _PRELOADS)]
     if not out and preloads:  # LD_PRELOAD=… in a startup file loads that library into every program
-        out.append(finding("HB011", f"a library preload planted in {path}"))
+        out.append(finding("HB011", f"a library preload planted in {where}"))
     return out
 
 
@@ -81,6 +93,12 @@ class RunsLater:
 
         targets = [(use.path, level) for use in ctx.path_uses
                    if use.op == "write" and (level := persistence_level(use.path, ctx.home))]
+        if call.kind in (Kind.SHELL, Kind.MCP) and ctx.command:
+            from .runs_later_shell import shell_plants
+
+            found = shell_plants(ctx, [path for path, _ in targets])
+            if found:
+                return _deny(f"blocked: {found[0].message}", found)
         if not targets:
             return None
         path, level = max(targets, key=lambda t: t[1])
@@ -107,6 +125,12 @@ class RunsLater:
             risk=Tier.HIGH_RISK,
             no_grant=True,
         )
+
+
+def _short(message: str, limit: int = 300) -> str:
+    """A finding's message with a planted program's text cut (``python3 -c '<the whole
+    setup.py>'`` would otherwise be the reason)."""
+    return message if len(message) <= limit else message[:limit] + "…"
 
 
 def _deny(reason: str, findings: list[Finding]) -> LayerResult:

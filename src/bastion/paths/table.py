@@ -366,6 +366,60 @@ ROWS: tuple[Row, ...] = (
     Row("git-hooks", RUNS_LATER, "git hooks and config", (".git/hooks/", ".git/config"), 1,
         "git runs hooks on commit, checkout and push, and its config can name commands to run",
         (".git/hooks/pre-commit", "vendor/x/.git/config", ".git/hooks"), (".git/HEAD", ".githooks/x")),
+    # Project files that run on their own, later (level 1 like a git hook: the person
+    # who commits, opens, builds or pushes runs them, outside any check of this session).
+    # A project file that only runs when someone runs it on purpose (a Makefile, a
+    # conftest.py, package.json scripts) has no row: it is read when a command runs it.
+    Row("ci-pipelines", RUNS_LATER, "CI pipeline",
+        (".gitlab-ci.yml", ".github/workflows/*.yml", ".github/workflows/*.yaml", ".github/actions/*/action.yml",
+         ".github/actions/*/action.yaml", ".circleci/config.yml", "azure-pipelines.yml", "bitbucket-pipelines.yml",
+         "jenkinsfile"), 1,
+        "CI runs every step on the next push, with the repository's secrets and deploy rights and no one reading "
+        "the change first: a step is code that runs later, as the hooks in .git/hooks do (level 1)",
+        (".gitlab-ci.yml", ".github/workflows/ci.yml", ".github/workflows/release.yaml",
+         ".github/actions/setup/action.yml", ".circleci/config.yml", "azure-pipelines.yml", "bitbucket-pipelines.yml",
+         "Jenkinsfile", "services/api/.gitlab-ci.yml"),
+        (".github/workflows/README.md", ".github/dependabot.yml", "docs/gitlab-ci.yml", "Jenkinsfile.md", "ci.yml")),
+    Row("hook-managers", RUNS_LATER, "git hooks kept in the project",
+        (".husky/", "lefthook.yml", ".lefthook.yml", "lefthook-local.yml", ".pre-commit-config.yaml"), 1,
+        "husky, lefthook and pre-commit install these as git hooks: they run at every commit or push in the "
+        "person's own shell, exactly like a file in .git/hooks (level 1)",
+        (".husky/pre-commit", ".husky/pre-push", "lefthook.yml", ".lefthook.yml", ".pre-commit-config.yaml"),
+        ("husky/pre-commit", "docs/lefthook.md", ".pre-commit-hooks.yaml")),
+    Row("devcontainer", RUNS_LATER, "dev container", (".devcontainer/", ".devcontainer.json"), 1,
+        "VS Code, Codespaces and the devcontainer CLI run its onCreate, updateContent, postCreate, postStart and "
+        "postAttach commands when the container is built or opened, and initializeCommand on the host itself; "
+        "the folder also holds the scripts they call (level 1)",
+        (".devcontainer/devcontainer.json", ".devcontainer.json", ".devcontainer/python/devcontainer.json",
+         ".devcontainer/post-create.sh"),
+        ("devcontainer.json", "docs/devcontainer.md")),
+    Row("dev-shells", RUNS_LATER, "direnv and Nix shell hooks", (".envrc", "shell.nix", "flake.nix"), 1,
+        "direnv runs .envrc on entering the folder, and nix-shell, nix develop and direnv's use nix run a "
+        "shellHook in the person's own shell, outside Nix's build sandbox (level 1)",
+        (".envrc", "shell.nix", "flake.nix", "tools/shell.nix"), ("x.envrc", "default.nix", "shell.nix.md")),
+    Row("vscode-tasks", RUNS_LATER, "VS Code tasks", (".vscode/tasks.json",), 1,
+        "a task marked runOn folderOpen runs when the folder is opened, and any task at a keystroke (level 1)",
+        (".vscode/tasks.json",), (".vscode/settings.json", "tasks.json")),
+    Row("js-test-configs", RUNS_LATER, "JavaScript test and build config",
+        tuple(f"{stem}.{ext}" for stem in ("jest.config", "vitest.config", "vitest.workspace", "vite.config")
+              for ext in ("js", "ts", "mjs", "cjs", "mts", "cts")), 1,
+        "jest, vitest and vite run their config as code, and the globalSetup and setup files it names, at every "
+        "test run, dev server and build, here, in CI and on every clone (level 1)",
+        ("jest.config.js", "jest.config.ts", "vitest.config.mjs", "vite.config.ts", "web/vite.config.js"),
+        ("jest.setup.js", "vite-env.d.ts", "docs/vite.config.md", "jest.config.json")),
+    Row("setup-py", RUNS_LATER, "setup.py", ("setup.py",), 1,
+        "pip install ., pip install -e . and every build run setup.py as Python, here, in CI and for whoever "
+        "installs the project from source (level 1)",
+        ("setup.py", "packages/core/setup.py"), ("setup.cfg", "setup.py.orig", "src/app/setup_py.py")),
+    Row("tiltfile", RUNS_LATER, "Tiltfile", ("tiltfile",), 1,
+        "tilt up runs its local(), local_resource() and custom_build() commands on this machine, and again on "
+        "every change it watches (level 1)",
+        ("Tiltfile", "deploy/Tiltfile"), ("Tiltfile.md", "tilt/config.yaml")),
+    Row("node-bin", RUNS_LATER, "package executables", ("node_modules/.bin/",), 1,
+        "npm, yarn and pnpm scripts and npx run the programs there before any installed one: a file written there "
+        "replaces a tool every script calls, and only an install puts files there (level 1)",
+        ("node_modules/.bin/jest", "packages/web/node_modules/.bin/vite"),
+        ("node_modules/jest/bin/jest.js", "bin/jest")),
     Row("sudo-rules", RUNS_LATER, "sudo rules", ("/etc/sudoers", "/etc/sudoers.d/"), 2,
         "a sudo rule gives root to whoever planted it, for good",
         ("/etc/sudoers", "/etc/sudoers.d/99-user"), ("/etc/sudo.conf",)),
