@@ -40,8 +40,8 @@ from .facts import Ctx, Facts
 
 __all__ = ["RUNNERS", "add_runs", "add_runs_as", "read_cached", "Unreadable", "MAX_BYTES"]
 
-#: Largest task file read (a Makefile or package.json past this is not what a person writes).
-MAX_BYTES = 512 * 1024
+#: Largest task file read: the same bound as a script's (``scripts.MAX_BYTES``).
+MAX_BYTES = 256 * 1024
 #: Parents walked up to find a package.json, justfile, Taskfile or pytest ini file.
 MAX_UP = 32
 #: conftest.py files read for one pytest run, and directory entries looked at to find them.
@@ -149,10 +149,33 @@ def add_runs_as(f: Facts, tool: str, args: tuple[str, ...], ctx: Ctx) -> None:
     except (OSError, ValueError, RecursionError) as exc:  # fail closed: what runs is not known
         f.hit("CAT006", f"{f.label} (its task file could not be read: {type(exc).__name__})")
         return
-    f.runs.extend(run for run in found if run[1].strip())
+    for language, text, origin in found:
+        if not text.strip():
+            continue
+        if len(text) > _read_whole(language):
+            f.hit("CAT006", f"{f.label} (runs {len(text) // 1024} KB of {language} from {origin}, more than bastion reads whole)")
+            continue
+        f.runs.append((language, text, origin))
+        if language != "sh":  # the project modules it imports run too (``conftest.py`` → ``tests/helpers.py``)
+            from .scripts import imported_files
+
+            f.runs.extend(imported_files(language, text, origin, _import_top.get(origin, posixpath.dirname(origin)), ctx))
+    _import_top.clear()
 
 
 Runs = list[tuple[str, str, str]]
+
+#: Where Python looks first for a run file's absolute imports, when not its own folder
+#: (pytest's rootdir for conftest.py files); filled by a reader, cleared after each call.
+_import_top: dict[str, str] = {}
+
+
+def _read_whole(language: str) -> int:
+    """The longest text of ``language`` the analysis reads whole (``scripts``' bound)."""
+    from .models import MODELS
+    from .scripts import _READ_WHOLE
+
+    return _READ_WHOLE.get(language) or _READ_WHOLE.get(MODELS.get(language, ""), 0) or _READ_WHOLE["sh"]
 
 
 def _make(f: Facts, args: tuple[str, ...], ctx: Ctx) -> Runs:
@@ -241,12 +264,61 @@ def _split(args: tuple[str, ...]) -> tuple[dict[str, str], set[str], list[str], 
     return opts, flags, ops, rest
 
 
-def _scripts(text: str, path: str) -> dict[str, str]:
+class _Package:
+    """What a package.json says about code that runs: its scripts, the folders of its
+    local dependencies (``file:``/``link:``: installing them runs their install scripts)
+    and its workspace folder patterns."""
+
+    __slots__ = ("scripts", "local", "workspaces")
+
+    def __init__(self, scripts: dict[str, str], local: list[str], workspaces: list[str]) -> None:
+        self.scripts = scripts
+        self.local = local
+        self.workspaces = workspaces
+
+
+def _package_json(text: str, path: str) -> _Package:
     data = json.loads(text)
-    scripts = data.get("scripts") if isinstance(data, dict) else None
-    if not isinstance(scripts, dict):
-        return {}
-    return {k: v for k, v in scripts.items() if isinstance(k, str) and isinstance(v, str)}
+    if not isinstance(data, dict):
+        return _Package({}, [], [])
+    scripts = data.get("scripts")
+    scripts = {k: v for k, v in scripts.items() if isinstance(k, str) and isinstance(v, str)} if isinstance(scripts, dict) else {}
+    local = []
+    for key in ("dependencies", "devDependencies", "optionalDependencies"):
+        table = data.get(key)
+        if isinstance(table, dict):
+            local += [v.split(":", 1)[1] for v in table.values() if isinstance(v, str) and v.startswith(("file:", "link:"))]
+    spaces = data.get("workspaces")
+    if isinstance(spaces, dict):
+        spaces = spaces.get("packages")
+    return _Package(scripts, local, [w for w in spaces if isinstance(w, str)] if isinstance(spaces, list) else [])
+
+
+def _pnpm_workspace(text: str, path: str) -> list[str]:
+    import yaml
+
+    data = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    packages = data.get("packages") if isinstance(data, dict) else None
+    return [p for p in packages if isinstance(p, str)] if isinstance(packages, list) else []
+
+
+#: Workspace packages and local dependencies read for one command.
+MAX_PACKAGES = 32
+
+
+def _workspace_dirs(home: str, package: _Package) -> list[str]:
+    """The package folders of a workspace (package.json ``workspaces``, pnpm-workspace.yaml)."""
+    import glob
+
+    patterns = list(package.workspaces) + (read_cached(posixpath.join(home, "pnpm-workspace.yaml"), _pnpm_workspace, "pnpm-ws") or [])
+    found: dict[str, None] = {}
+    for pattern in patterns:
+        if pattern.startswith("!"):
+            continue
+        for folder in sorted(glob.glob(posixpath.join(home, pattern))):
+            if len(found) < MAX_PACKAGES and os.path.isfile(posixpath.join(folder, "package.json")):
+                found[posixpath.normpath(folder)] = None
+    return list(found)
 
 
 def _package_scripts(tool: str, ops: list[str]) -> tuple[tuple[str, ...], list[str], bool]:
@@ -290,20 +362,31 @@ def _package(f: Facts, args: tuple[str, ...], ctx: Ctx) -> Runs:
     if workspace and tool == "npm":
         home = absolute(workspace, home, ctx)  # a path; a package name is left to npm
     path = posixpath.join(home, "package.json")
-    scripts = read_cached(path, _scripts, "package.json")
-    if scripts is None:
+    package = read_cached(path, _package_json, "package.json")
+    if package is None:
         return []
+    every = bool(flags & {"-r", "--recursive", "--workspaces", "-ws"})
+    installs = names[:1] == INSTALL_SCRIPTS[:1]
+    folders = [home]
+    if every or installs:  # every workspace package (an install links and builds them all)
+        folders += _workspace_dirs(home, package)
+    if installs:
+        folders += [absolute(d, home, ctx) for d in package.local][:MAX_PACKAGES]
     words = " ".join(shlex.quote(w) for w in extra + rest)
     steps: list[str] = []
-    prefix = cd_line(home, ctx)
-    for name in names:
-        order = (f"pre{name}", name, f"post{name}") if with_hooks and "--ignore-scripts" not in flags else (name,)
-        for step in order:
-            body = scripts.get(step)
-            if body is None and step == "start" and name == "start" and os.path.isfile(posixpath.join(home, "server.js")):
-                body = "node server.js"  # npm's default start script
-            if body is not None:
-                steps.append(prefix + (f"{body} {words}" if step == name and words else body))
+    for folder in dict.fromkeys(folders):
+        own = package if folder == home else read_cached(posixpath.join(folder, "package.json"), _package_json, "package.json")
+        if own is None:
+            continue
+        prefix = cd_line(folder, ctx)
+        for name in names:
+            order = (f"pre{name}", name, f"post{name}") if with_hooks and "--ignore-scripts" not in flags else (name,)
+            for step in order:
+                body = own.scripts.get(step)
+                if body is None and step == "start" and os.path.isfile(posixpath.join(folder, "server.js")):
+                    body = "node server.js"  # npm's default start script
+                if body is not None:
+                    steps.append(prefix + (f"{body} {words}" if step == name and words else body))
     return [("sh", "\n".join(steps), path)] if steps else []
 
 
@@ -332,6 +415,7 @@ def _pytest(f: Facts, args: tuple[str, ...], ctx: Ctx) -> Runs:
         return []
     base = f.base
     paths: list[str] = []
+    plugins = _plugin_options(list(args))
     rootdir = config = None
     i = 0
     while i < len(args):
@@ -371,11 +455,63 @@ def _pytest(f: Facts, args: tuple[str, ...], ctx: Ctx) -> Runs:
                 files[found_file] = None
         elif target.endswith(".py"):
             files[target] = None
+    for module in plugins + _ini_plugins(rootdir):
+        from .scripts import module_files
+
+        for path in module_files(module, rootdir):
+            files[path] = None
     out: Runs = []
-    for path in list(files)[: MAX_CONFTESTS + len(paths)]:
+    for path in list(files)[: MAX_CONFTESTS + len(paths) + len(plugins) + 4]:
         text = read_cached(path, _text, "text")
         if text is not None:
             out.append(("python", text, path))
+            _import_top[path] = rootdir
+    return out
+
+
+def _ini_plugins(rootdir: str) -> list[str]:
+    """``-p MODULE`` in the ``addopts`` of pytest's ini file in the rootdir (a plugin
+    module of the project is imported before any test)."""
+    for name, section in (("pytest.ini", "pytest"), (".pytest.ini", "pytest"), ("tox.ini", "pytest"),
+                          ("setup.cfg", "tool:pytest"), ("pyproject.toml", "")):
+        path = posixpath.join(rootdir, name)
+        addopts = read_cached(path, _addopts_toml if not section else _addopts_ini(section), f"addopts:{section}")
+        if addopts:
+            return _plugin_options(shlex.split(addopts, comments=False) if isinstance(addopts, str) else addopts)
+    return []
+
+
+def _addopts_ini(section: str) -> Callable[[str, str], str]:
+    def parse(text: str, path: str) -> str:
+        import configparser
+
+        parser = configparser.RawConfigParser(strict=False)
+        try:
+            parser.read_string(text, path)
+        except configparser.Error:
+            return ""
+        return parser.get(section, "addopts", fallback="")
+
+    return parse
+
+
+def _addopts_toml(text: str, path: str) -> str | list[str]:
+    import tomllib
+
+    try:
+        options = tomllib.loads(text).get("tool", {}).get("pytest", {}).get("ini_options", {})
+    except tomllib.TOMLDecodeError:
+        return ""
+    value = options.get("addopts", "") if isinstance(options, dict) else ""
+    return value if isinstance(value, (str, list)) else ""
+
+
+def _plugin_options(words: list[str]) -> list[str]:
+    out = []
+    for k, word in enumerate(words):
+        value = words[k + 1] if word == "-p" and k + 1 < len(words) else (word[2:] if word.startswith("-p") and len(word) > 2 else "")
+        if value and not value.startswith("no:"):
+            out.append(value)
     return out
 
 

@@ -36,6 +36,8 @@ _TOX_NO_RUN = frozenset({"list", "l", "config", "c", "depends", "de", "quickstar
 _TOX_NO_RUN_OPTS = frozenset({"-l", "-a", "--listenvs", "--listenvs-all", "--showconfig", "--help", "-h", "--version",
                               "--help-ini", "--hi", "--notest", "--no-test"})
 _TOX_KEYS = ("commands_pre", "commands", "commands_post")
+#: Settings that are command lines tox runs too (installing and listing packages).
+_TOX_COMMANDS = ("install_command", "list_dependencies_command") + _TOX_KEYS
 
 
 def _tox_ini(text: str, path: str) -> dict[str, dict[str, str]]:
@@ -69,7 +71,7 @@ def _tox_toml_sections(data: dict[str, Any]) -> dict[str, dict[str, str]]:
         out: dict[str, str] = {}
         if not isinstance(table, dict):
             return out
-        for key in _TOX_KEYS:
+        for key in _TOX_COMMANDS:
             commands = table.get(key)
             if isinstance(commands, list):
                 out[key] = "\n".join(" ".join(str(w) for w in c) if isinstance(c, list) else str(c) for c in commands)
@@ -112,7 +114,7 @@ def _tox(f: Facts, args: tuple[str, ...], ctx: Ctx) -> Runs:
     for section in dict.fromkeys(chosen):
         values = sections.get(section, {})
         base = sections.get("testenv", {})
-        for key in _TOX_KEYS:
+        for key in _TOX_COMMANDS:
             text = values.get(key, base.get(key, ""))
             for line in text.split("\n"):
                 line = line.strip().lstrip("-!").strip()
@@ -158,6 +160,8 @@ def _tox_substitute(line: str, folder: str, env: str, posargs: list[str], ctx: C
                  "env_dir": f"{work}/{env}", "env_bin_dir": f"{work}/{env}/bin", "env_python": "python", "/": "/"}
         if key == "posargs":
             return given or default
+        if key in ("packages", "opts"):
+            return ""
         if key == "env":
             name, _, fallback = default.partition(":")
             return "${" + name + (":-" + fallback if fallback else "") + "}"
@@ -185,12 +189,36 @@ def _nox(f: Facts, args: tuple[str, ...], ctx: Ctx) -> Runs:
         if name in ("-f", "--noxfile"):
             path = value if eq else (args[k + 1] if k + 1 < len(args) else path)
     path = absolute(path, f.base, ctx)
-    text = read_cached(path, _plain, "text")
-    return [("python", text, path)] if text is not None else []
+    read = read_cached(path, _noxfile, "noxfile")
+    if read is None:
+        return []
+    text, commands = read
+    out: Runs = [("python", text, path)]
+    if commands:
+        out.append(("sh", cd_line(posixpath.dirname(path), ctx) + "\n".join(commands), path))
+    return out
 
 
-def _plain(text: str, path: str) -> str:
-    return text
+#: nox's session methods that run a command given as argv words.
+_NOX_RUNS = frozenset({"run", "run_always", "run_install"})
+
+
+def _noxfile(text: str, path: str) -> tuple[str, list[str]]:
+    """The noxfile's text, and the commands its sessions run (``session.run('rm', '-rf',
+    x)`` with every word a literal; an unknown word stays a shell variable)."""
+    import ast
+
+    commands: list[str] = []
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return text, commands
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _NOX_RUNS and node.args:
+            words = [shlex.quote(a.value) if isinstance(a, ast.Constant) and isinstance(a.value, str) else "${NOX_ARG}"
+                     for a in node.args if not isinstance(a, ast.Starred)]
+            commands.append(" ".join(words))
+    return text, commands
 
 
 # --------------------------------------------------------------------------- just
@@ -407,11 +435,10 @@ def _task(f: Facts, args: tuple[str, ...], ctx: Ctx) -> Runs:
     if not data:
         return []
     tasks = data.get("tasks") if isinstance(data.get("tasks"), dict) else {}
-    variables = {k: str(v) for k, v in (data.get("vars") or {}).items() if isinstance(v, (str, int, float))} \
-        if isinstance(data.get("vars"), dict) else {}
-    variables["CLI_ARGS"] = " ".join(shlex.quote(a) for a in cli_args)
     home = posixpath.dirname(path)
     steps: list[str] = []
+    variables = _task_vars(data.get("vars"), steps, home, ctx)
+    variables["CLI_ARGS"] = " ".join(shlex.quote(a) for a in cli_args)
     seen: set[str] = set()
     todo = list(reversed(names or ["default"]))
     while todo and len(seen) < MAX_TASKS:
@@ -425,6 +452,7 @@ def _task(f: Facts, args: tuple[str, ...], ctx: Ctx) -> Runs:
         if not isinstance(spec, dict):
             continue
         where = absolute(str(spec["dir"]), home, ctx) if isinstance(spec.get("dir"), str) else home
+        variables = {**variables, **_task_vars(spec.get("vars"), steps, where, ctx)}
         for dep in reversed(spec.get("deps") or []):
             dep_name = dep.get("task") if isinstance(dep, dict) else dep
             if isinstance(dep_name, str):
@@ -437,6 +465,21 @@ def _task(f: Facts, args: tuple[str, ...], ctx: Ctx) -> Runs:
             if isinstance(cmd, str) and cmd.strip():
                 steps.append(cd_line(where, ctx) + _task_template(cmd, variables))
     return [("sh", "\n".join(steps), path)] if steps else []
+
+
+def _task_vars(table: Any, steps: list[str], where: str, ctx: Ctx) -> dict[str, str]:
+    """Fixed values of a ``vars:`` table; a dynamic one (``sh: CMD``) runs ``CMD`` when
+    the Taskfile is read, and its value is that command's output."""
+    out: dict[str, str] = {}
+    if not isinstance(table, dict):
+        return out
+    for name, value in table.items():
+        if isinstance(value, (str, int, float)):
+            out[str(name)] = str(value)
+        elif isinstance(value, dict) and isinstance(value.get("sh"), str):
+            steps.append(cd_line(where, ctx) + value["sh"])
+            out[str(name)] = "$(" + value["sh"] + ")"
+    return out
 
 
 def _task_template(text: str, variables: dict[str, str]) -> str:

@@ -140,6 +140,7 @@ def run_inside(f: Facts, args: tuple[str, ...], key: str, runner: EnvRunner, ctx
     f.secrets.extend(sub.secrets)
     f.nested.extend(sub.nested)
     f.spawns_shell = f.spawns_shell or sub.spawns_shell
+    f.runs.extend(sub.runs)  # ``uv run pytest``: the conftest.py files pytest imports
     if not sub.known:
         f.label = sub.label
 
