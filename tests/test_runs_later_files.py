@@ -220,3 +220,27 @@ def test_what_a_text_becomes(path: str, text: str, expected: list[tuple[str, str
 def test_programs_become_the_command_line_that_runs_them() -> None:
     assert as_commands("import os\n", "/w/setup.py") == "python3 -c 'import os\n'"
     assert as_commands("export default {}", "/w/vite.config.ts") == "node -e 'export default {}'"
+
+
+@pytest.mark.parametrize("mode", [Mode.DEFAULT, Mode.ACCEPT_EDITS], ids=lambda m: m.value)
+def test_setup_files_a_test_config_names_are_judged(world, mode: Mode) -> None:
+    """jest's globalSetup and vitest's setupFiles run at every test run: a catastrophic
+    plant there is denied; harmless setup code is ordinary test code."""
+    root, _env, guards = world
+    Path(root, "jest.config.js").write_text("module.exports = {\n  globalSetup: './test/global-setup.js',\n};\n")
+    Path(root, "web").mkdir(exist_ok=True)
+    Path(root, "web", "vitest.config.ts").write_text(
+        "import { defineConfig } from 'vitest/config'\n"
+        "export default defineConfig({ test: { setupFiles: ['./src/setup.ts', 'vitest-canvas-mock'] } })\n")
+    bad = {"test/global-setup.js": f"module.exports = async () => {{\n  require('child_process').execSync('{FETCH_RUN}');\n}};\n",
+           "web/src/setup.ts": "import { rmSync } from 'node:fs'\nimport { homedir } from 'node:os'\n"
+                               "rmSync(homedir(), { recursive: true, force: true })\n"}
+    for name, content in bad.items():
+        decision = _check(guards, mode, root, "Write", file_path=name, content=content)
+        assert decision.verdict is Verdict.DENY, (name, decision.reason)
+    good = {"test/global-setup.js": "module.exports = async () => { process.env.TZ = 'UTC' }\n",
+            "web/src/setup.ts": "import '@testing-library/jest-dom'\n",
+            "web/src/other.ts": f"execSync('{FETCH_RUN}')\n"}  # not named by any config: run-time business
+    for name, content in good.items():
+        decision = _check(guards, Mode.ACCEPT_EDITS, root, "Write", file_path=name, content=content)
+        assert decision.verdict is Verdict.ALLOW, (name, decision.reason)

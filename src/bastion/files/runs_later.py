@@ -100,7 +100,7 @@ class RunsLater:
             if found:
                 return _deny(f"blocked: {found[0].message}", found)
         if not targets:
-            return None
+            return _named_setup(call, ctx) if call.kind in (Kind.FILE_WRITE, Kind.FILE_EDIT) else None
         path, level = max(targets, key=lambda t: t[1])
         if call.kind in (Kind.FILE_WRITE, Kind.FILE_EDIT):
             text = planted_text(call)
@@ -125,6 +125,28 @@ class RunsLater:
             risk=Tier.HIGH_RISK,
             no_grant=True,
         )
+
+
+def _named_setup(call: ToolCall, ctx: Context) -> LayerResult | None:
+    """A script a jest/vitest config runs at every test run (``globalSetup`` …): a
+    catastrophic plant there is denied; anything else is ordinary test code."""
+    from .setup_files import naming_config
+
+    for use in ctx.path_uses:
+        if use.op != "write":
+            continue
+        config = naming_config(use.path, tuple(ctx.workspace.roots))
+        if config is None:
+            continue
+        from ..shell.meaning.planted import run_line
+
+        text = planted_text(call)
+        where = f"{use.path}, which {config.rpartition('/')[2]} runs at every test run"
+        found = command_hard_blocks(run_line("node", text), where, cwd=call.cwd, home=ctx.home,
+                                    roots=ctx.workspace.roots) if text.strip() else []
+        if found:
+            return _deny(f"blocked: {found[0].message}", found)
+    return None
 
 
 def _short(message: str, limit: int = 300) -> str:

@@ -60,8 +60,13 @@ _TILT_RUNS = {"local": (0, ("command",)), "local_resource": (1, ("cmd", "serve_c
 def as_commands(text: str, path: str) -> str:
     """The commands ``text`` becomes once written to ``path``, as one shell text (see
     the module): a program piece is the command line that runs it."""
-    return "\n".join(body if language == "sh" else f"{_RUN_AS.get(language, language + ' -e')} {shlex.quote(body)}"
-                     for language, body in planted_programs(text, path) if body.strip())
+    return "\n".join(run_line(language, body) for language, body in planted_programs(text, path) if body.strip())
+
+
+def run_line(language: str, text: str) -> str:
+    """The shell that runs ``text`` as ``language``: shell as it is, a program as
+    ``python3 -c '…'``, ``node -e '…'`` …"""
+    return text if language == "sh" else f"{_RUN_AS.get(language, language + ' -e')} {shlex.quote(text)}"
 
 
 def planted_programs(text: str, path: str) -> list[Piece]:
