@@ -969,10 +969,6 @@ EXTRACTORS: dict[str, Extractor] = {
     "git": _git,
     "curl": _curl,
     "wget": _wget,
-    "gh": _gh,
-    "pip": _pip,
-    "pip3": _pip,
-    "npm": _npm,
     "scp": _remote_copy,
     "rsync": _remote_copy,
     "unzip": _unzip,
@@ -995,6 +991,12 @@ EXTRACTORS: dict[str, Extractor] = {
     ".": _all(EXEC, frozenset()),
     "source": _all(EXEC, frozenset()),
 }
+#: Tools whose file operations are not modelled, except the outputs of one fetching
+#: sub-command (``gh repo clone``, ``pip download``, ``npm pack SPEC``): not in
+#: :data:`EXTRACTORS`, so the words of their other sub-commands are still scanned for
+#: paths as those of any command whose files bastion does not know.
+FETCH_OUTPUTS: dict[str, Extractor] = {"gh": _gh, "pip": _pip, "pip3": _pip, "npm": _npm}
+
 for _awk_name in AWKS:
     EXTRACTORS[_awk_name] = _awk
 for _shell in SHELLS:
@@ -1052,7 +1054,7 @@ def extract_paths_in(cmd: SimpleCommand, name: str, base: str, home: str) -> lis
     pairs: list[Pair] = []
     argv = cmd.argv
     if argv:
-        extractor = EXTRACTORS.get(name) or _cli_extractor(name)
+        extractor = EXTRACTORS.get(name) or FETCH_OUTPUTS.get(name) or _cli_extractor(name)
         if extractor is not None:
             try:
                 pairs.extend(extractor(argv[1:]))

@@ -169,11 +169,13 @@ class Initializer:
 
 INITIALIZERS: tuple[Initializer, ...] = (
     Initializer(("npm",), _w("init create innit"), ("npm init vite", "npm create vite@latest my-app", "npm init @scope/tool"),
-                ("npm init", "npm init -y")),
+                ("npm init", "npm init -y", "npm init --scope @organization --yes")),
     Initializer(("yarn", "yarnpkg", "pnpm", "bun"), _w("create"), ("yarn create react-app x", "pnpm create vite"),
                 ("yarn build",)),
 )
 _INIT_BY_NAME: dict[str, frozenset[str]] = {name: i.subs for i in INITIALIZERS for name in i.names}
+_INIT_VALUE = _w("--scope -w --workspace --init-author-name --init-author-email --init-author-url --init-license "
+                 "--init-version --init-module --prefix -C --registry --cwd --dir")
 
 @dataclass(frozen=True)
 class Fetch:
@@ -262,7 +264,7 @@ def check_loads(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
         f.downloads.extend(a.resolved for a in f.paths if a.op == WRITE)
     subs = _INIT_BY_NAME.get(f.name)
     if subs is not None:
-        ops = [a for a in args if not a.startswith("-")]
+        ops = parse_args(args, _INIT_VALUE).operands
         if len(ops) > 1 and ops[0] in subs:
             f.hit("CAT026", f"{f.label} (downloads and runs the project initializer {ops[1]})")
     if f.name not in _BY_NAME:
