@@ -100,7 +100,9 @@ class RunsLater:
             if found:
                 return _deny(f"blocked: {found[0].message}", found)
         if not targets:
-            return _named_setup(call, ctx) if call.kind in (Kind.FILE_WRITE, Kind.FILE_EDIT) else None
+            if call.kind in (Kind.FILE_WRITE, Kind.FILE_EDIT):
+                return _planted_only(call, ctx) or _named_setup(call, ctx)
+            return None
         path, level = max(targets, key=lambda t: t[1])
         if call.kind in (Kind.FILE_WRITE, Kind.FILE_EDIT):
             text = planted_text(call)
@@ -125,6 +127,17 @@ class RunsLater:
             risk=Tier.HIGH_RISK,
             no_grant=True,
         )
+
+
+def _planted_only(call: ToolCall, ctx: Context) -> LayerResult | None:
+    """A write to a file that runs later but is ordinary project code (a level-0 row):
+    denied only when what it plants is catastrophic."""
+    from ..paths.match import planted_only
+
+    paths = [use.path for use in ctx.path_uses if use.op == "write" and planted_only(use.path, ctx.home)]
+    text = planted_text(call) if paths else ""
+    found = planted_hard_blocks(text, paths[0], cwd=call.cwd, home=ctx.home, roots=ctx.workspace.roots) if text else []
+    return _deny(f"blocked: {found[0].message}", found) if found else None
 
 
 def _named_setup(call: ToolCall, ctx: Context) -> LayerResult | None:

@@ -357,6 +357,13 @@ def persistence_level(path: str, home: str) -> int:
     return level
 
 
+def planted_only(path: str, home: str) -> bool:
+    """Whether ``path`` runs later but is edited as ordinary project work (a level-0
+    runs-later row: ``vite.config.ts``, ``setup.py``): only a catastrophic plant there is
+    stopped, any other write keeps the verdict it would get anyway."""
+    return any(hit.row.kind == T.RUNS_LATER and hit.row.level == 0 for hit in rows_for(path, home))
+
+
 def _of(path: str, home: str, kinds: tuple[str, ...]) -> list[Hit]:
     return [hit for hit in rows_for(path, home) if hit.row.kind in kinds]
 

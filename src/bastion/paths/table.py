@@ -402,14 +402,15 @@ ROWS: tuple[Row, ...] = (
         (".vscode/tasks.json",), (".vscode/settings.json", "tasks.json")),
     Row("js-test-configs", RUNS_LATER, "JavaScript test and build config",
         tuple(f"{stem}.{ext}" for stem in ("jest.config", "vitest.config", "vitest.workspace", "vite.config")
-              for ext in ("js", "ts", "mjs", "cjs", "mts", "cts")), 1,
+              for ext in ("js", "ts", "mjs", "cjs", "mts", "cts")), 0,
         "jest, vitest and vite run their config as code, and the globalSetup and setup files it names, at every "
-        "test run, dev server and build, here, in CI and on every clone (level 1)",
+        "test run, dev server and build (level 0: editing it is ordinary project work, so only what it plants "
+        "is judged: a catastrophic plant is denied)",
         ("jest.config.js", "jest.config.ts", "vitest.config.mjs", "vite.config.ts", "web/vite.config.js"),
         ("jest.setup.js", "vite-env.d.ts", "docs/vite.config.md", "jest.config.json")),
-    Row("setup-py", RUNS_LATER, "setup.py", ("setup.py",), 1,
-        "pip install ., pip install -e . and every build run setup.py as Python, here, in CI and for whoever "
-        "installs the project from source (level 1)",
+    Row("setup-py", RUNS_LATER, "setup.py", ("setup.py",), 0,
+        "pip install ., pip install -e . and every build run setup.py as Python (level 0: editing it is "
+        "ordinary project work, so only what it plants is judged: a catastrophic plant is denied)",
         ("setup.py", "packages/core/setup.py"), ("setup.cfg", "setup.py.orig", "src/app/setup_py.py")),
     Row("tiltfile", RUNS_LATER, "Tiltfile", ("tiltfile",), 1,
         "tilt up runs its local(), local_resource() and custom_build() commands on this machine, and again on "
