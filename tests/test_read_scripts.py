@@ -6,7 +6,8 @@ imports: the file is written into a throw-away project, then the
 command that runs it goes through the real guard. A catastrophic script is denied in
 every mode (as the command typed directly would be); a script that writes a startup file
 asks; a harmless one is allowed without a question, as today. A file bastion cannot
-read (missing, a FIFO, a folder, too large) asks, naming the file; a compiled program
+read (a FIFO, a folder, too large; missing when an earlier command may make it) asks,
+naming the file; a compiled program
 keeps today's judgement (built from the project's sources).
 
 :data:`UNTUNED` was written with the others but not run until the reader was built:
@@ -149,10 +150,24 @@ def _asks_naming(check: Callable, command: str, name: str) -> None:
         assert name in decision.reason, decision.reason
 
 
-def test_a_missing_script_asks_naming_it(check: Callable) -> None:
-    _asks_naming(check, "./missing.sh", "missing.sh: not found")
-    _asks_naming(check, "bash tools/gone.sh", "gone.sh: not found")
-    _asks_naming(check, "python3 nothere.py", "nothere.py: not found")
+def test_a_missing_script_asks_when_something_before_it_may_make_it(check: Callable) -> None:
+    """After read-only commands, a missing file only fails (it runs nothing); after one
+    that may write files and does not name it, it may arrive unread (``git pull &&
+    ./deploy.sh``)."""
+    _asks_naming(check, "git pull && ./missing.sh", "missing.sh: not found")
+    _asks_naming(check, "unzip -o tools.zip; bash tools/gone.sh", "gone.sh: not found")
+    _asks_naming(check, "tar xf vendor.tar && python3 nothere.py", "nothere.py: not found")
+    for command in ("./missing.sh", "bash tools/gone.sh", "python3 nothere.py", "node nothere.js",
+                    "sleep 5 && ./missing.sh", "find . -name '*.txt' | xargs ./missing.sh", "cd tools && ./gone.sh"):
+        assert check(command).verdict is Verdict.ALLOW, command
+
+
+def test_a_syntax_check_runs_nothing(check: Callable) -> None:
+    """``bash -n``, ``node --check``, ``perl -c``: the file is parsed, never run."""
+    for command in ("bash -n cleanup.sh", "sh -n ./deploy.sh", "node --check scripts/postinstall.js",
+                    "perl -c build.pl", "ruby -wc x.rb", "sleep 1 && bash -n missing.sh"):
+        assert check(command).verdict is Verdict.ALLOW, command
+    assert check("bash -x cleanup.sh").verdict is Verdict.DENY
 
 
 def test_a_file_built_earlier_in_the_line_keeps_todays_judgement(check: Callable) -> None:

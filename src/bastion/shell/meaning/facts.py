@@ -210,12 +210,13 @@ def apply_value(f: Facts, value: str, detail: str) -> None:
 
 def exec_file(f: Facts, path: str, ctx: Ctx, top: str | None = None) -> None:
     """A script or binary from a file runs: routine inside the workspace, and its text
-    is read (``scripts.script_of``) so it is judged by what it does (``Facts.runs``). A
-    file inside the workspace that cannot be read asks, unless an earlier command of
-    this line may make it (``go build -o app && ./app``). The project modules a Python
-    or JavaScript program imports are read too; ``top`` is where its absolute imports
-    are found (the script's folder by default; the working directory for ``python -m``)."""
-    from .scripts import Unreadable, imported_files, runner_of, script_of
+    is read (``scripts.script_of``) so it is judged by what it does (``Facts.runs``).
+    A file inside the workspace that cannot be read asks; a missing one only when an
+    earlier command of this line may make it unseen (:func:`_not_made_yet`). The
+    project modules a Python or JavaScript program imports are read too; ``top`` is
+    where its absolute imports are found (the script's folder by default; the working
+    directory for ``python -m``)."""
+    from .scripts import Unreadable, imported_files, runner_of, script_of, syntax_only
 
     inside = ctx.inside(path)
     if inside:
@@ -224,26 +225,42 @@ def exec_file(f: Facts, path: str, ctx: Ctx, top: str | None = None) -> None:
     else:
         f.hit("CAT006", f"{f.label} (runs {path}, outside the workspace)")
     head = f.cmd.argv[0] if f.cmd.argv else ""
-    read = script_of(path, ctx, runner_of(f.name, path, resolve(head, f.base, ctx.home) if "/" in head else head))
+    runner = runner_of(f.name, path, resolve(head, f.base, ctx.home) if "/" in head else head)
+    if runner and syntax_only(runner, f.cmd.argv[1:]):
+        return  # ``bash -n x.sh``, ``node --check x.js``: nothing in the file runs
+    read = script_of(path, ctx, runner)
     if isinstance(read, tuple):
         f.runs.append((read[0], read[1], path))
         f.runs.extend(imported_files(read[0], read[1], path, top or path.rsplit("/", 1)[0] or "/", ctx))
-    elif isinstance(read, Unreadable) and inside and not _made_here(f, path, ctx):
+    elif isinstance(read, Unreadable) and inside and not (read.missing and _not_made_yet(f, path, ctx)):
         f.hit("CAT006", f"{f.label} ({path}: {read.reason})")
 
 
-def _made_here(f: Facts, path: str, ctx: Ctx) -> bool:
-    """``path``'s name appears in the command line before the command that runs it:
-    a file an earlier command writes or builds (``gcc -o x x.c && ./x``,
-    ``cp tpl.sh run.sh && ./run.sh``) is not there yet when bastion looks."""
-    import re
+def _not_made_yet(f: Facts, path: str, ctx: Ctx) -> bool:
+    """A missing file nothing before it in this command line can have made unseen:
+    only read-only commands run before it (``python3 script.py`` alone, ``sleep 5 &&
+    ./x.sh``, ``find . | xargs ./x.sh``: it fails, running nothing), or an earlier
+    command names it (``gcc -o x x.c && ./x``: built from the project's sources, judged
+    as today). Otherwise it asks (``git pull && ./deploy.sh``: it may arrive unread)."""
+    from .scripts import earlier_commands
 
-    name = path.rsplit("/", 1)[-1]
     text = f.cmd.text
     at = ctx.source.find(text) if text else -1
-    if not name or at <= 0:
+    if at == 0:
+        return True
+    if at < 0:
         return False
-    return re.search(rf"(?<![\w.-]){re.escape(name)}(?![\w.-])", ctx.source[:at]) is not None
+    before = ctx.source[:at]
+    name = path.rsplit("/", 1)[-1]
+    import re
+
+    if name and re.search(rf"(?<![\w.-]){re.escape(name)}(?![\w.-])", before):
+        return True
+    for cmd in earlier_commands(before):
+        g = ctx.analyser.classify(cmd, ctx)
+        if g.tier is not R or not g.known or any(a.op != "read" for a in g.paths):
+            return False
+    return True
 
 
 SHELL_WORD = LazyPattern(r"(?:^|[\s\"'(/!])(?:ba|z|da|k)?sh\b(?!\.)")

@@ -13,10 +13,12 @@ What stays as it was, and why:
   sources, which are what a person reviews; its machine code says nothing readable;
 * text in a language no model reads (``#!/usr/bin/env fish``, ``groovy x.groovy``).
 
-What asks (:class:`Unreadable`, CAT006 naming the file): a file that is not there, is
-not a regular file (a FIFO or device is never opened), cannot be read, is larger than
-the bound, or is longer than the analysis of its language reads whole (a shell script
-over what the parser takes; a program over its model's limit).
+What asks (:class:`Unreadable`, CAT006 naming the file): a file that is not a regular
+file (a FIFO or device is never opened), cannot be read, is larger than the bound, or is
+longer than the analysis of its language reads whole (a shell script over what the
+parser takes; a program over its model's limit); and a missing file when an earlier
+command of the line may make it unseen (``git pull && ./deploy.sh``). A missing file run
+first (``python3 script.py`` alone) only fails: it runs nothing, so it does not ask.
 """
 
 from __future__ import annotations
@@ -33,10 +35,11 @@ from .models import MODELS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from ..syntax.script import SimpleCommand
     from .facts import Ctx
 
 __all__ = ["MAX_BYTES", "MAX_FILES", "Unreadable", "script_of", "language_of", "runner_of", "module_files", "imported_files",
-           "SELF"]
+           "earlier_commands", "syntax_only", "SELF"]
 
 #: Largest file read (bytes). Larger text asks; larger binaries keep today's behaviour.
 MAX_BYTES = 256 * 1024
@@ -78,6 +81,8 @@ class Unreadable:
     """The file cannot be judged: ``reason`` says why (shown in the ask)."""
 
     reason: str
+    #: The file is not there (``exec_file`` asks only when an earlier command may make it).
+    missing: bool = False
 
 
 #: What a read found: the text, a compiled/binary program (``None``), or why it failed.
@@ -101,6 +106,30 @@ def runner_of(name: str, path: str, head: str) -> str | None:
     if name in C.SHELLS or name in C.INTERPRETERS:
         return None
     return SELF
+
+
+#: Options with which a runner only checks a file's syntax, running none of it
+#: (``bash -n x.sh``, ``node --check x.js``, ``perl -c x.pl``, ``ruby -wc x.rb``).
+_SYNTAX_ONLY = {
+    "sh": LazyPattern(r"-[a-zA-Z]*n[a-zA-Z]*|-o\s*noexec"),
+    "node": LazyPattern(r"--check|-c"), "nodejs": LazyPattern(r"--check|-c"),
+    "perl": LazyPattern(r"-[wWTt]*c[wWTt]*"), "ruby": LazyPattern(r"-[wWv]*c[wWv]*"),
+}
+
+
+def syntax_only(runner: str, args: tuple[str, ...]) -> bool:
+    """The runner is told only to check the syntax of the file it is given."""
+    pattern = _SYNTAX_ONLY.get(runner)
+    if pattern is None:
+        return False
+    for k, arg in enumerate(args):
+        if not arg.startswith("-") or arg == "--":
+            return False
+        if arg == "-o" and k + 1 < len(args) and args[k + 1] == "noexec":
+            return runner == "sh"
+        if pattern.fullmatch(arg):
+            return True
+    return False
 
 
 def script_of(path: str, ctx: Ctx, runner: str | None = SELF) -> tuple[str, str] | Unreadable | None:
@@ -242,6 +271,15 @@ def _js_imports(text: str, origin: str) -> list[str]:
     return found
 
 
+def earlier_commands(before: str) -> tuple[SimpleCommand, ...]:
+    """The commands in ``before``, the command line up to a command that runs a missing
+    file (its trailing ``&&``, ``;``, ``|`` dropped): did any of them make that file?"""
+    from ..syntax.parse import parse
+
+    text = before.rstrip().rstrip("&|;(").rstrip()
+    return parse(text).commands if text else ()
+
+
 def language_of(text: str, path: str) -> str | None:
     """The language of a file run by its path: its ``#!`` line, else its extension,
     else shell (the shell runs a text file that has no ``#!`` line)."""
@@ -278,8 +316,8 @@ def _read(path: str) -> _Read:
     for a file that is missing, not regular, unreadable or too large."""
     try:
         st = os.stat(path)
-    except FileNotFoundError:
-        return Unreadable("not found")
+    except (FileNotFoundError, NotADirectoryError):
+        return Unreadable("not found", missing=True)
     except OSError as exc:
         return Unreadable(f"cannot be read: {exc.strerror or type(exc).__name__}")
     if not stat.S_ISREG(st.st_mode):
