@@ -165,7 +165,8 @@ def test_a_missing_script_asks_when_something_before_it_may_make_it(check: Calla
 def test_a_syntax_check_runs_nothing(check: Callable) -> None:
     """``bash -n``, ``node --check``, ``perl -c``: the file is parsed, never run."""
     for command in ("bash -n cleanup.sh", "sh -n ./deploy.sh", "node --check scripts/postinstall.js",
-                    "perl -c build.pl", "ruby -wc x.rb", "sleep 1 && bash -n missing.sh"):
+                    "perl -c build.pl", "ruby -wc x.rb", "php -l install.php", "sleep 1 && bash -n missing.sh",
+                    "find . -name '*.php' -exec php -l {} \\;"):
         assert check(command).verdict is Verdict.ALLOW, command
     assert check("bash -x cleanup.sh").verdict is Verdict.DENY
 

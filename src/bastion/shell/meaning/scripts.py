@@ -109,11 +109,11 @@ def runner_of(name: str, path: str, head: str) -> str | None:
 
 
 #: Options with which a runner only checks a file's syntax, running none of it
-#: (``bash -n x.sh``, ``node --check x.js``, ``perl -c x.pl``, ``ruby -wc x.rb``).
+#: (``bash -n x.sh``, ``node --check x.js``, ``perl -c x.pl``, ``ruby -wc x.rb``, ``php -l x.php``).
 _SYNTAX_ONLY = {
     "sh": LazyPattern(r"-[a-zA-Z]*n[a-zA-Z]*|-o\s*noexec"),
     "node": LazyPattern(r"--check|-c"), "nodejs": LazyPattern(r"--check|-c"),
-    "perl": LazyPattern(r"-[wWTt]*c[wWTt]*"), "ruby": LazyPattern(r"-[wWv]*c[wWv]*"),
+    "perl": LazyPattern(r"-[wWTt]*c[wWTt]*"), "ruby": LazyPattern(r"-[wWv]*c[wWv]*"), "php": LazyPattern(r"-l|--syntax-check"),
 }
 
 
