@@ -23,19 +23,14 @@ Which files run later, and how much (1: runs later, 2: a backdoor), is the path 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from ..model import Finding, Kind, LayerResult, Tier, ToolCall, Verdict
-from ..shell.meaning.planted import as_commands
+from .plants import MAX_CONTENT, command_hard_blocks, planted_hard_blocks
 
 if TYPE_CHECKING:
     from ..core.context import Context
 
-#: How much planted text is analysed; the rest of a huge file is not read as code.
-MAX_CONTENT = 64 * 1024
-#: Variables that load a library into every program started after them.
-_PRELOADS = ("LD_PRELOAD", "LD_AUDIT", "DYLD_INSERT_LIBRARIES")
 _CONTENT_KEYS = ("content", "new_string", "new_source", "contents", "text")
 
 
@@ -55,28 +50,6 @@ def planted_text(call: ToolCall) -> str:
 
         parts.extend(patch_additions(patch).values())
     return "\n".join(parts)[:MAX_CONTENT]
-
-
-def planted_hard_blocks(text: str, path: str, *, cwd: str, home: str, roots: Iterable[str]) -> list[Finding]:
-    """The hard blocks (download-and-run, reverse shell, wipe …) of ``text`` written to
-    ``path``, each saying where it was planted."""
-    return command_hard_blocks(as_commands(text, path), path, cwd=cwd, home=home, roots=roots)
-
-
-def command_hard_blocks(commands: str, where: str, *, cwd: str, home: str, roots: Iterable[str]) -> list[Finding]:
-    """The hard blocks of shell ``commands`` that will run later from ``where``."""
-    from ..shell.catalog.intents import finding
-    from ..shell.meaning.analyse import analyse
-    from ..shell.syntax.parse import parse
-
-    if not commands.strip():
-        return []
-    analysis = analyse(parse(commands), cwd=cwd, home=home, workspace_roots=tuple(roots))
-    out = [Finding(f.code, f.severity, f"{_short(f.message)} [planted in {where}]") for f in analysis.hard_blocks]
-    preloads = [f for f in analysis.findings if f.code == "CAT021" and any(v in f.message for v in _PRELOADS)]
-    if not out and preloads:  # LD_PRELOAD=… in a startup file loads that library into every program
-        out.append(finding("HB011", f"a library preload planted in {where}"))
-    return out
 
 
 class RunsLater:
@@ -160,12 +133,6 @@ def _named_setup(call: ToolCall, ctx: Context) -> LayerResult | None:
         if found:
             return _deny(f"blocked: {found[0].message}", found)
     return None
-
-
-def _short(message: str, limit: int = 300) -> str:
-    """A finding's message with a planted program's text cut (``python3 -c '<the whole
-    setup.py>'`` would otherwise be the reason)."""
-    return message if len(message) <= limit else message[:limit] + "…"
 
 
 def _deny(reason: str, findings: list[Finding]) -> LayerResult:

@@ -30,7 +30,7 @@ _NPM_LIKE = frozenset({"npm", "pnpm"})
 def shell_plants(ctx: Context, targets: list[str]) -> list[Finding]:
     """Hard blocks planted by the call's command line: text written to ``targets`` (files
     that run later, resolved) and package.json scripts set from the shell."""
-    from .runs_later import MAX_CONTENT, command_hard_blocks, planted_hard_blocks
+    from .plants import MAX_CONTENT, command_hard_blocks, planted_hard_blocks
 
     command = ctx.command or ""
     call = ctx.call

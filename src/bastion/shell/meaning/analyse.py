@@ -67,7 +67,7 @@ from __future__ import annotations
 import re
 import shlex
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from fnmatch import fnmatchcase
 from functools import cache
@@ -211,7 +211,7 @@ def _file_programs(facts: list[Facts], ctx: Ctx, depth: int, hits: list[_Hit]) -
                 inner = _nested(text, where, ctx, depth, found)
             else:
                 inner = _program_text(language, text, where, ctx, depth, found)
-            _take_effects(f, inner)
+            _take_effects(f, inner, _guarded(ctx))
             hits.extend(hit for hit in found if CODES[hit.code].hard)
 
 
@@ -323,15 +323,29 @@ def _nested_texts(found: list[str]) -> list[str]:
     return list(texts)
 
 
-def _take_effects(f: Facts, inner: list[Facts]) -> None:
+def _take_effects(f: Facts, inner: list[Facts], keep: Callable[[PathAccess], bool] | None = None) -> None:
     """The files and hosts of the commands a program runs (``os.remove(p)`` read as
     ``rm -f -- p``) are the program's own: the file layers judge them (a protected
-    file deleted from inside Python asks like ``rm`` of it does)."""
+    file deleted from inside Python asks like ``rm`` of it does). ``keep`` picks which."""
     for g in inner:
         if g.paths:
-            f.paths.extend(g.paths)
+            f.paths.extend(a for a in g.paths if keep is None or keep(a))
         if g.hosts:
             f.hosts.extend(g.hosts)
+
+
+def _guarded(ctx: Ctx) -> Callable[[PathAccess], bool]:
+    """What a project file's own writes may bring to the file layers: files outside the
+    workspace, protected names and files that run later. A Makefile recipe that writes
+    ``build/`` or touches ``.venv/bin/activate`` is the project doing its work."""
+    from ...paths.match import protected_rows
+
+    def keep(access: PathAccess) -> bool:
+        path = access.resolved
+        return (not ctx.inside(path) or bool(persistence_level(path, ctx.home))
+                or bool(protected_rows(path, ctx.home)) or access.op == "exec")
+
+    return keep
 
 
 _BRACE_COMMAND = LazyPattern(r"(?:^|[;&|(]\s*)\{([^{}\s,]+(?:,[^{}\s,]*)+)\}")

@@ -32,18 +32,13 @@ import json
 import os
 import posixpath
 import shlex
-import stat
 from collections.abc import Callable
-from typing import Any
 
 from .facts import Ctx, Facts
+from .tasks_files import MAX_BYTES, MAX_UP, Runs, Unreadable, absolute, cd_line, find_up, read_cached, text_of
 
 __all__ = ["RUNNERS", "add_runs", "add_runs_as", "read_cached", "Unreadable", "MAX_BYTES"]
 
-#: Largest task file read: the same bound as a script's (``scripts.MAX_BYTES``).
-MAX_BYTES = 256 * 1024
-#: Parents walked up to find a package.json, justfile, Taskfile or pytest ini file.
-MAX_UP = 32
 #: conftest.py files read for one pytest run, and directory entries looked at to find them.
 MAX_CONFTESTS = 24
 MAX_WALK = 4000
@@ -54,78 +49,18 @@ _PYTEST_INI = ("pytest.ini", ".pytest.ini", "pyproject.toml", "tox.ini", "setup.
 _PYTEST_SKIP = frozenset({"node_modules", "build", "dist", "venv", "CVS", "_darcs", "{arch}", "__pycache__", "site-packages"})
 
 
-class Unreadable(Exception):
-    """A task file exists but cannot be read: the command asks, naming it."""
-
-    def __init__(self, path: str, why: str) -> None:
-        super().__init__(f"{path}: {why}")
-        self.path = path
-        self.why = why
 
 
 # --------------------------------------------------------------------------- reading
 
-_CACHE: dict[tuple[str, str], tuple[tuple[int, int, int, int], Any]] = {}
-_CACHE_LIMIT = 256
 
 
-def read_cached(path: str, parse: Callable[[str, str], Any], kind: str = "") -> Any:
-    """``parse(text, path)`` of the file at ``path``, or None when there is no such file.
-
-    Raises :class:`Unreadable` for a file that is not regular (a FIFO or device would
-    block or never end), too large, or not readable. The result is kept per path and
-    kind while the file's identity and modification time stay the same."""
-    try:
-        st = os.stat(path)
-    except (FileNotFoundError, NotADirectoryError):
-        return None
-    except OSError as exc:
-        raise Unreadable(path, exc.strerror or "cannot be read") from None
-    if stat.S_ISDIR(st.st_mode):
-        return None
-    if not stat.S_ISREG(st.st_mode):
-        raise Unreadable(path, "not a regular file")
-    if st.st_size > MAX_BYTES:
-        raise Unreadable(path, f"larger than {MAX_BYTES // 1024} KiB")
-    key = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
-    slot = (kind, path)
-    held = _CACHE.get(slot)
-    if held is not None and held[0] == key:
-        return held[1]
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read(MAX_BYTES + 1)
-    except OSError as exc:
-        raise Unreadable(path, exc.strerror or "cannot be read") from None
-    value = parse(data.decode("utf-8", "replace"), path)
-    if len(_CACHE) >= _CACHE_LIMIT:
-        _CACHE.clear()
-    _CACHE[slot] = (key, value)
-    return value
 
 
-def _text(text: str, path: str) -> str:
-    return text
 
 
-def find_up(start: str, names: tuple[str, ...], stop: str = "/") -> str | None:
-    """The first ``start/NAME`` or ancestor's that exists (as anything but a folder)."""
-    here = start
-    for _ in range(MAX_UP):
-        for name in names:
-            candidate = posixpath.join(here, name)
-            if os.path.lexists(candidate) and not os.path.isdir(candidate):
-                return candidate
-        if here in ("/", stop):
-            return None
-        here = posixpath.dirname(here)
-    return None
 
 
-def absolute(path: str, base: str, ctx: Ctx) -> str:
-    from .paths import resolve
-
-    return resolve(path, base, ctx.home)
 
 
 # --------------------------------------------------------------------------- entry
@@ -163,7 +98,6 @@ def add_runs_as(f: Facts, tool: str, args: tuple[str, ...], ctx: Ctx) -> None:
     _import_top.clear()
 
 
-Runs = list[tuple[str, str, str]]
 
 #: Where Python looks first for a run file's absolute imports, when not its own folder
 #: (pytest's rootdir for conftest.py files); filled by a reader, cleared after each call.
@@ -390,10 +324,6 @@ def _package(f: Facts, args: tuple[str, ...], ctx: Ctx) -> Runs:
     return [("sh", "\n".join(steps), path)] if steps else []
 
 
-def cd_line(folder: str, ctx: Ctx) -> str:
-    """A ``cd`` into the folder a task runs in, so the shell analysis resolves its
-    relative paths there; nothing when that is where the call runs."""
-    return "" if folder == ctx.cwd else f"cd {shlex.quote(folder)}\n"
 
 
 # --------------------------------------------------------------------------- pytest
@@ -462,7 +392,7 @@ def _pytest(f: Facts, args: tuple[str, ...], ctx: Ctx) -> Runs:
             files[path] = None
     out: Runs = []
     for path in list(files)[: MAX_CONFTESTS + len(paths) + len(plugins) + 4]:
-        text = read_cached(path, _text, "text")
+        text = read_cached(path, text_of, "text")
         if text is not None:
             out.append(("python", text, path))
             _import_top[path] = rootdir

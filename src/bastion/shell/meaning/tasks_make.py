@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from itertools import product
 
 from .facts import Ctx, Facts
-from .tasks import Runs, absolute, cd_line, read_cached
+from .tasks_files import Runs, absolute, cd_line, read_cached
 
 __all__ = ["make_runs", "parse_makefile", "Makefile"]
 

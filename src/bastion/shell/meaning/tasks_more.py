@@ -22,7 +22,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .facts import Ctx, Facts
-from .tasks import Runs, absolute, cd_line, find_up, read_cached
+from .tasks_files import Runs, absolute, cd_line, find_up, read_cached
 
 __all__ = ["READERS"]
 

@@ -1,0 +1,110 @@
+"""What the task-file readers share: reading a file once per identity and modification
+time, finding a file up the folder tree, and the ``cd`` a task's text starts with.
+
+A leaf module, so ``tasks`` and its readers (``tasks_make``, ``tasks_more``) import it
+without importing each other."""
+
+from __future__ import annotations
+
+import os
+import posixpath
+import shlex
+import stat
+from collections.abc import Callable
+from typing import Any
+
+from .facts import Ctx
+
+__all__ = ["MAX_BYTES", "MAX_UP", "Runs", "Unreadable", "absolute", "cd_line", "find_up", "read_cached"]
+
+
+#: Largest task file read: the same bound as a script's (``scripts.MAX_BYTES``).
+MAX_BYTES = 256 * 1024
+
+
+#: Parents walked up to find a package.json, justfile, Taskfile or pytest ini file.
+MAX_UP = 32
+
+
+class Unreadable(Exception):
+    """A task file exists but cannot be read: the command asks, naming it."""
+
+    def __init__(self, path: str, why: str) -> None:
+        super().__init__(f"{path}: {why}")
+        self.path = path
+        self.why = why
+
+
+_CACHE: dict[tuple[str, str], tuple[tuple[int, int, int, int], Any]] = {}
+
+
+_CACHE_LIMIT = 256
+
+
+def read_cached(path: str, parse: Callable[[str, str], Any], kind: str = "") -> Any:
+    """``parse(text, path)`` of the file at ``path``, or None when there is no such file.
+
+    Raises :class:`Unreadable` for a file that is not regular (a FIFO or device would
+    block or never end), too large, or not readable. The result is kept per path and
+    kind while the file's identity and modification time stay the same."""
+    try:
+        st = os.stat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except OSError as exc:
+        raise Unreadable(path, exc.strerror or "cannot be read") from None
+    if stat.S_ISDIR(st.st_mode):
+        return None
+    if not stat.S_ISREG(st.st_mode):
+        raise Unreadable(path, "not a regular file")
+    if st.st_size > MAX_BYTES:
+        raise Unreadable(path, f"larger than {MAX_BYTES // 1024} KiB")
+    key = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+    slot = (kind, path)
+    held = _CACHE.get(slot)
+    if held is not None and held[0] == key:
+        return held[1]
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_BYTES + 1)
+    except OSError as exc:
+        raise Unreadable(path, exc.strerror or "cannot be read") from None
+    value = parse(data.decode("utf-8", "replace"), path)
+    if len(_CACHE) >= _CACHE_LIMIT:
+        _CACHE.clear()
+    _CACHE[slot] = (key, value)
+    return value
+
+
+def text_of(text: str, path: str) -> str:
+    """The parser of a file read as plain text."""
+    return text
+
+
+def find_up(start: str, names: tuple[str, ...], stop: str = "/") -> str | None:
+    """The first ``start/NAME`` or ancestor's that exists (as anything but a folder)."""
+    here = start
+    for _ in range(MAX_UP):
+        for name in names:
+            candidate = posixpath.join(here, name)
+            if os.path.lexists(candidate) and not os.path.isdir(candidate):
+                return candidate
+        if here in ("/", stop):
+            return None
+        here = posixpath.dirname(here)
+    return None
+
+
+def absolute(path: str, base: str, ctx: Ctx) -> str:
+    from .paths import resolve
+
+    return resolve(path, base, ctx.home)
+
+
+Runs = list[tuple[str, str, str]]
+
+
+def cd_line(folder: str, ctx: Ctx) -> str:
+    """A ``cd`` into the folder a task runs in, so the shell analysis resolves its
+    relative paths there; nothing when that is where the call runs."""
+    return "" if folder == ctx.cwd else f"cd {shlex.quote(folder)}\n"
