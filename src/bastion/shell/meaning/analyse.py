@@ -210,19 +210,24 @@ def _file_programs(facts: list[Facts], ctx: Ctx, depth: int, hits: list[_Hit]) -
             if language == "sh":
                 inner = _nested(text, where, ctx, depth, found)
             else:
-                inner = _program_text(language, text, where, ctx, depth, found)
+                read = _program_text(language, text, where, ctx, depth, found)
+                if read is None:  # a program no model can follow (too long, TypeScript …) is not known to be harmless
+                    hits.append(_Hit("CAT006", f"{origin}: a {language} program bastion could not read", f.label))
+                    continue
+                inner = read
             _take_effects(f, inner, _guarded(ctx))
             hits.extend(hit for hit in found if CODES[hit.code].hard)
 
 
-def _program_text(language: str, text: str, where: str, ctx: Ctx, depth: int, found: list[_Hit]) -> list[Facts]:
+def _program_text(language: str, text: str, where: str, ctx: Ctx, depth: int, found: list[_Hit]) -> list[Facts] | None:
     """A program file read by its code model: its shell equivalents analysed as shell,
-    its flags (a socket wired to a shell, fetched code run) as findings."""
+    its flags (a socket wired to a shell, fetched code run) as findings. None when the
+    model cannot read it (a Python file that does not even compile runs nothing: [])."""
     from .models import read_program
 
     program = read_program(language, text)
     if program is None:
-        return []
+        return [] if language in ("python", "pypy") and not _compiles(text) else None
     from .verdicts import cell
 
     flags = (("reverse_shell", ("connect_shell", "network")), ("bind_shell", ("listen_shell", "network")),
@@ -233,6 +238,16 @@ def _program_text(language: str, text: str, where: str, ctx: Ctx, depth: int, fo
     if program.env_dump and program.sends:
         found.append(_Hit(cell("send", "environment"), f"{where} (environment sent over the network)", where))
     return _nested("\n".join(program.shell), where, ctx, depth, found) if program.shell else []
+
+
+def _compiles(text: str) -> bool:
+    import ast
+
+    try:
+        ast.parse(text)
+    except (SyntaxError, ValueError):
+        return False
+    return True
 
 
 def _fed_programs(facts: list[Facts], ctx: Ctx, depth: int, hits: list[_Hit]) -> None:

@@ -31,6 +31,7 @@ from __future__ import annotations
 import json
 import os
 import posixpath
+import re
 import shlex
 from collections.abc import Callable
 
@@ -339,8 +340,9 @@ _PYTEST_VALUE = frozenset({
 
 
 def _pytest(f: Facts, args: tuple[str, ...], ctx: Ctx) -> Runs:
-    """``conftest.py`` files from the rootdir down to the test paths, and the test files
-    named on the command line (pytest imports them all)."""
+    """``conftest.py`` files from the rootdir down to the test paths, the test files
+    named on the command line, and the test modules pytest collects that call something
+    that acts (pytest imports them all)."""
     if any(a in ("--help", "-h", "--version", "-V", "--noconftest") for a in args):
         return []
     base = f.base
@@ -390,8 +392,10 @@ def _pytest(f: Facts, args: tuple[str, ...], ctx: Ctx) -> Runs:
 
         for path in module_files(module, rootdir):
             files[path] = None
+    for path in _collected(targets, rootdir, "--doctest-modules" in args):
+        files[path] = None
     out: Runs = []
-    for path in list(files)[: MAX_CONFTESTS + len(paths) + len(plugins) + 4]:
+    for path in list(files)[: MAX_CONFTESTS + len(paths) + len(plugins) + 4 + MAX_COLLECTED]:
         text = read_cached(path, text_of, "text")
         if text is not None:
             out.append(("python", text, path))
@@ -402,16 +406,25 @@ def _pytest(f: Facts, args: tuple[str, ...], ctx: Ctx) -> Runs:
 def _ini_plugins(rootdir: str) -> list[str]:
     """``-p MODULE`` in the ``addopts`` of pytest's ini file in the rootdir (a plugin
     module of the project is imported before any test)."""
-    for name, section in (("pytest.ini", "pytest"), (".pytest.ini", "pytest"), ("tox.ini", "pytest"),
-                          ("setup.cfg", "tool:pytest"), ("pyproject.toml", "")):
-        path = posixpath.join(rootdir, name)
-        addopts = read_cached(path, _addopts_toml if not section else _addopts_ini(section), f"addopts:{section}")
-        if addopts:
-            return _plugin_options(shlex.split(addopts, comments=False) if isinstance(addopts, str) else addopts)
+    addopts = _ini_value(rootdir, "addopts")
+    if addopts:
+        return _plugin_options(shlex.split(addopts, comments=False) if isinstance(addopts, str) else addopts)
     return []
 
 
-def _addopts_ini(section: str) -> Callable[[str, str], str]:
+def _ini_value(rootdir: str, key: str) -> str | list[str]:
+    """``key`` from pytest's ini file in the rootdir (pytest.ini, tox.ini, setup.cfg or
+    pyproject.toml, in pytest's order), or ``""``."""
+    for name, section in (("pytest.ini", "pytest"), (".pytest.ini", "pytest"), ("tox.ini", "pytest"),
+                          ("setup.cfg", "tool:pytest"), ("pyproject.toml", "")):
+        path = posixpath.join(rootdir, name)
+        value = read_cached(path, _ini_toml(key) if not section else _ini_option(section, key), f"{key}:{section}")
+        if value:
+            return value  # type: ignore[no-any-return]
+    return ""
+
+
+def _ini_option(section: str, key: str) -> Callable[[str, str], str]:
     def parse(text: str, path: str) -> str:
         import configparser
 
@@ -420,20 +433,63 @@ def _addopts_ini(section: str) -> Callable[[str, str], str]:
             parser.read_string(text, path)
         except configparser.Error:
             return ""
-        return parser.get(section, "addopts", fallback="")
+        return parser.get(section, key, fallback="")
 
     return parse
 
 
-def _addopts_toml(text: str, path: str) -> str | list[str]:
-    import tomllib
+def _ini_toml(key: str) -> Callable[[str, str], str | list[str]]:
+    def parse(text: str, path: str) -> str | list[str]:
+        import tomllib
 
-    try:
-        options = tomllib.loads(text).get("tool", {}).get("pytest", {}).get("ini_options", {})
-    except tomllib.TOMLDecodeError:
-        return ""
-    value = options.get("addopts", "") if isinstance(options, dict) else ""
-    return value if isinstance(value, (str, list)) else ""
+        try:
+            options = tomllib.loads(text).get("tool", {}).get("pytest", {}).get("ini_options", {})
+        except tomllib.TOMLDecodeError:
+            return ""
+        value = options.get(key, "") if isinstance(options, dict) else ""
+        return value if isinstance(value, (str, list)) else ""
+
+    return parse
+
+
+#: Test modules read per run, and the calls that make one worth reading: a module with
+#: none of them cannot do what a hard block names (delete a tree, run a download, open
+#: a socket, read and send a secret), so it is not analysed (pytest suites are large).
+MAX_COLLECTED = 256
+_ACTS = re.compile(r"\b(?:os\.system|subprocess|popen|rmtree|os\.remove|unlink|socket|urlopen|urllib|requests\.|"
+                   r"http\.client|exec\s*\(|eval\s*\(|__import__|pty\b|ctypes|authorized_keys|\.ssh|\.aws)")
+
+
+def _collected(targets: list[str], rootdir: str, doctests: bool) -> list[str]:
+    """The test modules pytest imports under ``targets`` (``python_files`` patterns, by
+    default ``test_*.py`` and ``*_test.py``; every module with ``--doctest-modules``) whose
+    text calls something that acts (:data:`_ACTS`), at most :data:`MAX_COLLECTED`."""
+    import fnmatch
+
+    patterns = _ini_value(rootdir, "python_files") or "test_*.py *_test.py"
+    globs = patterns.split() if isinstance(patterns, str) else list(patterns)
+    out: list[str] = []
+    seen = 0
+    queue = [t for t in targets if os.path.isdir(t)]
+    while queue and seen < MAX_WALK and len(out) < MAX_COLLECTED:
+        folder = queue.pop(0)
+        try:
+            with os.scandir(folder) as entries:
+                listing = list(entries)
+        except OSError:
+            continue
+        seen += len(listing)
+        if any(e.name == "pyvenv.cfg" for e in listing):
+            continue
+        for entry in listing:
+            if entry.is_dir(follow_symlinks=False):
+                if not entry.name.startswith(".") and entry.name not in _PYTEST_SKIP:
+                    queue.append(entry.path)
+            elif entry.name.endswith(".py") and (doctests or any(fnmatch.fnmatch(entry.name, g) for g in globs)):
+                text = read_cached(entry.path, text_of, "text")
+                if text is not None and _ACTS.search(text):
+                    out.append(entry.path)
+    return out
 
 
 def _plugin_options(words: list[str]) -> list[str]:

@@ -176,6 +176,10 @@ def _python_module(f: Facts, module: str, operands: list[str], ctx: Ctx) -> None
     if value is None:
         f.hit("CAT006", f"{f.label} (runs module {module})")
         return
+    if module in ("pytest", "tox", "nox"):  # what they run is read like ``pytest`` itself
+        from ..tasks import add_runs_as
+
+        add_runs_as(f, module, tuple(operands), ctx)
     if module == "pip":
         sub = SimpleCommand(("pip", *operands), f.cmd.assignments, f.cmd.redirects, f.cmd.wrappers, f.cmd.cwd, f.cmd.origin, f.cmd.text, f.cmd.depth, f.cmd.pipeline, f.cmd.pipe_index)
         inner = ctx.analyser.classify(sub, ctx)  # the entry point dispatches back here
