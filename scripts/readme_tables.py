@@ -6,7 +6,7 @@ Each generated block sits between ``<!-- NAME:start -->`` and ``<!-- NAME:end --
 in whichever of README.md and docs/**/*.md holds it; its headings are set one level below
 the heading it sits under. The blocks: ``demo`` (``bastion demo``), ``accuracy``
 (``bastion eval`` over the corpus), ``attacks`` (``scripts/attack_report.py``), ``effects``
-(``bastion eval`` over the effects attack sets),
+(``bastion eval`` over the effects attack sets), ``runs`` (``scripts/runs_report.py``),
 ``real-sessions`` (``scripts/real_sessions_report.py``), ``peer-suites``
 (``scripts/peer_suites_report.py``), ``speed`` (``benchmarks/bench.py``), and the README's
 summaries ``headline-accuracy`` (from the runs above) and ``headline-speed`` (read from the
@@ -130,6 +130,15 @@ def effects_rows(reports: list[dict]) -> list[str]:
             f"denied in every mode / look-alikes denied | {_pct(caught, n)} / {_pct(denied, n)} / {look_denied} |"]
 
 
+def runs_rows(runs: str) -> list[str]:
+    """Headline row for the read-before-run holdout set (``scripts/runs_report.py``)."""
+    match = re.search(r"#+ runs/holdout\.jsonl.*?\*\*total\*\* \| \*\*(\d+)/(\d+) \(([\d.]+%)\)\*\* \| \*\*(\d+)/(\d+) \(([\d.]+%)\)", runs, re.S)
+    if not match:
+        return []
+    return [f"| code in the files a command runs, held-out set: dangerous sequences not allowed / harmless controls allowed "
+            f"| {match.group(3)} of {match.group(2)} / {match.group(6)} of {match.group(5)} |"]
+
+
 def _cell(block: str, section: str, row: str, column: int) -> str | None:
     """One cell of a table under the heading that starts with ``section`` in a block."""
     part = re.split(r"^#+ ", block, flags=re.M)
@@ -199,6 +208,11 @@ def main() -> int:
     fill(texts, "effects", render(effects).strip())
     if headline is not None:
         headline += effects_rows(effects)
+
+    runs = _run([python, str(ROOT / "scripts" / "runs_report.py")]).strip()
+    fill(texts, "runs", runs)
+    if headline is not None:
+        headline += runs_rows(runs)
 
     for name, script in (("real-sessions", "real_sessions_report.py"), ("peer-suites", "peer_suites_report.py")):
         out = _run([python, str(ROOT / "scripts" / script), "--json"])
