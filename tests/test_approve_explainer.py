@@ -31,7 +31,7 @@ def explained(guard, project, tool="Bash", **tool_input):
          ["write page.html", "delete page.old"], ["example.com"]),
         ("sudo apt install jq", "Runs sudo apt install; it runs with elevated privileges", "HIGH", [], []),
         ("git push --force origin main", "Runs git push; it can discard work or data", "HIGH", [], []),
-        ("npm publish", "Runs npm publish; it publishes a package or release", "HIGH", [], []),
+        ("npm publish", "Runs npm publish; it publishes a package or release", "HIGH", ["exec ./"], []),  # its lifecycle scripts run
     ],
 )
 def test_shell_explanations(guard, project, command, what, level, paths, hosts):

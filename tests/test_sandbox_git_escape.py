@@ -74,7 +74,7 @@ def test_the_commondir_escape_is_stopped_and_the_next_commit_runs_no_planted_hoo
 ):
     git("commit", "-q", "--allow-empty", "-m", "first", cwd=project, env=bastion_env)
     (project / "setup.sh").write_text(ESCAPE)
-    proc = bastion_run("--backend", backend, "--settings", settings, "--", "sh setup.sh", cwd=project, env=bastion_env)
+    proc = bastion_run("--backend", backend, "--no-check", "--settings", settings, "--", "sh setup.sh", cwd=project, env=bastion_env)
     assert proc.returncode == 137, proc.stderr  # stopped, never a quiet 0
     assert not (project / ".git" / "commondir").exists()
     assert f"bastion: sandbox blocked the creation of {project}/.git/commondir" in proc.stderr
@@ -85,10 +85,20 @@ def test_the_commondir_escape_is_stopped_and_the_next_commit_runs_no_planted_hoo
     assert [p.read_text() for p in quarantined] == ["../build/g\n"]  # kept for a look, not deleted
 
 
+def test_the_check_reads_the_escape_script_before_it_runs(project, bastion_env, settings):
+    """The check reads what ``sh setup.sh`` runs and refuses it before any sandbox starts
+    (its line into .git/commondir is a write git obeys). The other tests here run the
+    script with ``--no-check``: the sandbox must hold even when the check was fooled."""
+    (project / "setup.sh").write_text(ESCAPE)
+    proc = bastion_run("--settings", settings, "--", "sh setup.sh", cwd=project, env=bastion_env)
+    assert proc.returncode == 4, proc.stderr
+    assert not (project / "build").exists()
+
+
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_the_escape_is_reported_in_the_json_result(project, bastion_env, settings, backend):
     (project / "setup.sh").write_text(ESCAPE)
-    proc = bastion_run("--backend", backend, "--json", "--settings", settings, "--", "sh setup.sh",
+    proc = bastion_run("--backend", backend, "--no-check", "--json", "--settings", settings, "--", "sh setup.sh",
                        cwd=project, env=bastion_env)
     result = json.loads(proc.stdout)
     assert proc.returncode == result["exit_code"] == 137
@@ -359,7 +369,7 @@ def test_the_filed_editor_and_npm_plants_do_not_survive_bastion_run(project, bas
         "mkdir -p .vscode && echo '{}' > .vscode/tasks.json; mkdir -p .idea && echo x > .idea/workspace.xml; "
         "echo 'node-options=--require ./x.js' > .npmrc; true\n"
     )
-    proc = bastion_run("--backend", backend, "--settings", settings, "--", "sh plant.sh", cwd=project, env=bastion_env)
+    proc = bastion_run("--backend", backend, "--no-check", "--settings", settings, "--", "sh plant.sh", cwd=project, env=bastion_env)
     assert not (project / ".vscode" / "tasks.json").exists()
     assert not (project / ".idea" / "workspace.xml").exists()
     assert not os.path.lexists(project / ".npmrc")

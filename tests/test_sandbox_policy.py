@@ -44,7 +44,7 @@ def _check(guard: Guard, project: Path, command: str, **extra) -> object:
         ("frobnicate --x", "defaults"),  # unknown command
         ("curl http://example.com", "shell_analysis"),  # network finding
         ("touch /etc/x", "shell_analysis"),  # outside the workspace: the sandbox stops the write
-        ("python3 -c 'print(1)'", "shell_analysis"),
+        ("python3 -c 'import os,sys; os.system(sys.argv[1])' x", "shell_analysis"),
     ],
 )
 def test_layer_6_7_asks_become_allows_when_sandboxed(project, tmp_path, command, before_layer):

@@ -126,11 +126,12 @@ EFFECTS: tuple[Effect, ...] = (
     Effect(
         "run_hidden",
         "runs decoded or obfuscated text",
-        "the command that runs cannot be read before it runs; hiding it is the point",
+        "the command that runs cannot be read before it runs; hiding it is the point (a fixed literal is "
+        "decoded instead, and judged as what it says: echo cm0gLXJmIH4= | base64 -d | sh is the wipe it hides)",
         ("HB010",),
         match=(
-            "echo cm0gLXJmIH4= | base64 -d | sh",
-            "echo cm0gLXJmIH4= | base64 --decode | bash",
+            "base64 -d payload.b64 | sh",
+            "cat payload.txt | base64 --decode | bash",
             "xxd -r -p payload.hex | bash",
         ),
         not_match=("echo aGVsbG8= | base64 -d", "base64 -d data.b64 > out.bin"),

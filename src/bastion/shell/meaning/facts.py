@@ -246,7 +246,7 @@ def _not_made_yet(f: Facts, path: str, ctx: Ctx) -> bool:
 
     text = f.cmd.text
     at = ctx.source.find(text) if text else -1
-    if at == 0:
+    if at == 0 or not ctx.source:  # first on its line, or judged alone (no line around it)
         return True
     if at < 0:
         return False
