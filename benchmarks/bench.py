@@ -207,6 +207,43 @@ def nesting_section(project: str, rounds: int) -> None:
         print(f"| {level} | {cells[0]} | {cells[1]} |")
 
 
+MAKEFILE = "".join(
+    [".PHONY: all test lint build clean\n", "PY ?= python3\n", "SRC := src\n", "all: lint test\n\n"]
+    + [f"target{i}: target{i + 1}\n\t@echo step {i}\n\t$(PY) -m compileall -q $(SRC)\n\n" for i in range(12)]
+    + ["target12:\n\t@echo done\n\n", "lint:\n\truff check $(SRC)\n\n", "test: build\n\t$(PY) -m pytest -q\n\n",
+       "build:\n\tmkdir -p build\n\tcp -r $(SRC) build/\n\n", "clean:\n\trm -rf build dist\n"]
+)
+PACKAGE_JSON = json.dumps({"name": "app", "version": "1.0.0", "scripts": {
+    **{f"task{i}": f"node scripts/task{i}.js --mode=ci" for i in range(30)},
+    "pretest": "npm run lint", "test": "jest --ci", "lint": "eslint src", "build": "tsc -p ."}}, indent=2)
+
+
+def read_before_run_section(project: str, rounds: int) -> None:
+    """The cost of reading what ``make test`` and ``npm test`` run (a 60-line Makefile, a
+    package.json with 34 scripts): the first time, and once the files were read."""
+    from bastion.shell.meaning import analyse as analyse_module, tasks_files
+    from bastion.shell.meaning.analyse import analyse
+    from bastion.shell.syntax.parse import parse
+
+    with open(os.path.join(project, "Makefile"), "w") as handle:
+        handle.write(MAKEFILE)
+    with open(os.path.join(project, "package.json"), "w") as handle:
+        handle.write(PACKAGE_JSON)
+    print("\n| what a command runs, read from its files | first time µs | later µs |\n|---|---:|---:|")
+    for command in ("make test", "npm test"):
+        def cold(command: str = command) -> object:
+            tasks_files._CACHE.clear()
+            analyse_module._FILE_VERDICTS.clear()
+            return analyse(parse(command), cwd=project, home="/root", workspace_roots=(project,))
+
+        first, _ = _time_us(cold, rounds)
+        later, _ = _time_us(lambda command=command: analyse(parse(command), cwd=project, home="/root",
+                                                             workspace_roots=(project,)), rounds)
+        print(f"| `{command}` | {first:.0f} | {later:.0f} |")
+    os.remove(os.path.join(project, "Makefile"))
+    os.remove(os.path.join(project, "package.json"))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true", help="fewer rounds")
@@ -271,6 +308,7 @@ def main() -> int:
         print(f"| {len(command)} | {median:.0f} | {median / len(command) * 100:.1f} |")
 
     nesting_section(project, max(50, rounds // 10))
+    read_before_run_section(project, max(50, rounds // 10))
     injection_section(rounds, proc_rounds, env)
 
     print("\n## Whole process (ms, median)\n")

@@ -202,21 +202,46 @@ def _file_programs(facts: list[Facts], ctx: Ctx, depth: int, hits: list[_Hit]) -
     package.json script), judged by what they would do: a catastrophic effect is the
     hard block it would be if typed (``./clean.sh`` holding ``rm -rf ~`` is HB001), and
     the files they write or delete reach the file layers. Other findings stay out:
-    running the project's own code is what ``make test`` is for, not a question."""
+    running the project's own code is what ``make test`` is for, not a question.
+
+    A file's verdict is kept per text, place and depth (:data:`_FILE_VERDICTS`): a
+    session that runs ``make test`` twenty times analyses its recipes once."""
     for f in facts:
         for language, text, origin in f.runs:
-            where = f"{origin} run by {f.label}"
-            found: list[_Hit] = []
-            if language == "sh":
-                inner = _nested(text, where, ctx, depth, found)
-            else:
-                read = _program_text(language, text, where, ctx, depth, found)
-                if read is None:  # a program no model can follow (too long, TypeScript …) is not known to be harmless
-                    hits.append(_Hit("CAT006", f"{origin}: a {language} program bastion could not read", f.label))
-                    continue
-                inner = read
-            _take_effects(f, inner, _guarded(ctx))
-            hits.extend(hit for hit in found if CODES[hit.code].hard)
+            key = (language, text, origin, ctx.cwd, ctx.home, ctx.roots, depth)
+            known = _FILE_VERDICTS.get(key)
+            if known is None:
+                known = _file_verdict(language, text, origin, f.label, ctx, depth)
+                if len(_FILE_VERDICTS) >= _FILE_VERDICTS_MAX:
+                    _FILE_VERDICTS.clear()
+                _FILE_VERDICTS[key] = known
+            found, paths, hosts = known
+            hits.extend(_Hit(h.code, h.detail, f.label) for h in found)
+            f.paths.extend(paths)
+            f.hosts.extend(hosts)
+
+
+#: Verdicts of project files already analysed: (hits, paths, hosts) per key.
+_FILE_VERDICTS: dict[tuple[object, ...], tuple[list[_Hit], list[PathAccess], list[str]]] = {}
+_FILE_VERDICTS_MAX = 128
+
+
+def _file_verdict(language: str, text: str, origin: str, label: str, ctx: Ctx,
+                  depth: int) -> tuple[list[_Hit], list[PathAccess], list[str]]:
+    """What one project file would do: its hard blocks (or an ask when no model can
+    read it), and the files and hosts it touches that the file layers must see."""
+    where = f"{origin} run by {label}"
+    found: list[_Hit] = []
+    if language == "sh":
+        inner = _nested(text, where, ctx, depth, found)
+    else:
+        read = _program_text(language, text, where, ctx, depth, found)
+        if read is None:  # a program no model can follow (too long, TypeScript …) is not known to be harmless
+            return [_Hit("CAT006", f"{origin}: a {language} program bastion could not read", label)], [], []
+        inner = read
+    holder = Facts(SimpleCommand(()), "")
+    _take_effects(holder, inner, _guarded(ctx))
+    return [hit for hit in found if CODES[hit.code].hard], holder.paths, holder.hosts
 
 
 def _program_text(language: str, text: str, where: str, ctx: Ctx, depth: int, found: list[_Hit]) -> list[Facts] | None:
