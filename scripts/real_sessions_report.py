@@ -17,6 +17,7 @@ import argparse
 import collections
 import json
 import os
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -60,14 +61,35 @@ def measure(folder: Path) -> dict[str, Any]:
             source = record["source"]
             agents[source].add(record.get("agent", "?"))
             for mode, guard in guards.items():
-                outcome = _outcome(guard.check(ToolCall("Bash", {"command": text}, cwd=project)))
+                decision = guard.check(ToolCall("Bash", {"command": text}, cwd=project))
+                outcome = _outcome(decision)
                 tallies[source][f"{mode.value} {outcome}"] += 1
                 if mode is Mode.DEFAULT and outcome in ("ask", "immune ask"):
-                    tallies[source][f"ask judged {judgements.get(record['id']) or 'not judged'}"] += 1
+                    judged = judgements.get(record["id"]) or "not judged"
+                    if judged == "not judged" and _elsewhere(decision, text, project, env):
+                        judged = "replay"
+                    tallies[source][f"ask judged {judged}"] += 1
             tallies[source]["n"] += 1
     finally:
         shutil.rmtree(os.path.dirname(project), ignore_errors=True)
     return {"tallies": {k: dict(v) for k, v in tallies.items()}, "agents": {k: sorted(v) for k, v in agents.items()}}
+
+
+_FOREIGN = re.compile(r"of the repository (/\S+?), outside the workspace")
+
+
+def _elsewhere(decision: Any, text: str, project: str, env: dict[str, str]) -> bool:
+    """An ask only because the replay runs in a throw-away project while the command names
+    the agent's own project by its absolute path (``cd /home/me/app && git status``): with
+    that repository as a workspace folder, the same command is allowed."""
+    from bastion.engine import Guard
+    from bastion.model import ToolCall
+
+    repos = [m.group(1) for f in decision.findings if f.code == "CAT022" for m in _FOREIGN.finditer(f.message)]
+    if not repos:
+        return False
+    guard = Guard.from_settings(project, isolated=True, env=env, add_dirs=repos)
+    return guard.check(ToolCall("Bash", {"command": text}, cwd=project)).verdict.value == "allow"
 
 
 def _pct(part: int, whole: int) -> str:
@@ -106,10 +128,12 @@ def render(data: dict[str, Any]) -> tuple[str, list[str], dict[str, int]]:
             f"{c['ask judged needless']} ({_pct(c['ask judged needless'], n)}) | "
             f"{c['bypassPermissions deny']} | {c['bypassPermissions immune ask']} |"
         )
-    kinds = ("needless", "edit", "justified", "artifact", "not judged")
+    kinds = ("needless", "edit", "justified", "artifact", "replay", "not judged")
     lines += [
         "",
-        f"The {asked(total)} asks in `default` mode, by the study's judgement of each:",
+        f"The {asked(total)} asks in `default` mode, by the study's judgement of each (\"replay\": a newer ask, "
+        "only because the command names the agent's own project by its absolute path, which the replay's throw-away "
+        "project is not; with that folder in the workspace it is allowed; \"not judged\": other asks newer than the study):",
         "",
         "| judgement | asks | share |",
         "|---|---:|---:|",
