@@ -6,9 +6,11 @@ DIR (default ``../shared/real_sessions``) holds ``commands.jsonl`` (one unique c
 source, as the agent ran it, and ``command_checked`` with ``<PROJECT>``/``<HOME>`` for the
 throw-away project and home) and ``results.jsonl`` (the study's judgement of each ask:
 needless / edit / justified / artifact). Every command runs through the real guard with
-built-in defaults only, in a throw-away git project under /var/tmp, in ``default`` mode and
-in ``bypassPermissions`` mode. Prints Markdown, or with ``--json`` ``{"markdown", "headline",
-"totals"}`` for ``scripts/readme_tables.py``. Exits 0 with a message when DIR is absent.
+built-in defaults only, in a throw-away git project under /var/tmp, in ``default``,
+``acceptEdits`` and ``bypassPermissions`` mode; it reports the asks by the study's judgement,
+how many of the asks it judged justified still ask, and the asks left in ``acceptEdits``.
+Prints Markdown, or with ``--json`` ``{"markdown", "headline", "totals"}`` for
+``scripts/readme_tables.py``. Exits 0 with a message when DIR is absent.
 """
 
 from __future__ import annotations
@@ -52,7 +54,8 @@ def measure(folder: Path) -> dict[str, Any]:
     project, env = _project()
     try:
         home = env["HOME"]
-        guards = {mode: Guard.from_settings(project, isolated=True, env=env, mode=mode) for mode in (Mode.DEFAULT, Mode.BYPASS)}
+        guards = {mode: Guard.from_settings(project, isolated=True, env=env, mode=mode)
+                  for mode in (Mode.DEFAULT, Mode.ACCEPT_EDITS, Mode.BYPASS)}
         tallies: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
         agents: dict[str, set[str]] = collections.defaultdict(set)
         for record in commands:
@@ -64,6 +67,9 @@ def measure(folder: Path) -> dict[str, Any]:
                 decision = guard.check(ToolCall("Bash", {"command": text}, cwd=project))
                 outcome = _outcome(decision)
                 tallies[source][f"{mode.value} {outcome}"] += 1
+                if mode is Mode.DEFAULT and judgements.get(record["id"]) == "justified":
+                    tallies[source]["justified n"] += 1
+                    tallies[source]["justified kept"] += outcome != "allow"
                 if mode is Mode.DEFAULT and outcome in ("ask", "immune ask"):
                     judged = judgements.get(record["id"]) or "not judged"
                     if judged == "not judged" and _elsewhere(decision, text, project, env):
@@ -142,15 +148,26 @@ def render(data: dict[str, Any]) -> tuple[str, list[str], dict[str, int]]:
         count = total[f"ask judged {kind}"]
         lines.append(f"| {kind} | {count} | {_pct(count, asked(total))} |")
     n = total["n"]
+    edits_asked = total["acceptEdits ask"] + total["acceptEdits immune ask"]
+    lines += [
+        "",
+        f"Asks the study judged justified that still ask (or deny): {total['justified kept']} of {total['justified n']} "
+        f"({_pct(total['justified kept'], total['justified n'])}). In `acceptEdits` mode: asked {edits_asked} "
+        f"({_pct(edits_asked, n)}), denied {total['acceptEdits deny']}.",
+    ]
     headline = [
         f"| real agent sessions ({n:,} shell commands agents ran), default mode: allowed / asked / denied | "
         f"{_pct(total['default allow'], n)} / {_pct(asked(total), n)} / {total['default deny']} |",
-        f"| the same: asks the dataset's study judged needless | {_pct(total['ask judged needless'], n)} of commands |",
+        f"| the same: asks the dataset's study judged needless / justified asks that still ask | "
+        f"{_pct(total['ask judged needless'], n)} of commands / {_pct(total['justified kept'], total['justified n'])} |",
+        f"| the same in acceptEdits: asked | {_pct(edits_asked, n)} |",
         f"| the same in bypassPermissions: denied outright / immune asks, which become denies there (nobody to ask) | "
         f"{total['bypassPermissions deny']} / {total['bypassPermissions immune ask']} |",
     ]
     totals = {"n": n, "allow": total["default allow"], "ask": asked(total), "deny": total["default deny"],
-              "needless": total["ask judged needless"], "bypass_deny": total["bypassPermissions deny"],
+              "needless": total["ask judged needless"], "justified": total["justified n"],
+              "justified_kept": total["justified kept"], "accept_edits_ask": edits_asked,
+              "bypass_deny": total["bypassPermissions deny"],
               "bypass_immune_ask": total["bypassPermissions immune ask"]}
     return "\n".join(lines), headline, totals
 
