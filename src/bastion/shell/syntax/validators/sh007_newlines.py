@@ -1,8 +1,11 @@
 """SH007 — a newline that starts another command.
 
-An approval prompt, a log line or a terminal may show only the first line; a second
-command on the next line rides along unseen. Line continuations (``\\`` at the end of a
-line) and newlines inside quotes are not separators and are not reported here.
+A command of several lines is a list of commands: the parser reads each line as bash
+does and every command on it is judged by what it does (a comment line is a comment),
+so ``ls\\nrm -rf ~`` is denied for its second line as ``ls; rm -rf ~`` would be. A
+second line hides nothing from bastion; the finding is a note (low) that the prompt
+shows beside a question another finding asks. Line continuations (``\\`` at the end of
+a line) and newlines inside quotes are not separators and are not reported here.
 """
 
 from __future__ import annotations
@@ -11,7 +14,8 @@ from ....model import Finding, Severity
 
 ID = "SH007"
 WHAT = "newline separates commands"
-WHY = "a second line can hide a second command from anyone who reads only the first"
+WHY = ("a second line can hide a second command from anyone who reads only the first; bastion judges every "
+       "line, so it is a note, not a question")
 EXAMPLE = "ls\nrm -rf ~/project"
 BENIGN = "ls \\\n  -la"
 TRIGGER = ("\n",)
@@ -34,4 +38,4 @@ def check(source: str, view) -> list[Finding]:
     if not lines:
         return []
     more = f" (and {len(lines) - 1} more)" if len(lines) > 1 else ""
-    return [Finding(ID, Severity.MEDIUM, f"line {lines[0]} starts another command: {first!r}{more}")]
+    return [Finding(ID, Severity.LOW, f"line {lines[0]} starts another command: {first!r}{more}")]
