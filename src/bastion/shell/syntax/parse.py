@@ -56,7 +56,7 @@ is exactly its delimiter, ``time { …; }`` is read as the group it times, and a
 read as a command name (``command ! rm …``) is judged by the words after it.
 
 tree-sitter-bash and bash disagree in corners (an escaped blank or a lone ``-`` before
-``<<`` vanish from the tree, ``ec\\<newline>ho`` becomes two words, ``$'…\\'`` closes
+a redirection vanish from the tree, ``ec\\<newline>ho`` becomes two words, ``$'…\\'`` closes
 early). Every gap between tokens is checked, split words are joined back, and anything
 else odd is too complex; the word decoder is tested against real bash.
 
@@ -321,6 +321,9 @@ class _Walker:
         #: Redirections tree-sitter hung on a whole list or pipeline (``ls && bash <<EOF``),
         #: by the command bash gives them to (the last one).
         self.attach: dict[tuple[int, int, int], list[Any]] = {}
+        #: Commands that lost a lone ``-`` before a redirection hung on their list or
+        #: pipeline (see :meth:`dropped_dash`), by their place.
+        self.dashes: set[tuple[int, int, int]] = set()
         #: Set by :meth:`redirect` when a here-document runs on past tree-sitter's end.
         self.heredoc_cut: int | None = None
         #: Commands read from written files that are run (not counted against MAX_COMMANDS).
@@ -656,7 +659,11 @@ class _Walker:
             if child.type == "redirected_statement" and level < MAX_NESTING:
                 body = _body(child)
                 if body is not None and body.type == "pipeline" and (last := _last_command(body)) is not None:
-                    self.gaps(unit, child, child.children)
+                    if self.dropped_dash(unit, child):
+                        self.dashes.add((id(unit), last.start_byte, last.end_byte))
+                        self.gaps(unit, child, child.children[1:], start=child.children[1].start_byte)
+                    else:
+                        self.gaps(unit, child, child.children)
                     self.attach[(id(unit), last.start_byte, last.end_byte)] = [
                         c for c in child.children if c.type in _REDIRECTS]
                     child = body
@@ -730,11 +737,8 @@ class _Walker:
         body = None
         redirects: list[Any] = []
         children = node.children
-        dash = False
-        if (len(children) > 1 and children[0].type == "command" and children[1].type == "heredoc_redirect"
-                and unit.slice(children[0].end_byte, children[1].start_byte).split() == ["-"]):
-            # tree-sitter drops a lone "-" (stdin) just before "<<": put it back
-            dash = True
+        dash = self.dropped_dash(unit, node)
+        if dash:
             self.gaps(unit, node, children[1:], start=children[1].start_byte)
         else:
             self.gaps(unit, node, children)
@@ -749,6 +753,8 @@ class _Walker:
         if body is not None and body.type == "command":
             self.command(unit, body, ctx, level, redirects, extra=["-"] if dash else None)
             return
+        if dash and body is not None and (last := _last_command(body)) is not None:
+            self.dashes.add((id(unit), last.start_byte, last.end_byte))
         if body is not None and body.type in ("list", "pipeline", "negated_command") and redirects:
             # bash has no redirected list: ``ls && bash <<EOF`` feeds the here-document to bash
             last = _last_command(body)
@@ -760,6 +766,16 @@ class _Walker:
             self.statement(unit, body, ctx, level + 1)
         self.command(unit, None, ctx, level, redirects, text_node=node)
 
+    def dropped_dash(self, unit: _Unit, node: Any) -> bool:
+        """tree-sitter drops a lone ``-`` (stdin) that is the last word before a
+        redirection (``cat - 2>&1``, ``python - <<'PY'``, ``a | lint - 2>&1``): only that
+        may lie between the body of ``node`` (a redirected statement) and its first
+        redirection; the word belongs to the last command of the body."""
+        children = node.children
+        return (len(children) > 1 and children[0].type in ("command", "list", "pipeline")
+                and children[1].type in _REDIRECTS
+                and unit.slice(children[0].end_byte, children[1].start_byte).split() == ["-"])
+
     # ----------------------------------------------------------------- commands
 
     def command(self, unit: _Unit, node: Any, ctx: _Ctx, level: int, outer: list[Any] | tuple[Any, ...],
@@ -769,6 +785,9 @@ class _Walker:
             attached = self.attach.pop((id(unit), node.start_byte, node.end_byte), None)
             if attached:
                 outer = [*outer, *attached]
+        if self.dashes and node is not None and (id(unit), node.start_byte, node.end_byte) in self.dashes:
+            self.dashes.discard((id(unit), node.start_byte, node.end_byte))
+            extra = [*(extra or ()), "-"]
         text_of = unit.text_of
         argv: list[str] = []
         assigns: list[tuple[str, str]] = []
