@@ -71,8 +71,8 @@ TOO_COMPLEX = [
     ("case x in a) ls;; esac", "case statement"),
     ("f() { ls; }", "function definition"),
     ("function f { ls; }", "function definition"),
-    ("(cd /tmp && ls)", "subshell"),
-    ("{ ls; pwd; }", "compound command"),
+    ("(cd /tmp && ls) > out", "subshell"),  # bare groups are read (test_groups_run_their_commands)
+    ("{ ls; pwd; } > out", "compound command"),
     ("[[ -f x ]]", "[[ … ]] test"),
     ("((x++))", "compound command"),
     ("a=(1 2) ls", "array assignment"),
@@ -120,8 +120,8 @@ def test_missing_token_is_named() -> None:
         ("while true; do sudo rm -rf /; done", ("rm", "-rf", "/"), "top"),
         ("if ls; then rm -rf /; else true; fi", ("rm", "-rf", "/"), "top"),
         ("case $x in a) rm -rf /;; esac", ("rm", "-rf", "/"), "top"),
-        ("(cd / && rm -rf *)", ("rm", "-rf", "*"), "top"),
-        ("{ rm -rf /; }", ("rm", "-rf", "/"), "top"),
+        ("(cd / && rm -rf *) > log", ("rm", "-rf", "*"), "top"),
+        ("{ rm -rf /; } 2> log", ("rm", "-rf", "/"), "top"),
         ("for f in $(ls); do :; done", ("ls",), "substitution"),
         ("X=$(rm -rf ~) true", ("rm", "-rf", "~"), "substitution"),
         ("cat <<EOF\n$(rm -rf ~)\nEOF", ("rm", "-rf", "~"), "substitution"),
@@ -138,6 +138,18 @@ def test_partial_extraction(command: str, inner, origin) -> None:
     found = [c for c in result.partial if c.argv == inner]
     assert found, (command, argvs(result))
     assert found[0].origin == origin
+
+
+def test_groups_run_their_commands() -> None:
+    """``( … )`` and ``{ …; }`` are read as their commands; a subshell's ``cd`` stays inside."""
+    result = parse("(cd / && rm -rf *); rm -rf *")
+    assert isinstance(result, Script)
+    assert [(c.argv, c.cwd) for c in result.commands] == [
+        (("cd", "/"), None), (("rm", "-rf", "*"), "/"), (("rm", "-rf", "*"), None)]
+    result = parse("{ cd /; }; rm -rf *")
+    assert isinstance(result, Script) and result.commands[-1].cwd == "/"
+    piped = parse("(echo 'rm -rf ~'; echo ls) | sh")
+    assert ("rm", "-rf", "~") in argvs(piped)
 
 
 def test_partial_keeps_literal_variable_text() -> None:

@@ -13,7 +13,8 @@ Interpreted node types (everything else is too complex):
 ``redirected_statement``, ``command``, ``command_name``, ``negated_command`` (``! cmd``),
 ``variable_assignment`` / ``variable_assignments`` with literal values,
 ``declaration_command`` (``export``/``declare``/``local``/``readonly``/``typeset`` with
-literal words), ``unset_command``, ``test_command`` for single ``[ … ]`` with literal
+literal words), ``unset_command``, ``subshell`` ``( … )`` and ``compound_statement``
+``{ …; }`` (their commands judged as typed; a subshell's folder and variables stay inside), ``test_command`` for single ``[ … ]`` with literal
 operands, ``file_redirect``, ``heredoc_redirect``, ``herestring_redirect``, ``comment``,
 and the word nodes of :mod:`bastion.shell.syntax.words` (``word``, ``string`` with literal
 content, ``raw_string``, ``ansi_c_string``, ``translated_string``, ``concatenation``,
@@ -422,10 +423,14 @@ class _Walker:
 
     # ----------------------------------------------------------------- structure
 
-    def sequence(self, unit: _Unit, parent: Any, ctx: _Ctx, level: int) -> None:
-        """Statements separated by ``;``, ``&`` or newlines (program, bodies)."""
-        children = parent.children
-        end = parent.start_byte
+    def sequence(self, unit: _Unit, parent: Any, ctx: _Ctx, level: int, children: list[Any] | None = None,
+                 start: int | None = None, stop: int | None = None, outputs: list[str | None] | None = None) -> None:
+        """Statements separated by ``;``, ``&`` or newlines (program, bodies; ``children``
+        between ``start`` and ``stop`` for the inside of a group, whose statements' literal
+        outputs are collected in ``outputs``, None where not known)."""
+        if children is None:
+            children = parent.children
+        end = parent.start_byte if start is None else start
         count = len(children)
         for index, child in enumerate(children):
             kind = child.type
@@ -439,14 +444,40 @@ class _Walker:
                 self.complex(f"unexpected {kind!r}")
                 continue
             background = index + 1 < count and children[index + 1].type == "&"
+            before = len(self.commands)
+            self.literal_out = None
             if background:
                 sub = ctx.copy()
                 sub.background = True
                 self.statement(unit, child, sub, level + 1)
             else:
                 self.statement(unit, child, ctx, level + 1)
-        if not _gap_ok(unit.slice(end, parent.end_byte)):
+            if outputs is not None:
+                outputs.append(self.literal_out if len(self.commands) == before + 1 else None)
+        if not _gap_ok(unit.slice(end, parent.end_byte if stop is None else stop)):
             self.complex("unexpected text at the end")
+
+    def group(self, unit: _Unit, node: Any, ctx: _Ctx, level: int) -> None:
+        """``( … )`` and ``{ …; }`` run the commands inside, each judged as if typed. A
+        subshell is a child shell: the folder and variables it changes stay inside; a
+        ``{ …; }`` group runs in this shell, so they carry. Anything but the bare
+        brackets around statements is refused as before."""
+        children = node.children
+        kind = node.type
+        brackets = ("(", ")") if kind == "subshell" else ("{", "}")
+        if len(children) < 3 or children[0].type != brackets[0] or children[-1].type != brackets[1]:
+            self.complex(_CONSTRUCT_NAMES[kind])
+            self.descend(unit, node, ctx, level + 1)
+            return
+        inner = ctx.copy() if kind == "subshell" else ctx
+        outputs: list[str | None] = []
+        self.sequence(unit, node, inner, level, children[1:-1], children[0].end_byte, children[-1].start_byte,
+                      outputs)
+        # what the group prints is what its commands print, in order (``(echo a; echo b) | sh``)
+        known = [text for text in outputs if text is not None]
+        self.literal_out = "".join(known) if known and len(known) == len(outputs) else None
+        if known and self.literal_out is None and ctx.pipe[0] >= 0:
+            self.complex(f"{_CONSTRUCT_NAMES[kind]} printing literal text beside other output")
 
     def gaps(self, unit: _Unit, parent: Any, nodes: list[Any], start: int | None = None) -> None:
         """Only blanks may lie between ``nodes`` (children of ``parent``, in order)."""
@@ -487,6 +518,8 @@ class _Walker:
             self.single_test(unit, node, ctx, level)
         elif kind == "comment":
             return
+        elif kind in ("subshell", "compound_statement"):
+            self.group(unit, node, ctx, level)
         elif kind == "for_statement":
             self.complex(_CONSTRUCT_NAMES[kind])
             self.for_loop(unit, node, ctx, level + 1)
@@ -695,7 +728,9 @@ class _Walker:
                 self.command(unit, child, sub, level + 1, ())
             else:
                 self.statement(unit, child, sub, level + 1)
-            stdin = self.literal_out if self.literal_out is not None and len(commands) == before + 1 else None
+            group = kind in ("subshell", "compound_statement")
+            stdin = self.literal_out if self.literal_out is not None and (group or len(commands) == before + 1) \
+                else None
             stage += 1
         self.literal_out = stdin
 
@@ -724,7 +759,8 @@ class _Walker:
             before = len(commands)
             self.work += 1
             self.plain_command(unit, text, words, sub, 2)
-            stdin = self.literal_out if self.literal_out is not None and len(commands) == before + 1 else None
+            stdin = self.literal_out if self.literal_out is not None and len(commands) == before + 1 \
+                else None
         self.literal_out = stdin
 
     def plain_command(self, unit: _Unit, text: str, words: list[str], ctx: _Ctx, level: int) -> None:
@@ -763,6 +799,9 @@ class _Walker:
                 self.statement(unit, body, ctx, level + 1)
                 return
         if body is not None:
+            if body.type in ("subshell", "compound_statement") and redirects:
+                # what the group's commands together write where is not followed
+                self.complex(f"{_CONSTRUCT_NAMES[body.type]} with redirections")
             self.statement(unit, body, ctx, level + 1)
         self.command(unit, None, ctx, level, redirects, text_node=node)
 
