@@ -21,7 +21,7 @@ PAGE = ROOT / "docs" / "files.md"
 BLOCK = re.compile(r"(<!-- path-table:start -->\n)(?:.*?\n)?(<!-- path-table:end -->)", re.S)
 
 #: Per kind: the heading, and what a level means where the kind has levels.
-SECTIONS = (
+SECTIONS: tuple[tuple[str, str, dict[int, str]], ...] = (
     (T.CREDENTIAL, "Credential stores", {2: "printing it in the shell is denied", 1: "reading it in the shell asks"}),
     (T.SECRET, "Secret files", {2: "printing it in the shell is denied", 1: "reading it asks"}),
     (T.NOT_SECRET, "Look like secrets, are not", {}),
@@ -36,6 +36,7 @@ SECTIONS = (
     (T.DELETE_ONLY, "Removal targets: delete only", {}),
     (T.TEMP, "Shared temporary directories", {}),
     (T.SCRATCH, "Scratch space", {}),
+    (T.SESSION_SCRATCH, "The agent's scratch folder", {}),
     (T.HOME, "Where homes live", {}),
 )
 

@@ -18,7 +18,9 @@ class Env:
         self.base = os.path.realpath(base)
         self.project = f"{self.base}/home/me/project"
         self.home = f"{self.base}/home/me"
-        self.outside = f"{self.base}/outside"
+        # not in /tmp itself: pytest's tmp_path lives there, and a file below a temp
+        # directory is scratch (no FS006); below the test's home it is someone's again
+        self.outside = f"{self.home}/outside"
         for d in (f"{self.project}/src", f"{self.project}/.git/hooks", f"{self.home}/.ssh", self.outside):
             os.makedirs(d)
         Path(f"{self.home}/.ssh/id_rsa").write_text("key")
@@ -85,15 +87,15 @@ def env(tmp_path: Path) -> Env:
         ("read", ".env", ["FS005"]),
         ("read", ".ENV.local", ["FS005"]),
         ("read", ".env.example", []),
-        ("write", "../../../outside/.env", ["FS004", "FS006"]),
+        ("write", "../outside/.env", ["FS004", "FS006"]),
         # outside the workspace
         ("read", "/etc/hosts", []),
-        ("read", "../../../outside/x", []),
+        ("read", "../outside/x", []),
         ("exec", "/usr/bin/env", []),
         ("write", "/etc/hosts", ["FS006"]),
         ("write", "../sibling/file", ["FS006"]),
         ("write", "src/../../project-evil/x", ["FS006"]),
-        ("delete", "/tmp/x", ["FS006"]),
+        ("delete", "/tmp/x", []),  # a file in a temp directory is scratch
         # dangerous removal targets
         ("delete", "/", ["FS001", "FS006"]),
         ("delete", "/tmp", ["FS001", "FS006"]),
@@ -127,7 +129,7 @@ def test_verdict_fields(env: Env) -> None:
 
 
 def test_every_removal_ask_refuses_grants(env: Env) -> None:
-    for path in ("/tmp/x", ".git", "~/.ssh", "/", "~/.config"):
+    for path in ("/opt/x", ".git", "~/.ssh", "/", "~/.config"):
         verdicts = env.check("delete", path)
         assert verdicts and all(v.no_grant for v in verdicts), path
 
@@ -206,7 +208,7 @@ def test_additional_directory_is_inside_and_its_root_is_a_removal_target(env: En
 
     assert codes("write", f"{env.outside}/x") == []
     assert codes("delete", env.outside) == ["FS001"]
-    assert codes("delete", env.base) == ["FS001", "FS006"]
+    assert codes("delete", env.base) == ["FS001"]  # in /tmp: FS001 alone says it
 
 
 # --------------------------------------------------------------------------- odd input and settings

@@ -30,7 +30,7 @@ def implicit(row: Row, pattern: str) -> str:
     below it, a name sits in the project."""
     if row.kind == T.SCRATCH:
         return pattern + "/*"
-    if row.kind == T.TEMP:
+    if row.kind in (T.TEMP, T.SESSION_SCRATCH):
         return pattern + "/x"
     if row.kind == T.HOME:
         return pattern.replace("*", "x") + "/.netrc"
@@ -111,6 +111,8 @@ def _has_row(row: Row, path: str, home: str) -> bool:
         return row in {hit.row for hit in M.rows_for(path, home)}
     if row.kind == T.TEMP:
         return M.is_temp(path)
+    if row.kind == T.SESSION_SCRATCH:
+        return M.in_session_scratch(path)
     if row.kind == T.SCRATCH:  # emptying scratch space is no wipe; another top-level folder is
         return M.critical_reason(path, "", ()) is None
     if row.kind == T.HOME:

@@ -8,7 +8,7 @@ FS007 and FS008 are not made here: ``files.landing`` lists what a copy, an extra
 a patch puts in place and the file layers judge each landed path with this function.
 
 Reads and executions outside the workspace are fine, except credential stores and
-``.env`` files. FS004/FS005 are left out when FS002 or FS003 already names the path
+``.env`` files; so are writes and deletes of files below a shared temp directory (scratch). FS004/FS005 are left out when FS002 or FS003 already names the path
 (same fact, weaker ask), and "it contains bastion's files / a credential store" asks
 about a deleted folder are left out when FS001 already denies it; FS006 is independent
 and always reported. Every verdict about
@@ -78,7 +78,7 @@ CODES: tuple[CodeRecord, ...] = (
                ("Read .env",), ("Read .env.example",)),
     CodeRecord("FS006", "ask", False, "write, delete", "outside the workspace",
                "the agent was given a project; files elsewhere belong to the person or other projects",
-               ("Write /opt/x.txt", "Write ~/notes.txt"), ("Write src/app.py", "Read /etc/hostname")),
+               ("Write /opt/x.txt", "Write ~/notes.txt"), ("Write src/app.py", "Read /etc/hostname", "Write /tmp/fix.py")),
 )
 
 _VERB = {"read": "reading", "write": "writing", "delete": "deleting", "exec": "running"}
@@ -150,10 +150,24 @@ def check_access(
         add("ask", False, "FS004", f"{verb} {shown} needs approval: {why}")
     if not writing and not special and (why := secret_file_reason(path)):
         add("ask", False, "FS005", f"{verb} {shown} needs approval: {why}")
-    if writing and not workspace.contains(path):
+    if writing and not workspace.contains(path) and not _scratch(path, home):
         where = _show(workspace.project_root, home)
         add("ask", False, "FS006", f"{verb} {shown} needs approval: it is outside the workspace ({where})")
     return found
+
+
+def _scratch(path: str, home: str) -> bool:
+    """A file below a shared temp directory (``/tmp/fix.py``, ``/tmp/claude/…``): no
+    project's and no person's file, and nothing there runs later, so writing or deleting it
+    is not "outside the workspace". Protected names and credential stores are judged above
+    as anywhere, the path arrives resolved (a link in /tmp into ``~/.ssh`` is judged as
+    ``~/.ssh``), and the shell still asks before a recursive delete or a glob there (other
+    programs' sockets and folders: ``shell.meaning.checks.files``). A home that lives in
+    a temp directory (throw-away test users) is still a home."""
+    from ..paths.match import is_temp, is_temp_dir
+
+    home = home.rstrip("/")
+    return is_temp(path) and not is_temp_dir(path) and not (home and is_within(path, home))
 
 
 def _rule_escape(part: str) -> str:

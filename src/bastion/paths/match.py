@@ -42,6 +42,7 @@ __all__ = [
     "protected_names",
     "structural_folders",
     "is_temp",
+    "in_session_scratch",
     "is_temp_dir",
     "within",
     "strip_glob",
@@ -120,6 +121,7 @@ class _Index:
         self.removal_children: dict[str, Row] = {}
         self.temp: list[str] = []
         self.scratch: set[str] = set()
+        self.session_scratch: list[str] = []
         self.home_exact: list[str] = []
         self.home_parents: list[str] = []
         for row in rows:
@@ -143,6 +145,9 @@ class _Index:
             return
         if kind == T.SCRATCH:
             self.scratch.add(pattern)
+            return
+        if kind == T.SESSION_SCRATCH:
+            self.session_scratch.append(pattern)
             return
         if kind == T.HOME:
             (self.home_parents if pat.endswith("/*") else self.home_exact).append(pat[:-2] + "/" if pat.endswith("/*") else pat)
@@ -466,6 +471,11 @@ def within(path: str, root: str) -> bool:
 def is_temp(path: str) -> bool:
     """In a shared temporary directory (``/tmp``, ``/var/tmp`` …)."""
     return any(within(path, t) for t in _index().temp)
+
+
+def in_session_scratch(path: str) -> bool:
+    """Below the agent's own scratch folder (``/tmp/claude/…``), not the folder itself."""
+    return any(path.startswith(folder + "/") for folder in _index().session_scratch)
 
 
 def is_temp_dir(path: str) -> bool:

@@ -52,6 +52,9 @@ delete_only     deleting it is blocked (FS001, HB001); a recursive chmod or chow
 temp            shared temporary directory: emptying it (``/tmp/*``) is not a wipe, and
                 files there are not "outside the workspace" for the shell
 scratch         scratch space at the top level: emptying it is not a wipe
+session_scratch the agent's own scratch folder in a temp directory: everything below it
+                is the agent's, like the workspace for writes, reads and deletes
+                (globs and recursive deletes inside it too); the folder itself is not
 home            where home directories live (``~/`` rows apply below each)
 ==============  ===========================================================================
 
@@ -79,10 +82,11 @@ RECURSIVE = "recursive"
 DELETE_ONLY = "delete_only"
 TEMP = "temp"
 SCRATCH = "scratch"
+SESSION_SCRATCH = "session_scratch"
 HOME = "home"
 
 KINDS = (CREDENTIAL, SECRET, NOT_SECRET, SENSITIVE, PROTECTED, STRUCTURAL, STARTUP, RUNS_LATER,
-         REMOVAL, RECURSIVE, DELETE_ONLY, TEMP, SCRATCH, HOME)
+         REMOVAL, RECURSIVE, DELETE_ONLY, TEMP, SCRATCH, SESSION_SCRATCH, HOME)
 
 
 class Row(NamedTuple):
@@ -497,6 +501,12 @@ ROWS: tuple[Row, ...] = (
     Row("scratch", SCRATCH, "scratch space", ("/workspace", "/work", "/build", "/scratch"), 0,
         "build machines and containers keep throw-away trees there: emptying one is routine",
         ("/work/*", "/scratch/*"), ("/opt/*",)),
+    Row("session-scratch", SESSION_SCRATCH, "the agent's scratch folder", ("/tmp/claude", "/private/tmp/claude"), 0,
+        "Claude Code keeps its sandbox's and tasks' files in /tmp/claude/ (one folder per project below it), and "
+        "agents told to keep scratch out of the project use it: what is below it is the agent's own, so globs and "
+        "recursive deletes there are as routine as in the workspace (any other temp path: plain files only)",
+        ("/tmp/claude/verify.mjs", "/tmp/claude/-home-me-app/tasks/x.output"),
+        ("/tmp/claude", "/tmp/claude-other/x", "/tmp/x")),
     Row("homes-live", HOME, "home directories",
         ("/root", "/var/root", "/private/var/root", "/home/*", "/users/*", "/system/volumes/data/home/*",
          "/system/volumes/data/users/*"), 0,

@@ -125,7 +125,16 @@ def _changed_files(ctx: Context) -> list[str]:
         for use in ctx.path_uses
         if use.op in ("write", "delete") and use.path not in _SINKS and use.command != "mkdir"
         and workspace.contains(use.path) and _is_code(use.path)
+        and not (use.op == "delete" and _untracked(use.path))
     ]
+
+
+def _untracked(path: str) -> bool:
+    """Deleting a file git does not track is removing the agent's scratch (a verification
+    test, a repro script), not an edit of the project (``files.tracked``)."""
+    from ..files.tracked import untracked_file
+
+    return untracked_file(path) is True
 
 
 def _runs_code_after_writing(ctx: Context) -> str | None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import re
 
-from ....paths.match import is_temp_dir
+from ....paths.match import in_session_scratch, is_temp_dir
 from ...catalog import catalog as C
 from ...syntax.env import is_dangerous_env
 from ...syntax.lazyre import LazyPattern
@@ -89,13 +89,15 @@ def _archive_moves(name: str, args: tuple[str, ...]) -> bool:
 def check_rm(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
     parsed = parse_args(args, aliases={"--recursive": "-r", "-R": "-r", "--force": "-f", "--dir": "-d"})
     recursive = parsed.has("-r")
-    f.at_least(H)
+    f.at_least(L)
     targets = [p for p in f.paths if p.op == DELETE]
     if not parsed.operands:
         if f.cmd.origin in ("xargs", "parallel", "find -exec") or f.cmd.pipe_index > 0:
+            f.at_least(H)
             f.hit("CAT034" if recursive else "CAT010", f"{f.label} (targets come from input)")
         return
     if not targets:  # only placeholders such as {} (find -exec, parallel)
+        f.at_least(H)
         f.hit("CAT034" if recursive else "CAT010", f"{f.label} (targets come from input)")
         return
     for access in targets:
@@ -106,11 +108,16 @@ def _delete_target(f: Facts, access: PathAccess, recursive: bool, ctx: Ctx) -> N
     path = access.resolved
     reason = critical_reason(path, ctx.home, ctx.roots)
     if reason and (recursive or (access.path.rstrip("/").endswith("*") and reason in ("root directory", "system directory"))):
+        f.at_least(H)
         f.hit("HB001", f"{f.label} → {path} ({reason})")
         return
     if "$" in path and recursive:
+        f.at_least(H)
         f.hit("CAT034", f"{f.label} (target {access.path!r} is only known at run time)")
         return
+    if _scratch_delete(access, ctx):
+        return  # the agent's own scratch: the file layers still judge protected names
+    f.at_least(H)
     if recursive and is_temp_dir(strip_glob(path)) and path != strip_glob(path):
         # ``rm -rf /tmp/*``: every temp file of every program (the directory itself,
         # ``rm -rf /tmp``, is a removal target and denied above)
@@ -121,6 +128,47 @@ def _delete_target(f: Facts, access: PathAccess, recursive: bool, ctx: Ctx) -> N
         f.hit("CAT011", f"{f.label} → {path}")
     else:
         f.hit("CAT010", f.label)
+
+
+_GLOB = frozenset("*?[{")
+
+
+def _scratch_delete(access: PathAccess, ctx: Ctx) -> bool:
+    """Deleting what is the agent's own scratch, which needs no question:
+
+    - anything below the agent's scratch folder (``/tmp/claude/…``, the path table's
+      ``session_scratch`` row), globs and recursive deletes included;
+    - a file in the workspace that exists, is a regular file and git does not track (a
+      verification test or a ``.bak`` the agent made); a tracked file, a folder, a glob,
+      a path that does not exist yet or a project without git still asks;
+    - an existing regular file below a shared temp directory (``rm /tmp/fix.py``): no
+      project's file. A folder, a socket or a glob there (other programs' files) asks.
+
+    A path that does not exist when the call is checked asks, in the workspace and in
+    /tmp alike: an earlier part of the same command may put something there
+    (``mv notes.md junk && rm junk``), and bastion does not follow that. The path is
+    resolved (a link in /tmp into ``~/.ssh`` is judged as ``~/.ssh``).
+    """
+    path = access.resolved
+    if "$" in path or "`" in path:
+        return False
+    if in_session_scratch(strip_glob(path)):
+        return True
+    if any(c in _GLOB for c in access.path):
+        return False
+    if ctx.inside(path):
+        from ....files.tracked import untracked_file
+
+        return untracked_file(path) is True
+    home = ctx.home.rstrip("/")
+    if is_temp(path) and not is_temp_dir(path) and not (home and (path == home or path.startswith(home + "/"))):
+        import stat
+
+        try:
+            return stat.S_ISREG(os.lstat(path).st_mode)
+        except OSError:
+            return False
+    return False
 
 
 def check_rmdir(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
