@@ -262,6 +262,15 @@ HARMLESS = frozenset({"pure", "print", "log", "read", "list", "require", "home",
                       "fromcharcode", "buffer", "atob", "btoa", "uri", "stringify", "entries", "timer",
                       "number", "userinfo", "createrequire", "builtin", "identity", "getenv"})
 
+#: Kinds whose effect is a file change given as a shell line (judged there like the
+#: typed command): they do not keep a program from being harmless.
+FILE_KINDS = frozenset({"rm", "rmdir", "rmtree", "unlink", "write", "append", "wstream", "chmod", "chown", "symlink",
+                        "link", "rename", "copy", "cpdir", "mkdir", "truncate"})
+#: Method names that run something on whatever object they are called on: handed text,
+#: that text may be a command or a query (``conn.exec('rm -rf /')``, ``db.execute(sql)``).
+_RUN_METHODS = frozenset({"exec", "execSync", "execute", "run", "system", "spawn", "spawnSync", "command", "shell", "query",
+                          "raw", "call"})
+
 API: tuple[Api, ...] = (
     # processes
     Api("child_process.exec child_process.execSync shelljs.exec execa.execaCommand execa.execaCommandSync",
@@ -512,6 +521,14 @@ def _assigned(nodes: list[Any]) -> set[str]:
     return names
 
 
+def _stem(path: str) -> str:
+    """``./lib/x.js`` and ``lib/x`` → ``lib/x``: a module named with or without its suffix."""
+    path = posixpath.normpath(path)
+    for suffix in (".js", ".mjs", ".cjs", ".ts", ".json", "/index"):
+        path = path.removesuffix(suffix)
+    return path
+
+
 # ---------------------------------------------------------------------- reader
 
 
@@ -520,6 +537,12 @@ class _State:
     """What the walk has seen so far (flags are decided at the end)."""
 
     harmful: bool = False
+    #: An effect that matters (a process, a socket, a listener, eval of computed code, a
+    #: script loaded by an absolute path, a run-like call handed text): not harmless.
+    matters: bool = False
+    #: Paths the file calls name (written, copied, moved): a project file the program
+    #: loads after changing it runs unread.
+    touched: set[str] = field(default_factory=set)
     out: list[str] = field(default_factory=list)
     out_unknown: bool = False
     printed: bool = False
@@ -573,6 +596,11 @@ class _Reader:
             fx.prints = "".join(st.out)
         fx.inert = not (st.harmful or fx.opaque or fx.sends or fx.fetch_run or fx.reverse_shell
                         or fx.bind_shell or fx.fork_bomb or fx.env_dump or fx.library_load)
+        # Code whose effects are all harmless is harmless: calls of packages the model does
+        # not know are trusted (as ``node script.js`` is); file effects are shell lines.
+        stems = {_stem(m) for m in fx.modules}
+        fx.harmless = not (st.matters or any(_stem(t) in stems for t in st.touched) or fx.opaque or fx.sends or fx.fetch_run or fx.reverse_shell
+                           or fx.bind_shell or fx.fork_bomb or fx.env_dump or fx.library_load)
         return fx
 
     def tick(self) -> None:
@@ -1097,11 +1125,25 @@ class _Reader:
             return self.method(recv, key, args)
         return self.unknown_call(args, _tags(callee))
 
-    def unknown_call(self, args: list[V], tags: frozenset[str]) -> V:
-        """A call bastion does not know: not inert; functions handed to it run."""
+    def unknown_call(self, args: list[V], tags: frozenset[str], key: str = "") -> V:
+        """A call bastion does not know: not inert; functions handed to it run. A package
+        call is trusted as running a script is, except a run-like call handed text and a
+        URL handed to it (taken to be contacted); the other texts it is handed are kept
+        for the caller to check (a secret file)."""
         self.st.harmful = True
+        self.library_args(args, key)
         self.callbacks(args, tags)
         return _any(tags=tags)
+
+    def library_args(self, args: list[V], key: str) -> None:
+        texts = [a.text for a in args[:32] if a.kind == "str" and len(a.text) <= 4096]
+        if key in _RUN_METHODS and (texts or any(a.kind not in ("fn", "obj", "arr", "num", "null") for a in args)):
+            self.st.matters = True
+        for text in texts:
+            if "://" in text[:16]:
+                self.fx.sends.append(text)
+            elif "\n" not in text and len(self.fx.handed) < 64 and text not in self.fx.handed:
+                self.fx.handed.append(text)
 
     def callbacks(self, args: list[V], tags: frozenset[str], values: list[V] | None = None) -> V:
         """Run the functions among ``args`` with parameters that carry ``tags`` (a known
@@ -1166,6 +1208,7 @@ class _Reader:
                 return folded
         if key not in _PURE_METHODS and not rtags:
             self.st.harmful = True
+            self.library_args(args, key)
         self.callbacks(args, rtags - {"env"})
         return _any(recv, tags=frozenset())
 
@@ -1205,14 +1248,15 @@ class _Reader:
             base = path.split(".?")[0]
             if base in ("child_process", "fs", "fs.promises", "vm", "Bun", "Deno", "require", "process"):
                 return self.opaque(f"a computed member of {base} called", args)
-            return self.unknown_call(args, _NO_TAGS)
+            return self.unknown_call(args, _NO_TAGS, path.rsplit(".", 1)[-1])
         api = _lookup(path)
         if api is None:
-            return self.unknown_call(args, _NO_TAGS)
+            return self.unknown_call(args, _NO_TAGS, path.rsplit(".", 1)[-1])
         does = api.does
-        self.harmful_before = self.st.harmful
+        self.harmful_before, self.matters_before = self.st.harmful, self.st.matters
         if does not in HARMLESS:
             self.st.harmful = True
+            self.st.matters = self.st.matters or does not in FILE_KINDS
         handler = getattr(self, f"_do_{does}")
         result: V = handler(path, api, args)
         return result
@@ -1238,7 +1282,7 @@ class _Reader:
 
     def process(self, api: Api, args: list[V]) -> None:
         """Bookkeeping shared by every call that starts a process."""
-        self.st.ran = self.st.harmful = True
+        self.st.ran = self.st.harmful = self.st.matters = True
         tags = frozenset().union(*(_deep_tags(a) for a in args)) if args else _NO_TAGS
         if "net" in tags:
             self.fx.fetch_run = True
@@ -1250,6 +1294,7 @@ class _Reader:
 
     synchronous = False
     harmful_before = False
+    matters_before = False
 
     def run_argv(self, path: str, api: Api, argv: list[V], args: list[V]) -> V:
         words = [_text(w) for w in argv]
@@ -1350,6 +1395,7 @@ class _Reader:
         if text is None or value is None or value.kind != "str":
             self.opaque(f"{path} of a computed path", args)
             return None
+        self.st.touched.add(text)
         return shell_word(text)
 
     def _do_rm(self, path: str, api: Api, args: list[V]) -> V:
@@ -1530,6 +1576,7 @@ class _Reader:
             return self.function(code, path)
         if code.kind == "str" and path != "vm.Script":
             self.st.harmful = self.harmful_before  # constant code is judged by what it does
+            self.st.matters = self.matters_before
         result = self.evaluate(code, f"{path} of computed code")
         if path == "vm.Script":
             return V("obj")
@@ -1612,8 +1659,11 @@ class _Reader:
             if name.endswith(".node"):
                 self.fx.library_load = True
             elif not name.endswith(".json"):
-                self.st.harmful = True  # a local script runs its own code
-                self.st.ran = True
+                self.st.harmful = self.st.ran = True  # a local script runs its own code
+                if name.startswith("/"):
+                    self.st.matters = True
+                elif name not in self.fx.modules:  # a project file: read where it is (``checks.code``)
+                    self.fx.modules.append(name)
             return ANY
         module = _module(name)
         if module in _LIBRARY_MODULES:

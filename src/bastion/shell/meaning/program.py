@@ -13,8 +13,12 @@ finding keeps its own code; the finding says it came from inside the program.
 Effects that have no shell spelling (a socket wired to a shell, code fetched and
 evaluated, a fork loop) are flags. ``inert`` says that every call the program makes is
 known and harmless (imports, printing, reading attributes): such code needs no question.
-A model that cannot read the program returns None, and the caller falls back to the
-lexical scan, which asks.
+``harmless`` is the wider rule, "code whose effects are all harmless is harmless": the
+model found no effect that matters (no process, no network send, no socket, no native
+library, no eval of text it cannot follow, nothing opaque), even where the program calls
+functions of libraries it does not model (trusted as running a script is); its file
+effects are in ``shell`` and are judged there like typed commands. A model that cannot
+read the program returns None, and the caller falls back to the lexical scan, which asks.
 """
 
 from __future__ import annotations
@@ -58,6 +62,15 @@ class ProgramEffects:
     #: Every call is known and harmless: no process, no write, no delete, no network,
     #: no eval. Such code is allowed like a read-only command.
     inert: bool = False
+    #: No effect that matters (see the module docstring); file effects are in ``shell``.
+    #: A model that does not compute it leaves it False (then only ``inert`` counts).
+    harmless: bool = False
+    #: Constant strings the program hands to calls the model does not know (a library
+    #: may open them): the caller checks them against the secret and startup-file tables.
+    handed: list[str] = field(default_factory=list)
+    #: Project files the program loads by a relative path (``require('./x')``): harmless
+    #: only while they are inside the workspace (their own effects are read there).
+    modules: list[str] = field(default_factory=list)
 
 
 def shell_word(value: str) -> str:

@@ -169,6 +169,30 @@ CALLS: tuple[CallRule, ...] = (
              match=(("import ctypes; ctypes.cdll.LoadLibrary('./x.so')", "!library_load"),)),
     CallRule(("os.environ.copy", "os.environ.items", "os.environ.values", "os.environb.copy", "os.environb.items"), "env_dump",
              "the whole environment, secrets included", match=(("import os; print(os.environ.copy())", "!env_dump"),)),
+    CallRule(
+        ("sh.*", "plumbum.*", "pexpect.*", "ptyprocess.*", "invoke.run", "invoke.sudo", "fabric.*", "envoy.*",
+         "delegator.*", "sarge.*", "webbrowser.*", "multiprocessing.connection.*"),
+        "process_lib", "libraries whose calls run programs or open channels to them (``sh.rm('-rf', p)``, "
+        "``pexpect.spawn('bash')``): a process the model cannot follow",
+        match=(("import sh; sh.rm('-rf', '/usr')", "opaque"), ("from pexpect import spawn; spawn('bash')", "opaque")),
+        not_match=("import shlex; print(shlex.split('a b'))",),
+    ),
+    CallRule(
+        ("http.server.*", "socketserver.*", "xmlrpc.server.*", "asyncio.start_server", "asyncio.start_unix_server",
+         "asyncio.open_connection", "asyncio.open_unix_connection", "xmlrpc.client.ServerProxy", "wsgiref.simple_server.*",
+         "ftplib.*", "smtpd.*"),
+        "network_lib", "standard modules that listen on a port or connect to a host",
+        match=(("import http.server as h; h.HTTPServer(('', 8000), h.SimpleHTTPRequestHandler).serve_forever()", "send::8000"),
+               ("import asyncio; asyncio.open_connection('10.0.0.9', 4444)", "send:10.0.0.9")),
+    ),
+    CallRule(
+        ("pip.*", "ensurepip.*", "venv.*", "setuptools.*", "distutils.*", "tarfile.*", "zipfile.*", "shutil.unpack_archive",
+         "shutil.make_archive", "shelve.*", "dbm.*", "sqlite3.*", "py_compile.*", "compileall.*", "logging.FileHandler",
+         "logging.handlers.*", "logging.basicConfig", "filecmp.*", "mailbox.*", "zipapp.*"),
+        "acts_lib", "standard modules that install packages, unpack or write archives and databases, or write files "
+        "the model does not follow: not known to be harmless",
+        match=(("import tarfile; tarfile.open('x.tgz').extractall('/')", "opaque"),),
+    ),
     CallRule(("os.getenv", "os.environ.get", "os.environ.setdefault", "os.getenvb"), "getenv",
              "one variable: HOME is the home directory, a secret-named one is a secret",
              match=(("import os, shutil; shutil.rmtree(os.getenv('HOME'))", "rm -rf -- ~"),
@@ -207,6 +231,9 @@ HARMLESS: tuple[Harmless, ...] = (
               "shutil.which", "shutil.disk_usage", "shutil.get_terminal_size", "pwd.getpwuid", "pwd.getpwnam",
               "grp.getgrgid", "os.close", "os.sched_getaffinity", "os.urandom", "os.strerror", "os.cpu_count"),
              "inspection of the file system and the process"),
+    Harmless(("asyncio.run", "asyncio.get_event_loop", "asyncio.new_event_loop", "asyncio.gather", "asyncio.sleep",
+              "asyncio.wait_for", "unittest.main", "doctest.testmod"),
+             "run the program's own functions, which the model reads"),
     Harmless(("importlib.metadata.*", "importlib.util.find_spec", "importlib.resources.*", "pkgutil.iter_modules",
               "pkg_resources.get_distribution", "site.getsitepackages", "site.getusersitepackages"),
              "questions about installed packages"),
@@ -355,6 +382,19 @@ def _rules() -> dict[str, CallRule]:
     if _BY_NAME is None:
         _BY_NAME = {name: rule for rule in CALLS for name in rule.names}
     return _BY_NAME
+
+
+def _rule(name: str) -> CallRule | None:
+    """The record for ``name``: its own, else the one of a module it is in (``sh.*``)."""
+    rule = _rules().get(name)
+    if rule is not None:
+        return rule
+    parts = name.split(".")
+    for k in range(len(parts) - 1, 0, -1):
+        rule = _rules().get(".".join(parts[:k]) + ".*")
+        if rule is not None:
+            return rule
+    return None
 
 
 def _harmless() -> tuple[frozenset[str], tuple[str, ...]]:
@@ -613,6 +653,15 @@ class _State:
     flags: set[str] = field(default_factory=set)
     acts: bool = False  # a process, write, delete, network or eval
     unknown_call: bool = False
+    #: An effect that matters besides file effects (a socket, a signal, a run-like call
+    #: of a library): the program is not harmless.
+    matters: bool = False
+    #: Constant strings handed to calls the model does not know.
+    handed: list[str] = field(default_factory=list)
+    #: Files the program writes, copies or moves into place, and the modules it imports:
+    #: code it writes and then imports runs unread.
+    written: set[str] = field(default_factory=set)
+    imported: set[str] = field(default_factory=set)
     spawned: bool = False
     wired: set[str] = field(default_factory=set)
     net_files: set[str] = field(default_factory=set)
@@ -695,7 +744,7 @@ class _Interp:
             return self.glob[name]
         for mod in self.star:
             full = f"{mod}.{name}"
-            if full in _rules() or _is_harmless(full):
+            if _rule(full) is not None or _is_harmless(full):
                 return Ref(full)
         if name == "__file__":
             return UNKNOWN
@@ -764,6 +813,7 @@ class _Interp:
             current = self.ev(load) if load is not None else UNKNOWN
             self.assign(node.target, self.binop(node.op, current, self.ev(node.value)))
         elif isinstance(node, ast.Import):
+            self.s.imported.update(a.name for a in node.names)
             for alias in node.names:
                 if alias.asname:
                     self.bind(alias.asname, Ref(_canon(alias.name)))
@@ -771,6 +821,7 @@ class _Interp:
                     top = alias.name.split(".")[0]
                     self.bind(top, Ref(_canon(top)))
         elif isinstance(node, ast.ImportFrom):
+            self.s.imported.update([node.module or ""] + [f"{node.module or ''}.{a.name}" for a in node.names])
             mod = _canon(node.module or "") if not node.level else "__relative__"
             for alias in node.names:
                 if alias.name == "*":
@@ -1188,7 +1239,7 @@ class _Interp:
             name = _canon(target.name)
             if name in ("print", "sys.stdout.write", "sys.stdout.buffer.write"):
                 return self.print(name, args, kw)
-            rule = _rules().get(name)
+            rule = _rule(name)
             if name not in _TAKES_HANDLES:
                 self.handles_passed(args, kw)
             if rule is not None:
@@ -1297,7 +1348,7 @@ class _Interp:
             return Unknown(frozenset({"input"}))
         if _is_harmless(name):
             return _unknown(*args, *kw.values()) if args or kw else UNKNOWN
-        self.s.unknown_call = True
+        self.library_call(name, args, kw)
         if name.rsplit(".", 1)[-1] in _RUN_METHODS and "." in name:
             self.check_tainted(*args)
         return _unknown(*args)
@@ -1409,9 +1460,9 @@ class _Interp:
                 self.opaque("calls a method of a value the model cannot follow")
             elif attr in _RUN_METHODS:
                 self.check_tainted(*args, *kw.values())
-                self.s.unknown_call = True
+                self.library_call(attr, args, kw)
             elif "class" not in obj.taint:
-                self.s.unknown_call = True
+                self.library_call(attr, args, kw)
             return _unknown(obj)
         if isinstance(obj, dict) and attr in ("get", "keys", "values", "items", "copy"):
             if attr == "get" and args:
@@ -1538,6 +1589,7 @@ class _Interp:
     def write(self, handle: Handle, data: object) -> None:
         path = _word(handle.path)
         self.s.acts = True
+        self.s.written.add(_text(handle.path) or "")
         if path is None:
             self.opaque("writes a file the model cannot name")
             return
@@ -1561,6 +1613,8 @@ class _Interp:
         return Unknown(frozenset({"net", "file"} if path in self.s.net_files else {"file"}))
 
     def path_line(self, head: list[str], paths: list[object], what: str) -> None:
+        if head[0] in ("cp", "mv", "ln") and paths:
+            self.s.written.add(_text(paths[-1]) or "")
         words = [_word(p) for p in paths]
         if any(w is None for w in words):
             self.opaque(f"{what} of a path the model cannot name")
@@ -1725,6 +1779,7 @@ class _Interp:
 
     def _k_kill(self, name: str, args: list[object], kw: dict[str, object]) -> object:
         pid, sig = (args + [UNKNOWN, UNKNOWN])[:2]
+        self.s.matters = True
         if isinstance(pid, int) and isinstance(sig, int):
             self.line(f"kill -{sig} {'-' if name.endswith('pg') else ''}{pid}")
         else:
@@ -1769,7 +1824,7 @@ class _Interp:
                 fd.write = True
             self.write(fd, data)
         else:
-            self.s.acts = True
+            self.s.acts = self.s.matters = True
             self.check_tainted(data)
         return None
 
@@ -1825,6 +1880,7 @@ class _Interp:
     def _k_import(self, name: str, args: list[object], kw: dict[str, object]) -> object:
         mod = args[0] if args else kw.get("name", UNKNOWN)
         if isinstance(mod, str):
+            self.s.imported.add(mod)
             return Ref(_canon(mod))
         self.check_tainted(mod)
         return Unknown(frozenset({"dyn"}))
@@ -1860,7 +1916,7 @@ class _Interp:
         return Conn(_text(host) or "unknown")
 
     def _k_socket(self, name: str, args: list[object], kw: dict[str, object]) -> object:
-        self.s.acts = True
+        self.s.acts = self.s.matters = True
         if name == "socket.create_connection":
             self.send(_addr(args[0] if args else kw.get("address", UNKNOWN)))
             return Sock("client")
@@ -1869,7 +1925,7 @@ class _Interp:
         return Sock("new")
 
     def _k_dup2(self, name: str, args: list[object], kw: dict[str, object]) -> object:
-        self.s.acts = True
+        self.s.acts = self.s.matters = True
         fd = args[0] if args else None
         if isinstance(fd, (SockFd, Sock)):
             sock = fd.sock if isinstance(fd, SockFd) else fd
@@ -1899,6 +1955,55 @@ class _Interp:
         default = args[1] if len(args) > 1 else kw.get("default")
         return self.getenv(key if isinstance(key, str) else _SENTINEL, default)
 
+    def _k_process_lib(self, name: str, args: list[object], kw: dict[str, object]) -> object:
+        self.process(None, name, *args, *kw.values())
+        return Unknown(frozenset({"proc"}))
+
+    def _k_network_lib(self, name: str, args: list[object], kw: dict[str, object]) -> object:
+        first = args[0] if args else kw.get("host", kw.get("uri", kw.get("server_address", UNKNOWN)))
+        if isinstance(first, str) and len(args) > 1 and isinstance(args[1], int):
+            first = (first, args[1])
+        self.send(_addr(first))
+        return UNKNOWN
+
+    def _k_acts_lib(self, name: str, args: list[object], kw: dict[str, object]) -> object:
+        self.opaque(f"{name}: a call that acts on files or packages the model does not follow")
+        return UNKNOWN
+
+    def library_call(self, name: str, args: list[object], kw: dict[str, object]) -> None:
+        """A call of a library the model does not know: trusted as running a script is,
+        except where it plainly runs something (a run-like name), is handed a URL (taken
+        to be contacted), or is handed a name the caller must check (a secret file)."""
+        self.s.unknown_call = True
+        values: list[object] = [*args, *kw.values()]
+        if name.rsplit(".", 1)[-1] in _RUN_METHODS and any(_textual(v) for v in values):
+            self.s.matters = True  # ``c.run('rm -rf /')``, ``cursor.execute(sql)``: the text may be a command
+        for v in values[:32]:
+            for item in (v if isinstance(v, (list, tuple)) else [v])[:32]:
+                text = item.pattern if isinstance(item, Glob) else _text(item) if isinstance(item, (str, bytes, PathV)) else None
+                if text is None or len(text) > 4096 or "\n" in text:
+                    continue
+                if "://" in text[:16]:
+                    self.send(text)
+                elif len(self.s.handed) < 64 and text not in self.s.handed:
+                    self.s.handed.append(text)
+
+    def runs_written(self) -> bool:
+        """The program writes (or copies into place) a file it then imports, or one Python
+        runs by itself at start (``sitecustomize.py``, a ``.pth`` file): that code runs unread."""
+        import posixpath
+
+        names = {part for m in self.s.imported for part in m.split(".") if part}
+        for path in self.s.written:
+            base = posixpath.basename(path.rstrip("/"))
+            stem = base[:-3] if base.endswith(".py") else base
+            parent = posixpath.basename(posixpath.dirname(path.rstrip("/")))
+            if not path or base in ("sitecustomize.py", "usercustomize.py") or base.endswith(".pth"):
+                return True
+            if stem in names or (base == "__init__.py" and parent in names) or (parent in names and base.endswith(".py")):
+                return True
+        return False
+
     # ----------------------------------------------------------------- result
     def effects(self, language: str) -> ProgramEffects:
         s = self.s
@@ -1916,11 +2021,14 @@ class _Interp:
         prints = "".join(s.printed) if s.printed else None
         # A file named at run time may be a secret: reading it is not known to be harmless.
         inert = not (s.acts or s.unknown_call or s.unknown_read or opaque or flags or s.sends)
+        # Code whose effects are all harmless is harmless: calls of libraries the model does
+        # not know are trusted (as ``python script.py`` is); file effects are shell lines.
+        harmless = not (s.spawned or s.matters or s.unknown_read or opaque or flags or s.sends or self.runs_written())
         return ProgramEffects(
             language=language, shell=list(s.shell), sends=list(s.sends), fetch_run="fetch_run" in flags,
             reverse_shell="reverse_shell" in flags, bind_shell="bind_shell" in flags, fork_bomb="fork_bomb" in flags,
             env_dump="env_dump" in flags, library_load="library_load" in flags, prints=prints, opaque=opaque,
-            inert=inert,
+            inert=inert, harmless=harmless, handed=list(s.handed),
         )
 
 
@@ -1954,7 +2062,15 @@ def _text_of(args: list[object], kw: dict[str, object]) -> str | None:
 
 def _acts(v: object) -> bool:
     """``v`` is a function with an effect (a known call that acts, or the program's own)."""
-    return isinstance(v, Func) or (isinstance(v, Ref) and _canon(v.name) in _rules())
+    return isinstance(v, Func) or (isinstance(v, Ref) and _rule(_canon(v.name)) is not None)
+
+
+def _textual(v: object) -> bool:
+    """``v`` is or may be text (a constant, or an unknown value from input, a file, the
+    network or the environment), as opposed to an object or a function."""
+    if isinstance(v, (str, bytes, list, tuple)):
+        return not isinstance(v, (list, tuple)) or any(_textual(x) for x in v)
+    return isinstance(v, Unknown) and bool(v.prefix or v.taint - {"class"})
 
 
 def _truthy(v: object) -> bool:

@@ -221,7 +221,7 @@ def _inline_code(f: Facts, code: str, ctx: Ctx) -> None:
     program = read_program(f.name, code)
     if program is not None:
         f.roles.add("program_read")
-    if program is not None and program.inert and not program.opaque:
+    if program is not None and not program.opaque and (program.inert or _harmless(f, program, code, ctx)):
         _program(f, program)
         return
     f.hit("CAT006", f"{f.label} (inline code)")
@@ -268,6 +268,55 @@ def _inline_code(f: Facts, code: str, ctx: Ctx) -> None:
     f.nested.extend(intent.commands)
     if intent.shell_exec and (SHELL_WORD.search(live) or any(p in SHELL_PATHS for p in intent.paths)):
         f.spawns_shell = True
+
+
+def _harmless(f: Facts, program: ProgramEffects, code: str, ctx: Ctx) -> bool:
+    """Code whose effects are all harmless is harmless: the model found no process, send,
+    socket, native library or eval it cannot follow (``program.harmless``; calls into
+    libraries it does not know are trusted as ``python script.py`` is), nothing it hands
+    such a call names a secret or a startup file, and the project files it loads by a
+    relative path are in the workspace. Its file effects stay in ``program.shell``,
+    judged like the typed commands (a data file written in the project is allowed, a code
+    edit asks in default mode as the file layers say, a write outside the workspace asks).
+    The project modules it imports are read and judged as a script's imports are."""
+    if not program.harmless:
+        return False
+    for raw in program.handed:
+        path = resolve(fold_home(raw), f.base, ctx.home)
+        if secret_level(path, ctx.home) or persistence_level(path, ctx.home):
+            return False
+    if program.shell and _touches_protected(f, program.shell, ctx):
+        return False
+    for raw in program.modules:
+        if not ctx.inside(resolve(raw, f.base, ctx.home)):
+            return False
+    from ..scripts import imported_files
+
+    files = imported_files(f.name, code, f"{f.base.rstrip('/')}/-", f.base, ctx)
+    if any(not ctx.inside(origin) for _, _, origin in files):
+        return False  # code from outside the workspace, as ``python /tmp/x.py`` asks
+    f.runs.extend(files)
+    return True
+
+
+def _touches_protected(f: Facts, lines: list[str], ctx: Ctx) -> bool:
+    """A line of the program names a protected or startup file (``.bashrc`` anywhere, a git
+    hook): such code is not called harmless, and the full inline check judges it."""
+    import shlex
+
+    from ....paths.match import protected_rows
+
+    for line in lines:
+        try:
+            words = shlex.split(line)
+        except ValueError:
+            return True
+        for word in words[1:]:
+            if word and not word.startswith("-") and len(word) < 4096:
+                path = resolve(word, f.base, ctx.home)
+                if persistence_level(path, ctx.home) or protected_rows(path, ctx.home):
+                    return True
+    return False
 
 
 def _judge(f: Facts, effect: str, path: str, ctx: Ctx) -> None:
