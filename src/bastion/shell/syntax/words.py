@@ -757,16 +757,24 @@ _CLASS_TEXT = {
 }
 
 
-def word_findings(word: str, is_name: bool) -> list[Finding]:
+#: Hidden characters a quoted argument may hold as data (an emoji's variation selector,
+#: a no-break space in a message): they change no word the shell splits or runs.
+QUOTED_DATA_CLASSES = frozenset({"invisible", "space"})
+
+
+def word_findings(word: str, is_name: bool, quoted: bool = False) -> list[Finding]:
     """``SH025`` findings for one decoded word: hidden characters (invisible, bidi,
     Unicode spaces, control characters) and look-alike letters. A command name is
-    always high; ASCII printable words return at once."""
+    always high; ASCII printable words return at once. A ``quoted`` argument is data:
+    invisible characters and Unicode spaces in it are not reported."""
     if word.isascii() and word.isprintable():
         return []
     found: list[Finding] = []
     role = "command name" if is_name else "argument"
     shown = ascii(word)[1:-1][:60]
     for cls, ch in char_class(word).items():
+        if quoted and not is_name and cls in QUOTED_DATA_CLASSES:
+            continue
         severity, what = _CLASS_TEXT[cls]
         found.append(Finding("SH025", Severity.HIGH if is_name else severity,
                              f"{role} '{shown}' contains {what} ({_describe(ch)})"))

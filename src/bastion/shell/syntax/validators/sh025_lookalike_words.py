@@ -2,7 +2,10 @@
 
 ``сurl`` with a Cyrillic ``с`` is not ``curl``; ``$'r\u200bm'`` decodes to a name with a
 zero-width space; an argument holding a bidi override displays reversed. Checked on the
-*decoded* words, so ANSI-C escapes cannot hide it (the raw text is SH017/SH018).
+*decoded* words, so ANSI-C escapes cannot hide it (the raw text is SH017/SH018). An
+argument written as one quoted string is data: invisible characters and Unicode spaces in
+it (an emoji's variation selector in a commit message) are not reported; confusable
+letters and bidi controls are.
 """
 
 from __future__ import annotations
@@ -28,5 +31,9 @@ def check(source: str, view) -> list[Finding]:
         value = word.value
         if value.isascii() and value.isprintable():
             continue
-        found.extend(word_findings(value, word.position == 0))
+        raw = word.raw
+        # a quoted argument written as one string is data (see SH018); a word run as code
+        # (``bash -c STRING``) is checked as a script of its own
+        quoted = (raw[:1] in ("'", '"') and raw[-1:] == raw[:1]) or raw in view.scripts
+        found.extend(word_findings(value, word.position == 0, quoted))
     return found
