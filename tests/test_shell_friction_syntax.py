@@ -109,3 +109,18 @@ def test_catastrophic_is_denied(setup, command: str) -> None:
     for mode in (Mode.DEFAULT, Mode.BYPASS):
         decision = _verdict(setup, command, mode)
         assert decision.verdict is Verdict.DENY, (command, mode, decision.reason)
+
+
+@pytest.mark.parametrize("command, allowed", [
+    ("PYTHONPATH=src:$PYTHONPATH python -m pytest -q", True),
+    ("PYTHONPATH=src:${PYTHONPATH} python -m pytest -q", True),
+    ("PATH=$PATH:/tmp/evil ls", False),  # what is added is judged as written
+])
+def test_extending_an_inherited_value_is_judged_by_what_is_added(setup, command: str, allowed: bool) -> None:
+    assert (_verdict(setup, command).verdict is Verdict.ALLOW) is allowed, command
+
+
+def test_an_extended_value_is_not_known_afterwards() -> None:
+    from bastion.shell.syntax.parse import parse
+
+    assert parse("PYTHONPATH=src:$PYTHONPATH; rm -rf $PYTHONPATH").complex

@@ -1060,8 +1060,30 @@ class _Walker:
                     issues.append(("variable expansion in an assignment", child))
             else:
                 issues.append((f"{kind.replace('_', ' ')} in an assignment", child))
+        extended = self.extends_inherited(name, value, issues, mark, env)
+        if extended is not None:
+            value = extended
         self.assigned = self.assigned_value(name, value, items, seen_op, len(issues) == mark, env)
+        if extended is not None:
+            self.assigned = None  # what NAME holds now includes what it inherited: not known
         return name, value
+
+    def extends_inherited(self, name: str, value: str, issues: list[tuple[str, Any]], mark: int,
+                          env: Scope | None) -> str | None:
+        """``PYTHONPATH=src:$PYTHONPATH``, ``PATH="$HOME/bin:$PATH"``: a name extended with
+        the value it inherited (not set on this line) keeps what the environment already
+        gave every command and adds only what is written. The value is judged as the
+        written entries alone (``src``); the only issues were that self-reference."""
+        if not name or env is None or env.values.get(name) is not None or len(issues) == mark:
+            return None
+        own = {f"variable expansion ${name}", f"variable expansion ${{{name}}}"}
+        if any(what not in own for what, _ in issues[mark:]):
+            return None
+        entries = [entry for entry in value.split(":") if entry not in (f"${name}", f"${{{name}}}")]
+        if len(entries) == len(value.split(":")) or any(f"${name}" in e or f"${{{name}}}" in e for e in entries):
+            return None  # the self-reference is not a whole entry of a list (``X=a$X``)
+        del issues[mark:]
+        return ":".join(entries)
 
     def assigned_value(self, name: str, value: str, items: list[str] | None, op: str, literal: bool,
                        env: Scope | None) -> Value | None:
