@@ -38,4 +38,25 @@ def check(source: str, view) -> list[Finding]:
     if not lines:
         return []
     more = f" (and {len(lines) - 1} more)" if len(lines) > 1 else ""
+    handed = _file_handed_on(view.commands)
+    if handed:
+        return [Finding(ID, Severity.MEDIUM, f"a later line hands {handed!r}, which an earlier line wrote, to "
+                                             f"another program (a script of {len(lines) + 1} lines)")]
     return [Finding(ID, Severity.LOW, f"line {lines[0]} starts another command: {first!r}{more}")]
+
+
+def _file_handed_on(commands) -> str:
+    """A file one command of the script writes (``> /tmp/t``) and a later one is given
+    as an argument (``fastfetch -c /tmp/t``): a small script whose second part reads
+    what its first part planted (a config that runs commands, a module list) is a
+    question, as it was before each line was judged on its own."""
+    written: set[str] = set()
+    for cmd in commands:
+        for arg in cmd.argv[1:]:
+            value = arg.split("=", 1)[1] if arg.startswith("-") and "=" in arg else arg
+            if value in written:
+                return value
+        for redirect in cmd.redirects:
+            if redirect.writes and redirect.op != ">&" and not redirect.target.startswith("/dev/"):
+                written.add(redirect.target)
+    return ""
