@@ -57,6 +57,9 @@ ASK = [
     "node -e \"const c = require('mysql').createConnection({}); c.query('DROP TABLE x')\"",
     "node -e \"require('/tmp/x.js')\"",
     "node -e \"require('fs').writeFileSync('x.js', 'module.exports = 1'); require('./x.js')\"",
+    "node -e \"const client = algoliasearch('app', 'key'); client.deleteIndex('prod');\"",
+    "python3 -c \"import boto3; boto3.client('s3').delete_bucket(Bucket='prod')\"",
+    "python -c 'import http.server as s, socketserver as ss; ss.TCPServer((\"\", 8000), s.SimpleHTTPRequestHandler).serve_forever()'",
     "python3 -c \"import evilmod\"",  # the project module runs rm -rf ~ (denied)
     "node -e \"require('./evil.js')\"",  # the same in JavaScript (denied)
 ]
@@ -145,3 +148,10 @@ def test_project_modules_outside_the_workspace_ask(workspace: tuple[str, dict[st
 def test_untuned_cases(workspace: tuple[str, dict[str, str]], command: str, allowed: bool) -> None:
     decision = _check(workspace, command)
     assert (decision.verdict.value == "allow") is allowed, decision.reason  # type: ignore[attr-defined]
+
+
+def test_destroying_names() -> None:
+    from bastion.shell.meaning.program import destroys
+
+    assert all(destroys(n) for n in ("deleteIndex", "clearObjects", "drop_table", "delete_object", "purge", "destroy"))
+    assert not any(destroys(n) for n in ("remove", "delete", "clear", "drop", "dropna", "get", "deleted", "flush"))

@@ -28,7 +28,7 @@ from typing import Any
 from urllib.parse import unquote
 
 from .models import MAX_DEPTH
-from .program import MAX_DECODED, ProgramEffects, shell_line, shell_word
+from .program import MAX_DECODED, ProgramEffects, destroys, shell_line, shell_word
 
 __all__ = ["read", "API", "Api"]
 
@@ -1139,6 +1139,8 @@ class _Reader:
         texts = [a.text for a in args[:32] if a.kind == "str" and len(a.text) <= 4096]
         if key in _RUN_METHODS and (texts or any(a.kind not in ("fn", "obj", "arr", "num", "null") for a in args)):
             self.st.matters = True
+        if destroys(key):
+            self.st.matters = True  # ``client.deleteIndex('prod')``, ``algolia.clearObjects(…)``
         for text in texts:
             if "://" in text[:16]:
                 self.fx.sends.append(text)

@@ -26,7 +26,7 @@ from __future__ import annotations
 import shlex
 from dataclasses import dataclass, field
 
-__all__ = ["ProgramEffects", "shell_word", "shell_line", "MAX_DECODED"]
+__all__ = ["ProgramEffects", "shell_word", "shell_line", "destroys", "MAX_DECODED"]
 
 #: Upper bound on any decoded or folded string a model keeps (bytes of text).
 MAX_DECODED = 65536
@@ -87,3 +87,27 @@ def shell_word(value: str) -> str:
 def shell_line(argv: list[str] | tuple[str, ...]) -> str:
     """An argv as one shell line, each word quoted by :func:`shell_word`."""
     return " ".join(shell_word(a) for a in argv)
+
+
+#: One-word names that are data-structure methods as often as anything else
+#: (``list.remove(x)``, ``Map.delete(k)``, ``dict.clear()``, ``DataFrame.drop(col)``,
+#: ``file.flush()``): alone they do not count.
+_DATA_VERBS = frozenset({"remove", "delete", "clear", "unset", "discard", "pop", "forget", "drop", "flush", "compact",
+                         "cleanup", "disable"})
+
+
+def destroys(name: str) -> bool:
+    """A library function or method named for destroying something (``deleteIndex``,
+    ``clearObjects``, ``drop_table``, ``purge``): the destructive verbs of the cloud and
+    SaaS CLIs (``catalog.DESTRUCTIVE_VERBS``) leading the name, camelCase or snake_case."""
+    import re
+
+    from ..catalog import catalog as C
+
+    words = [w.lower() for w in re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", name)]
+    if not words:
+        return False
+    first = words[0]
+    if len(words) == 1 and first in _DATA_VERBS:
+        return False
+    return first in C.DESTRUCTIVE_VERBS or first == "clear"

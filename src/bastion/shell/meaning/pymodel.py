@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .program import MAX_DECODED, ProgramEffects, shell_line, shell_word
+from .program import MAX_DECODED, ProgramEffects, destroys, shell_line, shell_word
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -337,6 +337,8 @@ class Conn:
 
 
 _ALIASES = {"posix": "os", "nt": "os", "posixpath": "os.path", "ntpath": "os.path", "pathlib.PosixPath": "pathlib.Path",
+            "SocketServer": "socketserver", "SimpleHTTPServer": "http.server", "BaseHTTPServer": "http.server",
+            "CGIHTTPServer": "http.server",
             "pathlib.WindowsPath": "pathlib.Path", "builtins": "", "__builtins__": "", "urllib2": "urllib.request",
             "subprocess.os": "os", "os.errno": "errno"}
 _CONST_ATTRS: dict[str, object] = {"os.sep": "/", "os.path.sep": "/", "os.curdir": ".", "os.pardir": "..",
@@ -1976,8 +1978,11 @@ class _Interp:
         to be contacted), or is handed a name the caller must check (a secret file)."""
         self.s.unknown_call = True
         values: list[object] = [*args, *kw.values()]
-        if name.rsplit(".", 1)[-1] in _RUN_METHODS and any(_textual(v) for v in values):
+        last = name.rsplit(".", 1)[-1]
+        if last in _RUN_METHODS and any(_textual(v) for v in values):
             self.s.matters = True  # ``c.run('rm -rf /')``, ``cursor.execute(sql)``: the text may be a command
+        if destroys(last):
+            self.s.matters = True  # ``client.delete_index('prod')``, ``table.drop()``
         for v in values[:32]:
             for item in (v if isinstance(v, (list, tuple)) else [v])[:32]:
                 text = item.pattern if isinstance(item, Glob) else _text(item) if isinstance(item, (str, bytes, PathV)) else None
