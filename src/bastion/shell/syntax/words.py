@@ -400,12 +400,18 @@ def _string_value(node: Any, text_of: TextOf, issues: Issues, at_start: bool, en
     base = node.start_byte
     pos = base + 1
     out: list[str] = []
+    # offsets are bytes: slice the text as bytes (``✓`` before a newline must not shift it)
+    data = raw.encode("utf-8", "surrogatepass") if not raw.isascii() else None
+
+    def gap(start: int, end: int) -> str:
+        return raw[start:end] if data is None else data[start:end].decode("utf-8", "replace")
+
     for child in node.children:
         kind = child.type
         if kind == '"':
             continue
         if child.start_byte > pos:
-            out.append(unescape_double_quoted(raw[pos - base : child.start_byte - base]))
+            out.append(unescape_double_quoted(gap(pos - base, child.start_byte - base)))
         if kind == "string_content":
             content = text_of(child)
             if _bad_body(content, '"'):
@@ -425,7 +431,7 @@ def _string_value(node: Any, text_of: TextOf, issues: Issues, at_start: bool, en
             out.append(text_of(child))
         pos = child.end_byte
     if pos < node.end_byte - 1:
-        out.append(unescape_double_quoted(raw[pos - base : -1]))
+        out.append(unescape_double_quoted(gap(pos - base, node.end_byte - base - 1)))
     return "".join(out)
 
 
