@@ -47,13 +47,21 @@ def check(source: str, view) -> list[Finding]:
 
 def _file_handed_on(commands) -> str:
     """A file one command of the script writes (``> /tmp/t``) and a later one is given
-    as an argument (``fastfetch -c /tmp/t``): a small script whose second part reads
+    as an option's value (``fastfetch -c /tmp/t``): a small script whose second part reads
     what its first part planted (a config that runs commands, a module list) is a
     question, as it was before each line was judged on its own."""
     written: set[str] = set()
     for cmd in commands:
-        for arg in cmd.argv[1:]:
-            value = arg.split("=", 1)[1] if arg.startswith("-") and "=" in arg else arg
+        args = cmd.argv[1:]
+        for index, arg in enumerate(args):
+            # as an option's value (``-c FILE``, ``--config=FILE``): a file a program takes
+            # as settings; a program run as a file (``python f.py``) is judged as one
+            if arg.startswith("-") and "=" in arg:
+                value = arg.split("=", 1)[1]
+            elif index and args[index - 1].startswith("-") and args[index - 1] != "-":
+                value = arg
+            else:
+                continue
             if value in written:
                 return value
         for redirect in cmd.redirects:
