@@ -214,7 +214,7 @@ ROUTINE: dict[str, Mapping[str, str]] = {
     # builds and compilers
     **dict.fromkeys(
         (
-            "cmake ninja meson scons bazel bazelisk buck tsc esbuild vite webpack rollup parcel swc babel "
+            "cmake ninja meson scons bazel bazelisk buck tsc vue-tsc svelte-check esbuild vite webpack rollup parcel swc babel "
             "gcc g++ cc c++ clang clang++ rustc javac kotlinc scalac gfortran ld as ar ranlib strip "
             "make gmake bmake autoreconf autoconf automake aclocal libtoolize pkg-config protoc "
             "maturin sphinx-build mkdocs hugo jekyll zola pandoc asciidoctor "
@@ -275,6 +275,8 @@ class Tool:
     risky: Mapping[str, str] = field(default_factory=dict)
     #: Sub-commands that install packages: routine without package operands, else CAT026.
     installs: frozenset[str] = frozenset()
+    #: The tool run with no sub-command at all (bare ``yarn`` is ``yarn install``).
+    bare: str = "r"
 
     @cached_property
     def option_keys(self) -> tuple[OptionKey, ...]:
@@ -315,7 +317,7 @@ _NPM_LIKE = _subs(
 TOOLS: dict[str, Tool] = {
     "npm": Tool(_NPM_LIKE, value_opts=frozenset({"--prefix", "-w", "--workspace", "--registry"}), installs=frozenset({"install", "i", "add", "in", "ins", "inst", "insta", "instal", "isntall", "isnt", "isnta", "isntal"})),
     "pnpm": Tool(_NPM_LIKE, value_opts=frozenset({"--filter", "-F", "-C", "--dir", "--prefix"}), installs=frozenset({"install", "i", "add"})),
-    "yarn": Tool({**_NPM_LIKE, **_subs("workspace,workspaces foreach:l;dlx:CAT026;npm publish:CAT017;npm login,npm logout:CAT009")}, default="l", value_opts=frozenset({"--cwd"}), installs=frozenset({"add", "global"})),
+    "yarn": Tool({**_NPM_LIKE, **_subs("workspace,workspaces foreach:l;dlx:CAT026;npm publish:CAT017;npm login,npm logout:CAT009")}, default="l", value_opts=frozenset({"--cwd"}), installs=frozenset({"add", "global"}), bare="l"),
     "bun": Tool({**_NPM_LIKE, **_subs("x:CAT026;pm ls,pm hash:r;pm untrusted:r;pm trust:CAT026")}, value_opts=frozenset({"--cwd"}), installs=frozenset({"add", "install", "i"})),
     "pip": Tool(
         _subs(
@@ -372,6 +374,7 @@ TOOLS: dict[str, Tool] = {
             "install:CAT026;clean:CAT010"
         ),
         value_opts=frozenset({"-C"}),
+        installs=frozenset({"get"}),  # ``go get MODULE`` adds a dependency from the network
     ),
     "gradle": Tool(_subs("tasks,dependencies,properties,projects,help,--version:r;build,test,check,assemble,compileJava,run,bootRun,jar,clean,lint,javadoc,wrapper,installDist,spotlessApply,spotlessCheck:l;publish,uploadArchives,release:CAT017"), default="l"),
     "gradlew": Tool(_subs("tasks,dependencies,properties,projects,help,--version:r;build,test,check,assemble,compileJava,run,bootRun,jar,clean,lint,javadoc,wrapper,installDist,spotlessApply,spotlessCheck:l;publish,uploadArchives,release:CAT017"), default="l"),
@@ -499,7 +502,7 @@ _extend = {
     "-Dh,-Th,-Fh,-Qh,-Sh,-Rh,-Uh,-h,--help,-V,--version,--query,-Qii,-Sii:r;-Fy,-Fyy,-S,--sync:CAT026;-D,--database:CAT009",
 }
 for _name, _spec in _extend.items():
-    TOOLS[_name] = Tool({**TOOLS[_name].subs, **_subs(_spec)}, TOOLS[_name].default, TOOLS[_name].value_opts, TOOLS[_name].risky, TOOLS[_name].installs)
+    TOOLS[_name] = Tool({**TOOLS[_name].subs, **_subs(_spec)}, TOOLS[_name].default, TOOLS[_name].value_opts, TOOLS[_name].risky, TOOLS[_name].installs, TOOLS[_name].bare)
 
 TOOLS["gradlew"] = TOOLS["gradle"]
 TOOLS["podman"] = Tool(
@@ -519,6 +522,38 @@ TOOLS["pip3"] = TOOLS["pip"]
 
 #: npm-style runners that execute a package binary; routine when it is a known local tool.
 PACKAGE_RUNNERS = frozenset({"npx", "pnpx", "bunx", "yarn-dlx"})
+#: Tools whose npm package is the tool itself, beyond the routine and read-only commands
+#: (``vitest``, ``tsc``, ``eslint`` …): ``npx NAME ARGS`` runs NAME, the project's copy or
+#: the registry's package of that name, so it is judged as ``NAME ARGS`` typed directly by
+#: NAME's own table (``npx playwright test`` runs tests, ``npx playwright install``
+#: downloads browsers, ``npx next dev`` serves).
+NPM_TOOLS = frozenset(
+    "playwright next astro nuxt nuxi remix storybook tailwindcss tsx ts-node turbo nx ng nest ember expo".split()
+)
+#: npm packages whose binary has another name (``npx @playwright/test`` runs ``playwright``).
+PACKAGE_BINARIES: dict[str, str] = {
+    "@playwright/test": "playwright",
+    "@angular/cli": "ng",
+    "@nestjs/cli": "nest",
+    "@biomejs/biome": "biome",
+    "@tailwindcss/cli": "tailwindcss",
+    "@remix-run/dev": "remix",
+    "@storybook/cli": "storybook",
+    "typescript": "tsc",
+}
+#: ``python -m MODULE`` that runs the same program as a command the catalog knows
+#: (``python -m django test`` is ``django-admin test``), judged by that command's table.
+MODULE_COMMANDS: dict[str, str] = {
+    "django": "django-admin",
+    "sqlfluff": "sqlfluff",
+    "playwright": "playwright",
+    "flask": "flask",
+    "alembic": "alembic",
+    "scrapy": "scrapy",
+    "dvc": "dvc",
+    "poetry": "poetry",
+    "jupyter": "jupyter",
+}
 
 #: ``python -m`` modules: routine, read-only or a code. ``module WORD`` keys (``zipfile -l``)
 #: win over the module alone when WORD follows it; ``pip`` is judged by pip's own table.
@@ -600,6 +635,19 @@ NETWORK: dict[str, str] = {
     **dict.fromkeys("ngrok cloudflared localtunnel lt tailscale wormhole croc bore frpc chisel".split(), "send"),
     **dict.fromkeys("mail mailx sendmail mutt swaks".split(), "send"),
 }
+#: Loopback ports where the project's own development servers listen by convention
+#: (Rails/Next/Express 3000, Phoenix/Jekyll 4000, Angular 4200, Astro 4321, Flask 5000,
+#: Vite 5173, Django/FastAPI 8000, Spring/webpack 8080 …). A request that changes
+#: something (``curl -X POST localhost:8080/api/login -d '{…}'``) on one of them is the
+#: agent trying the app it is building; on any other loopback port it still asks.
+DEV_SERVER_PORTS: tuple[tuple[int, int], ...] = ((3000, 3999), (4000, 4999), (5000, 5999), (8000, 8999))
+#: Local services inside those ranges whose HTTP API controls the machine or opens it
+#: to the network: ngrok's agent API (4040: starts tunnels), Nomad (4646), kubectl proxy
+#: (8001: the cluster's API), Vault (8200), Syncthing (8384: shares folders), Consul
+#: (8500), Jupyter (8888: writes files, starts kernels). Requests that change something
+#: there ask like any other network access.
+LOCAL_CONTROL_PORTS = frozenset({4040, 4646, 8001, 8200, 8384, 8500, 8888})
+
 #: Network tools that open raw connections or listen (reverse/bind shells).
 RAW_SOCKETS = frozenset("nc ncat netcat nc.openbsd nc.traditional socat telnet cryptcat pwncat sbd openssl".split())
 
@@ -666,6 +714,21 @@ INTERPRETERS: dict[str, frozenset[str]] = {
     "coffee": frozenset({"-e", "--eval"}),
     "gnuplot": frozenset({"-e"}),
     "perl6": frozenset({"-e"}),
+}
+#: Tools with sub-commands that also run a script file named in place of one
+#: (``bun src/cli.ts``, ``swift scripts/x.swift``) → the script suffixes they run: the
+#: file is read and judged like ``node x.js`` (``facts.exec_file``).
+SCRIPT_SUFFIXES: dict[str, tuple[str, ...]] = {
+    "bun": (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"),
+    "swift": (".swift",),
+}
+#: An interpreter's short option that prints its version and exits, given alone
+#: (``python -V``, ``node -v``): printing, not the interactive interpreter a bare
+#: ``python`` starts. (``--version`` is every tool's: ``semantics.PRINT_ONLY``.)
+VERSION_OPTIONS: dict[str, frozenset[str]] = {
+    **dict.fromkeys(("python", "pypy"), frozenset({"-V", "-VV"})),
+    **dict.fromkeys(("node", "nodejs", "ruby", "perl", "php", "bun", "lua"), frozenset({"-v"})),
+    "deno": frozenset({"-V"}),
 }
 #: Options of interpreters that take a value (so the value is not the script).
 INTERPRETER_VALUE_OPTS: dict[str, frozenset[str]] = {

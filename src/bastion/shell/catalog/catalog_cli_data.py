@@ -268,6 +268,29 @@ CLI: dict[str, str] = {
     "ember": "version,help,-v:r; build,b,test,t,generate,g,new,addon,init,destroy,d:l; serve,s:CAT029; install,i:CAT026",
     "nest": "info,i,--version,-v,.:r; build,generate,g,new,n:l; start:CAT029; add:CAT026",
     "next": "info,telemetry$,telemetry status:r; build,lint,export,telemetry disable,telemetry enable:l; dev,start:CAT029",
+    # JavaScript framework and test CLIs (also what ``npx NAME`` runs: ``checks.tools.check_package_runner``)
+    "playwright": (
+        "--version,-V,help,install --dry-run,install --list:r; test,show-report,show-trace,merge-reports,codegen,open,"
+        "cr,ff,wk,screenshot,pdf:l; install,install-deps:CAT026; uninstall:CAT010; run-server,launch-server:CAT029"
+    ),
+    "astro": "info,--version,-v:r; build,check,sync,add --help,telemetry disable,create-key:l; dev,preview:CAT029; add:CAT026",
+    "nuxt": "info,--version:r; build,generate,prepare,typecheck,analyze,cleanup,test:l; dev,preview,start:CAT029; module add,add:CAT026",
+    "nuxi": "@nuxt",
+    "remix": "routes,--version:r; build,vite:build,reveal:l; dev,vite:dev,watch:CAT029",
+    "storybook": "info,--version:r; build,doctor,automigrate,migrate:l; dev:CAT029; add,upgrade,init:CAT026",
+    "tailwindcss": "*:l; >-o,--output; =-i,--input,-c,--config",
+    # Apple developer tools
+    "xcodebuild": (
+        "=-project,-workspace,-scheme,-target,-configuration,-sdk,-arch,-destination,-derivedDataPath,"
+        "-resultBundlePath,-xcconfig,-testPlan,-archivePath,-exportPath,-exportOptionsPlist,-toolchain;"
+        "-list,-version,-showsdks,-showBuildSettings,-showdestinations,-showTestPlans,-help,-usage:r; *:l;"
+        "!-allowProvisioningUpdates,-allowProvisioningDeviceRegistration:CAT001"
+    ),
+    "mdfind": "*:r",
+    "mdls": "*:r",
+    "plutil": "-p,-lint,-help,-type:r",
+    "defaults": "read,read-type,domains,find,help:r; write,delete,import,rename:CAT009",
+    "java_home": "*:r; !--exec,-exec:CAT006",
     "gleam": "--version,help:r; build,check,format,test,new,add,remove,run,docs build,export,clean,deps download,fix:l",
     "cake": ".,routes,cache,schema_cache,cache clear,migrations status:l; server:CAT029; console:CAT027; *:?",
     "atoum": "*:l",

@@ -292,6 +292,8 @@ EXAMPLES: dict[str, dict[str, tuple[tuple[str, str], ...]]] = {
         'bazelisk': (('bazelisk src', 'not deny'),),
         'buck': (('buck src', 'not deny'),),
         'tsc': (('tsc src', 'not deny'),),
+        'vue-tsc': (('vue-tsc --noEmit', 'not deny'),),
+        'svelte-check': (('svelte-check --tsconfig ./tsconfig.json', 'not deny'),),
         'esbuild': (('esbuild src', 'not deny'),),
         'vite': (('vite src', 'not deny'),),
         'webpack': (('webpack src', 'not deny'),),

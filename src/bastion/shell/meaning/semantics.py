@@ -23,7 +23,7 @@ import posixpath
 
 from ..catalog import catalog as C
 from ..catalog.catalog_cli import cli_spec
-from ..syntax.env import is_dangerous_env
+from ..syntax.env import is_dangerous_env, search_path_folders
 from ..syntax.script import SimpleCommand
 from .checks.admin import (
     check_accounts,
@@ -42,7 +42,6 @@ from .checks.code import (
     check_credential_tool,
     check_interactive,
     check_interpreter,
-    check_package_runner,
     check_pager,
     check_shell,
     check_shell_server,
@@ -91,7 +90,7 @@ from .checks.loads import LOADING, check_loads
 from .checks.network import check_network, check_openssl, check_rsync
 from .checks.patch import PATCH_COMMANDS, check_patch
 from .checks.root import check_setcap
-from .checks.tools import check_cli, check_tool
+from .checks.tools import check_cli, check_package_runner, check_tool
 from .effects import SHELL_SERVERS
 from .facts import (
     SHELL_PATHS,
@@ -261,7 +260,8 @@ def classify(cmd: SimpleCommand, ctx: Ctx) -> Facts:
         _common(f, ctx)
         return f
     local = "/" in head and posixpath.dirname(head) not in C.STANDARD_BIN_DIRS
-    if len(cmd.argv) == 2 and cmd.argv[1] in PRINT_ONLY and not local and name not in NO_HELP_SHORTCUT:
+    if len(cmd.argv) == 2 and (cmd.argv[1] in PRINT_ONLY or cmd.argv[1] in C.VERSION_OPTIONS.get(name, ())) \
+            and not local and name not in NO_HELP_SHORTCUT:
         _common(f, ctx)  # ``tool --help`` / ``tool --version`` only print
         return f
     checker = DISPATCH.get(name)
@@ -382,11 +382,13 @@ def _common(f: Facts, ctx: Ctx) -> None:
                 break
         if "parallel" in wrappers:
             f.hit("CAT006", f"{f.label} (run by parallel with arguments from its input)")
-    for name, _value in cmd.assignments:
+    for name, value in cmd.assignments:
         if name in C.HISTORY_VARS:
             f.hit("CAT024", f"{name}=")
-        elif is_dangerous_env(name):
+        elif is_dangerous_env(name, value):
             f.hit("CAT021", f"{name}=… {f.label}")
+        elif any(not ctx.inside(resolve(p, f.base, ctx.home)) for p in search_path_folders(name, value)):
+            f.hit("CAT021", f"{name}={value[:40]} {f.label} (imports code from outside the workspace)")
     # the markers below hold no blank, so a test on the blank-joined argv settles
     # whether any word holds one (most commands have neither)
     joined = " ".join(cmd.argv)

@@ -13,10 +13,13 @@ from ...catalog import catalog as C
 from ...catalog.catalog_cli import CliTool, cli_spec, match_option_key
 from ...syntax.options import Args, parse_args
 from ...syntax.script import SimpleCommand
-from ..facts import Ctx, Facts, L, apply_value, destructive_verb, host_of, risky_options
+from ..facts import Ctx, Facts, L, apply_value, destructive_verb, exec_file, host_of, risky_options
+from ..paths import resolve
 from ..tasks import RUNNERS, add_runs
+from ..tasks_files import Unreadable, find_up, read_cached
 from .admin import is_http_delete
 from .code import check_interpreter
+from .network import loopback as is_loopback
 
 
 def check_tool(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
@@ -41,9 +44,16 @@ def check_tool(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
         if parsed.has("-g", "--global") or packages and not parsed.has("-r", "--requirement", "-e", "--editable"):
             f.hit("CAT026", f"{f.label}")
             return
+    script = ops[1] if key == "run" and len(ops) > 1 else w1
+    if value in ("?", "l") and script.endswith(C.SCRIPT_SUFFIXES.get(f.name, ())) and key in (w1, "run"):
+        exec_file(f, resolve(script, f.base, ctx.home), ctx)  # ``bun src/cli.ts``: the file runs
+        return
     runner = ENV_RUNNERS.get((f.name, key))
     if runner is not None:
         run_inside(f, args, key, runner, ctx)
+        return
+    if (f.name, key) in PACKAGE_RUN_SUBS:
+        run_package(f, args[args.index(key) + 1 :], ctx)
         return
     refine = _TOOL_REFINERS.get(f.name)
     if refine is not None and refine(f, parsed, value, key):
@@ -69,7 +79,7 @@ def tool_lookup(tool: C.Tool, args: tuple[str, ...], parsed: Args) -> tuple[str,
     value = tool.subs.get(w2) if w2 else None
     key = w2 if value is not None else w1
     if value is None:
-        value = tool.subs.get(w1, tool.default if w1 else "r")
+        value = tool.subs.get(w1, tool.default if w1 else tool.bare)
     return key, value, w1, ops
 
 
@@ -128,8 +138,14 @@ def run_inside(f: Facts, args: tuple[str, ...], key: str, runner: EnvRunner, ctx
         f.at_least(L)
         f.hit("CAT032", f"{f.label} (project task)")
         return
+    judge_as(f, tuple(inner), ctx)
+
+
+def judge_as(f: Facts, argv: tuple[str, ...], ctx: Ctx) -> None:
+    """``f`` runs ``argv`` (``uv run pytest``, ``npx vitest``, ``python -m django test``):
+    what that command does is what ``f`` does."""
     cmd = f.cmd
-    sub = ctx.analyser.classify(SimpleCommand(tuple(inner), cmd.assignments, cmd.redirects, cmd.wrappers + (f.name,), cmd.cwd, cmd.origin, cmd.text, cmd.depth, cmd.pipeline, cmd.pipe_index, cmd.background), ctx)
+    sub = ctx.analyser.classify(SimpleCommand(argv, cmd.assignments, cmd.redirects, cmd.wrappers + (f.name,), cmd.cwd, cmd.origin, cmd.text, cmd.depth, cmd.pipeline, cmd.pipe_index, cmd.background), ctx)
     f.tier = f.tier.max(sub.tier)
     f.known = sub.known
     f.hits.extend(sub.hits)
@@ -143,6 +159,103 @@ def run_inside(f: Facts, args: tuple[str, ...], key: str, runner: EnvRunner, ctx
     f.runs.extend(sub.runs)  # ``uv run pytest``: the conftest.py files pytest imports
     if not sub.known:
         f.label = sub.label
+
+
+# --------------------------------------------------------------------------- package runners
+
+#: Sub-commands of npm-style tools that run a package's binary like ``npx``.
+PACKAGE_RUN_SUBS = frozenset({("npm", "exec"), ("npm", "x"), ("npm", "npx"), ("pnpm", "dlx"), ("pnpm", "exec"),
+                              ("yarn", "dlx"), ("yarn", "exec"), ("bun", "x")})
+#: Runner options that take a value (``-p PKG``: the package to fetch; ``-c CMD``: a shell string).
+_RUNNER_VALUE = frozenset({"-p", "--package", "-c", "--call", "--shell-mode", "-w", "--workspace", "--prefix"})
+
+
+def check_package_runner(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
+    """``npx``, ``pnpx``, ``bunx``: see :func:`run_package`."""
+    run_package(f, args, ctx)
+
+
+def run_package(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
+    """``npx TOOL ARGS`` runs TOOL's binary: the project's installed copy when there is
+    one, else a download of the package of that name. A tool whose npm package is the
+    tool itself (``catalog.NPM_TOOLS``, and the routine and read-only commands) or one
+    the project installs is judged as ``TOOL ARGS`` typed directly (``npx playwright
+    test`` runs tests; ``npx playwright install`` downloads browsers). Any other name,
+    or a pinned version (``npx pkg@1.2``, ``-p pkg``), downloads and runs a package."""
+    parsed = parse_args(args, _RUNNER_VALUE, stop_at_operand=True)
+    if parsed.has("-c", "--call", "--shell-mode"):
+        f.hit("CAT006", f.label)
+        return
+    ops = list(parsed.operands)
+    if ops[:1] == ["--"]:
+        ops = ops[1:]
+    tool = ops[0] if ops else ""
+    package = parsed.value("-p", "--package")
+    scoped = tool.startswith("@")
+    if not tool or ":" in tool or "@" in tool[1:] or tool.startswith((".", "-")) or "/" in tool and not scoped:
+        # a pinned version, a path, a git, GitHub or URL spec: that package is downloaded
+        f.hit("CAT026", f"{f.label} (downloads and runs a package)")
+        return
+    # ``@playwright/test`` installs ``playwright``; another scope's ``@x/vitest`` is not vitest
+    binary = C.PACKAGE_BINARIES.get(tool) or tool.rsplit("/", 1)[-1]
+    name = C.canonical_name(binary)
+    local = _project_has(f, ctx, name, package or tool)
+    known = (not scoped or tool in C.PACKAGE_BINARIES) and (name in C.NPM_TOOLS or name in C.ROUTINE or name in C.READ_ONLY)
+    if package is not None and not local:
+        f.hit("CAT026", f"{f.label} (downloads and runs the package {package})")
+        return
+    if known:
+        judge_as(f, (name, *ops[1:]), ctx)
+    elif local:
+        f.at_least(L)
+        f.hit("CAT032", f"{f.label} (the project's own {name})")
+    else:
+        f.hit("CAT026", f"{f.label} (downloads and runs a package)")
+
+
+def _project_has(f: Facts, ctx: Ctx, name: str, package: str) -> bool:
+    """The project installs ``name`` (``node_modules/.bin/NAME`` inside the workspace) or
+    its package.json depends on ``package``: npx runs the project's choice, not a
+    name looked up on the registry."""
+    found = find_up(f.base, (f"node_modules/.bin/{name}",))
+    if found is not None and ctx.inside(found):
+        return True
+    manifest = find_up(f.base, ("package.json",))
+    if manifest is None or not ctx.inside(manifest):
+        return False
+    try:
+        names = read_cached(manifest, _dependency_names, "package-deps")
+    except (Unreadable, ValueError):
+        return False
+    at = package.find("@", 1)  # ``pkg@1.2``, ``@scope/pkg@1.2``: the name without the version
+    return bool(names) and (package[:at] if at > 0 else package) in names
+
+
+def _dependency_names(text: str, path: str) -> frozenset[str]:
+    """The packages a package.json depends on (any kind of dependency)."""
+    import json
+
+    data = json.loads(text)
+    if not isinstance(data, dict):
+        return frozenset()
+    out: set[str] = set()
+    for key in ("dependencies", "devDependencies", "optionalDependencies", "peerDependencies"):
+        table = data.get(key)
+        if isinstance(table, dict):
+            out.update(k for k in table if isinstance(k, str))
+    return frozenset(out)
+
+
+def python_module_command(f: Facts, module: str, operands: list[str], ctx: Ctx) -> bool:
+    """``python -m MODULE ARGS`` where MODULE is the Python package of a command the
+    catalog knows (``catalog.MODULE_COMMANDS``: ``django`` is ``django-admin``, ``sqlfluff``
+    is ``sqlfluff``): judged as that command typed directly. False when it is not one
+    (the caller judges the module as code it cannot see)."""
+    name = C.MODULE_COMMANDS.get(module)
+    if name is None:
+        return False
+    judge_as(f, (name, *operands), ctx)
+    return True
 
 
 def _refine_docker(f: Facts, parsed: Args, value: str, key: str) -> bool:
@@ -303,6 +416,9 @@ def check_cli(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
     for word in args:
         target = word.split("=", 1)[1] if word.startswith("-") and "=" in word else word
         host = host_of(target) if "://" in target else None
+        if host and is_loopback(host):
+            f.hosts.append(host)  # ``open http://localhost:5173``: the machine itself
+            continue
         if host:
             f.hosts.append(host)
             f.roles.add("send")
