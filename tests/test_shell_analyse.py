@@ -235,7 +235,8 @@ def test_hard_blocks(command: str, code: str) -> None:
         ("x=$(date +%s); $x", "CAT014", False),
         ("git rebase main", "CAT038", False),
         ("python -m http.server 8000", "CAT029", False),
-        ("curl -X POST -d '{}' http://localhost:8080/api", "CAT001", False),
+        # a change on a dev-server port is the app being tried; the Docker API's port is not one
+        ("curl -X POST -d '{}' http://localhost:2375/containers/create", "CAT001", False),
         ("curl -X POST http://localhost:9200/idx/_delete_by_query", "CAT016", True),
         ("http DELETE https://api.example.com/v1/items/1", "CAT016", True),
     ],

@@ -706,7 +706,8 @@ def _curl(args: tuple[str, ...]) -> Iterable[Pair]:
             "-o --output -T --upload-file -d --data --data-binary --data-raw --data-ascii --data-urlencode -F --form "
             "--form-string -K --config -b --cookie -c --cookie-jar -H --header -u --user -X --request -A --user-agent "
             "-e --referer --cacert --cert --key -E --capath --output-dir -w --write-out -D --dump-header --trace "
-            "--trace-ascii --stderr -x --proxy --resolve --connect-to -r --range -m --max-time --retry -C --continue-at"
+            "--trace-ascii --stderr -x --proxy --resolve --connect-to -r --range -m --max-time --retry -C --continue-at "
+            "--json --url"
         ),
     )
     out: list[Pair] = []
@@ -721,10 +722,14 @@ def _curl(args: tuple[str, ...]) -> Iterable[Pair]:
                 out.append((WRITE, val))
         elif opt in ("-T", "--upload-file", "-K", "--config"):
             out.append((READ, val))
-        elif opt in ("-d", "--data", "--data-binary", "--data-ascii", "--data-urlencode") and "@" in val:
-            path = val.split("@", 1)[1]
-            if path and path != "-":
-                out.append((READ, path))
+        elif opt in ("-d", "--data", "--data-binary", "--data-ascii", "--json", "--data-urlencode") and "@" in val:
+            # ``-d @FILE`` sends the file; ``-d '{"email":"a@b.c"}'`` sends the text itself.
+            # ``--data-urlencode`` also takes ``NAME@FILE`` (an ``@`` before any ``=``)
+            at = val.find("@")
+            if at == 0 or opt == "--data-urlencode" and "=" not in val[:at]:
+                path = val[at + 1 :]
+                if path and path != "-":
+                    out.append((READ, path))
         elif opt in ("-F", "--form") and "=@" in val or opt in ("-F", "--form") and "=<" in val:
             path = val.split("=", 1)[1][1:].split(";", 1)[0]
             if path and path != "-":
@@ -847,6 +852,9 @@ def _7z(args: tuple[str, ...]) -> Iterable[Pair]:
     command, archive = ops[0], ops[1]
     if command in ("x", "e"):
         out = next((a[2:] for a in args if a.startswith("-o") and len(a) > 2), ".")
+        if "-o" in args:  # 7z wants ``-oDIR``; ``-o DIR`` is read as the output folder too (fail closed)
+            at = args.index("-o")
+            out = args[at + 1] if at + 1 < len(args) else out
         return [(READ, archive), (WRITE, out)]
     if command in ("a", "u", "d"):
         return [(WRITE, archive)] + [(READ, a) for a in ops[2:]]

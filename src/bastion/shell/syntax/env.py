@@ -23,6 +23,8 @@ __all__ = [
     "NEUTRAL_ENV_VARS",
     "is_safe_env",
     "is_dangerous_env",
+    "harmless_value",
+    "search_path_folders",
     "classify_env",
     "CODE_LOADING_ENV",
     "loaded_code",
@@ -116,13 +118,74 @@ def is_safe_env(name: str) -> bool:
     return name in SAFE_ENV_VARS or name.startswith(SAFE_ENV_PREFIXES)
 
 
-def is_dangerous_env(name: str) -> bool:
+def is_dangerous_env(name: str, value: str | None = None) -> bool:
     """True for variables that can change which code runs, what it loads, or where
-    its traffic goes; such an assignment is reported and never stripped."""
+    its traffic goes; such an assignment is reported and never stripped. With its
+    ``value``, an assignment that only shapes output or flags (:func:`harmless_value`)
+    is not."""
     upper = name.upper()
     if upper in NEUTRAL_ENV_VARS:
         return False
-    return upper in DANGEROUS_ENV_VARS or upper.startswith(DANGEROUS_ENV_PREFIXES)
+    dangerous = upper in DANGEROUS_ENV_VARS or upper.startswith(DANGEROUS_ENV_PREFIXES)
+    return dangerous and not (value is not None and harmless_value(name, value))
+
+
+#: Variables whose value is a list of folders code is imported from. A folder inside
+#: the workspace (``PYTHONPATH=src``, ``PYTHONPATH=/path/to/project``) holds the
+#: project's own code, which its scripts import anyway; the shell analysis asks for a
+#: folder outside it (``semantics``: :func:`search_path_folders`). A value known only
+#: when it runs (``$X``, ``~``) stays dangerous.
+SEARCH_PATH_ENV: frozenset[str] = frozenset({"PYTHONPATH", "NODE_PATH", "PERL5LIB", "PERLLIB", "RUBYLIB"})
+
+
+def search_path_folders(name: str, value: str) -> list[str]:
+    """The folders a search-path assignment (``PYTHONPATH=a:b``) adds; [] for other names."""
+    return [p for p in value.split(":") if p] if name.upper() in SEARCH_PATH_ENV else []
+
+#: Options of ``GOFLAGS`` that only choose what is built or tested and how it reports
+#: (``-exec``, ``-toolexec``, ``-overlay``, ``-modfile`` and linker flags, which can name
+#: programs or swap files, are not here).
+GOFLAGS_HARMLESS: frozenset[str] = frozenset({
+    "-count", "-v", "-race", "-cover", "-covermode", "-coverpkg", "-timeout", "-tags", "-mod", "-buildvcs",
+    "-trimpath", "-p", "-short", "-failfast", "-shuffle", "-json", "-vet", "-x", "-a", "-n", "-buildmode",
+})
+
+#: ``NODE_OPTIONS`` flags that only tune the runtime (``--require``, ``--import``,
+#: ``--loader`` and ``--inspect`` load code or open a debugger port, so they are not here).
+NODE_OPTIONS_HARMLESS: frozenset[str] = frozenset({
+    "--experimental-vm-modules", "--experimental-specifier-resolution", "--experimental-json-modules",
+    "--experimental-modules", "--experimental-fetch", "--experimental-global-webcrypto", "--max-old-space-size",
+    "--max-semi-space-size", "--stack-size", "--stack-trace-limit", "--no-warnings", "--no-deprecation",
+    "--trace-warnings", "--trace-deprecation", "--trace-uncaught", "--enable-source-maps", "--openssl-legacy-provider",
+    "--unhandled-rejections", "--expose-gc", "--max-http-header-size", "--dns-result-order", "--no-experimental-fetch",
+})
+
+
+#: Characters that make a value more than one program's name (arguments, shell syntax).
+_SHELL_TEXT = frozenset(";|&$`<>(){}'\"\\*?[]#~!%")
+
+
+def harmless_value(name: str, value: str) -> bool:
+    """``name=value`` only shapes output, flags or a search path: a pager or editor
+    named by one program's name (``PAGER=cat``; the shell reads that value as a command,
+    ``embedded.ENV_VARS``, so ``PAGER=sh`` is still judged as a shell), a literal import
+    path (``PYTHONPATH=src``; where it points is judged by the shell analysis),
+    ``GOFLAGS=-count=1``, ``NODE_OPTIONS=--experimental-vm-modules``."""
+    from .embedded import ENV_VARS as READ_AS_COMMAND
+
+    upper = name.upper()
+    if upper in READ_AS_COMMAND:  # one program's name (``cat``, ``less``, ``vim``): judged as that program
+        return bool(value) and not any(c.isspace() or c in _SHELL_TEXT for c in value)
+    if upper in SEARCH_PATH_ENV:
+        folders = search_path_folders(name, value)
+        return bool(folders) and not any(c in value for c in "$~`")
+    if upper == "GOFLAGS":
+        words = value.split()
+        return bool(words) and all(w.split("=", 1)[0] in GOFLAGS_HARMLESS for w in words)
+    if upper == "NODE_OPTIONS":
+        words = value.split()
+        return bool(words) and all(w.split("=", 1)[0] in NODE_OPTIONS_HARMLESS for w in words)
+    return False
 
 
 def classify_env(name: str) -> str:

@@ -7,10 +7,12 @@ run), and per sub-command the forms that discard work or history
 
 from __future__ import annotations
 
+import os
 import posixpath
 from collections.abc import Callable
 
 from ...catalog import catalog as C
+from ...syntax.lazyre import LazyPattern
 from ...syntax.options import parse_args
 from ..facts import Ctx, Facts, H, apply_value, dynamic, host_of, short
 from ..paths import resolve
@@ -217,9 +219,79 @@ def _git_checkout(f: Facts, rest: tuple[str, ...], ctx: Ctx) -> str | None:
         return "CAT015"
     if len(ops) >= 2:
         return "CAT015"
-    if len(ops) == 1 and "/" in ops[0] and "." in ops[0].rsplit("/", 1)[-1]:
+    if len(ops) == 1 and not _switches_to(ops[0], f.base):
+        # ``git checkout README.md``: a path, not a branch — git overwrites it from the
+        # index, throwing its uncommitted edits away like ``git restore`` (a name that is
+        # neither a branch nor a file may be either: it asks too)
         return "CAT015"
     return "l"
+
+
+#: ``HEAD``, ``HEAD~2``, ``@^``, ``@{-1}``, ``main~3``, a commit id: commits, never paths.
+_COMMITISH = LazyPattern(r"(?:HEAD|@|[0-9a-f]{7,40})(?:[~^]\d*)*|@\{-?\d+\}|.+[~^]\d*")
+
+
+def _switches_to(name: str, base: str) -> bool:
+    """``git checkout NAME`` switches to a commit: ``-``, a commit-ish, or a branch,
+    tag or fetched remote branch of the repository above ``base`` (read from its refs)."""
+    if name == "-" or _COMMITISH.fullmatch(name):
+        return True
+    git = _git_dir(base)
+    if git is None:
+        return False
+    common = git
+    try:
+        with open(posixpath.join(git, "commondir"), encoding="utf-8") as handle:  # a linked worktree
+            common = posixpath.normpath(posixpath.join(git, handle.read().strip()))
+    except OSError:
+        pass
+    try:
+        with open(posixpath.join(git, "HEAD"), encoding="utf-8") as handle:
+            if handle.read(4096).strip() == f"ref: refs/heads/{name}":
+                return True  # the current branch, born or not
+    except OSError:
+        pass
+    refs = posixpath.join(common, "refs")
+    if any(os.path.isfile(posixpath.join(refs, kind, name)) for kind in ("heads", "tags", "remotes")):
+        return True
+    try:
+        remotes = os.listdir(posixpath.join(refs, "remotes"))
+    except OSError:
+        remotes = []
+    if any(os.path.isfile(posixpath.join(refs, "remotes", remote, name)) for remote in remotes[:16]):
+        return True  # ``git checkout feature`` makes a branch tracking ``origin/feature``
+    try:
+        with open(posixpath.join(common, "packed-refs"), encoding="utf-8") as handle:
+            packed = handle.read(1 << 22)
+    except OSError:
+        return False
+    exact = {f"refs/heads/{name}", f"refs/tags/{name}", f"refs/remotes/{name}"}
+    for line in packed.splitlines():
+        ref = line.partition(" ")[2]
+        if ref in exact or ref.startswith("refs/remotes/") and ref.split("/", 3)[-1] == name:
+            return True
+    return False
+
+
+def _git_dir(base: str) -> str | None:
+    """The git folder of the repository ``base`` is in (``.git``, or the folder a
+    worktree's ``.git`` file names)."""
+    here = base
+    for _ in range(64):
+        dot = posixpath.join(here, ".git")
+        if os.path.isdir(dot):
+            return dot
+        if os.path.isfile(dot):
+            try:
+                with open(dot, encoding="utf-8") as handle:
+                    text = handle.read(4096).strip()
+            except OSError:
+                return None
+            return posixpath.normpath(posixpath.join(here, text[8:].strip())) if text.startswith("gitdir: ") else None
+        if here == "/":
+            return None
+        here = posixpath.dirname(here)
+    return None
 
 
 def _git_switch(f: Facts, rest: tuple[str, ...], ctx: Ctx) -> str | None:

@@ -18,9 +18,7 @@ from ..targets import critical_reason, home_relative, secret_level
 
 def check_network(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
     kind = C.NETWORK.get(f.name, "send")
-    for word in args:
-        if word.startswith("-") and "://" not in word:
-            continue
+    for word in _host_words(f.name, args):
         host = host_of(word)
         if host:
             f.hosts.append(host)
@@ -39,7 +37,7 @@ def check_network(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
         handler(f, args, ctx)
     if any(h.code in ("CAT001", "CAT002", "CAT029") or h.code.startswith("HB") for h in f.hits):
         return
-    if f.hosts and all(_loopback(h) for h in f.hosts) and kind != "dns" and "mutates" not in f.roles:
+    if f.hosts and all(loopback(h) for h in f.hosts) and kind != "dns" and ("mutates" not in f.roles or _dev_servers(args)):
         f.at_least(L)
         f.hit("CAT031", f"{f.label} (loopback only)")
     else:
@@ -51,9 +49,53 @@ _BARE_HOST_TOOLS = frozenset({"nc", "ncat", "netcat", "nc.openbsd", "nc.traditio
 _LOOPBACK = frozenset({"localhost", "127.0.0.1", "::1", "[::1]", "0.0.0.0", "host.docker.internal"})
 
 
-def _loopback(host: str) -> bool:
+def loopback(host: str) -> bool:
     """Traffic to the machine itself (a dev server, a local database) leaves nothing."""
     return host.lower() in _LOOPBACK or host.startswith("127.") or host.endswith(".localhost")
+
+
+def _host_words(name: str, args: tuple[str, ...]) -> list[str]:
+    """The words that may name where traffic goes. For curl and wget: the URLs and the
+    options that route the request elsewhere (a proxy, ``--connect-to``, ``--resolve``),
+    not the data or headers sent (``-d '{"email":"a@b.com"}'`` names no host)."""
+    if name not in _NETWORK_DETAIL or _NETWORK_DETAIL[name] is not _curl:
+        return [w for w in args if not (w.startswith("-") and "://" not in w)]
+    parsed = parse_args(args, _CURL_VALUE if name == "curl" else _WGET_VALUE)
+    words = parsed.operands + parsed.values("--url")
+    for option, value in parsed.options:
+        if option in _ROUTING and value:
+            parts = value.split(":")
+            if option in ("--connect-to", "--resolve"):  # ``H1:P1:H2:P2``, ``H:P:ADDR``: sent to the third part
+                value = parts[2] if len(parts) > 2 else value
+            words.append(value if "://" in value else f"http://{value or 'proxy'}/")
+    return words
+
+
+#: curl/wget options that send the request somewhere other than its URL's host.
+_ROUTING = frozenset({"-x", "--proxy", "--preproxy", "--connect-to", "--resolve", "--doh-url", "-e", "--execute"})
+
+
+def _dev_servers(args: tuple[str, ...]) -> bool:
+    """Every URL names a loopback development-server port (``catalog.DEV_SERVER_PORTS``,
+    not ``LOCAL_CONTROL_PORTS``): a request that changes something there reaches the app
+    the agent is building; its body is checked on its own (``-d @.env`` still sends a secret)."""
+    ports = [_port_of(word) for word in args if "://" in word or word.startswith(("localhost:", "127.0.0.1:", "[::1]:"))]
+    return bool(ports) and all(
+        port is not None and port not in C.LOCAL_CONTROL_PORTS and any(lo <= port <= hi for lo, hi in C.DEV_SERVER_PORTS)
+        for port in ports
+    )
+
+
+def _port_of(word: str) -> int | None:
+    """The port a URL names (``http://localhost:8080/x`` → 8080; none given: 80 or 443)."""
+    scheme, sep, rest = word.partition("://")
+    if not sep:
+        scheme, rest = "", word
+    authority = rest.split("/", 1)[0].split("?", 1)[0].split("#", 1)[0].rsplit("@", 1)[-1]
+    port = authority.rsplit("]", 1)[-1].rpartition(":")[2] if ":" in authority.rsplit("]", 1)[-1] else ""
+    if port:
+        return int(port) if port.isdigit() else None
+    return {"http": 80, "https": 443}.get(scheme.lower())
 
 
 def _raw_socket(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:

@@ -26,7 +26,7 @@ def check(source: str, view) -> list[Finding]:
     seen: set[str] = set()
     for cmd in view.commands:
         for name, value in cmd.assignments:
-            if name in seen or not is_dangerous_env(name):
+            if name in seen or not is_dangerous_env(name, value):
                 continue
             seen.add(name)
             target = f"`{cmd.name}`" if cmd.argv else "the commands after it"
