@@ -298,6 +298,11 @@ CODES: dict[str, Code] = _codes(
     ("CAT039", "file_write", _M, "applies a patch (edits files, as the Edit tool does)", False,
      "a patch edits files as the Edit tool does, so it is decided like an edit",
      ("cat x | apply_patch",), ("git apply --stat fix.patch",)),
+    ("CAT040", "process_management", _M, "fills a disk: an endless or huge stream written to a file", False,
+     "a full disk stops every program on the machine that writes, builds, logs or saves",
+     ("head -c 100G /dev/zero > /tmp/fill", "cat /dev/urandom > /tmp/x", "dd if=/dev/zero of=/tmp/fill bs=1G count=100",
+      "yes > /tmp/y"),
+     ("head -c 1024 /dev/urandom > key.bin", "dd if=/dev/zero of=disk.img bs=1M count=64", "yes | head -3")),
 )
 
 

@@ -84,6 +84,7 @@ from .checks.files import (
     check_wiper,
     check_xargs,
 )
+from .checks.fill import fills_disk
 from .checks.git import check_git
 from .checks.guard import GUARD_NAMES, GUARD_PREFIXES, check_guard_off
 from .checks.loads import LOADING, check_loads
@@ -281,8 +282,14 @@ def classify(cmd: SimpleCommand, ctx: Ctx) -> Facts:
         check_loads(f, cmd.argv[1:], ctx)  # the files whose code a build or test tool loads
     if name in GUARD_NAMES or name.startswith(GUARD_PREFIXES):
         check_guard_off(f, ctx)  # switching the guard off (HB016), wherever the command runs
+    if name in _STREAMERS and (why := fills_disk(f)):
+        f.hit("CAT040", f"{f.label} ({why})")  # even into scratch space
     _common(f, ctx)
     return f
+
+
+#: Commands that can stream without end into a file (``checks.fill``).
+_STREAMERS = frozenset({"cat", "yes", "head", "dd"})
 
 
 
