@@ -7,6 +7,7 @@ CLI 0.61); tests/e2e runs the clients themselves.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -92,7 +93,7 @@ def test_read_inside_the_project_is_allowed(client: str, project: Path) -> None:
 
 @pytest.mark.parametrize("client", CLIENTS)
 def test_write_outside_the_workspace_asks_or_is_denied(client: str, project: Path, tmp_path: Path) -> None:
-    outside = tmp_path / "elsewhere.txt"
+    outside = Path(os.environ["HOME"]) / "elsewhere.txt"  # not temp space, which is scratch
     reply = hook.run(MODULES[client], payload(client, WRITE[client], {"file_path": str(outside), "content": "x"}, project))
     assert verdict_of(client, reply) == EXPECTED[client]["ask"]
     reason = reason_of(client, reply)
@@ -138,7 +139,7 @@ def test_codex_ask_can_block_with_exit_2(project: Path, bastion_env: dict[str, s
     settings = Path(bastion_env["BASTION_CONFIG_DIR"]) / "settings.json"
     settings.parent.mkdir(parents=True, exist_ok=True)
     settings.write_text(json.dumps({"integrations": {"codex": {"ask": "block"}}}))
-    reply = hook.run(codex, payload("codex", "Write", {"file_path": str(tmp_path / "x"), "content": "x"}, project))
+    reply = hook.run(codex, payload("codex", "Write", {"file_path": os.path.join(os.environ["HOME"], "x"), "content": "x"}, project))
     assert reply.exit_code == 2 and reply.stdout == ""
     assert reply.stderr.startswith("bastion: ") and "outside the workspace" in reply.stderr
 

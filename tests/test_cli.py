@@ -142,7 +142,7 @@ def test_demo_shows_real_decisions(bastion_env):
 
 
 def test_add_dir_widens_the_workspace(project, bastion_env, tmp_path):
-    other = tmp_path / "shared-lib"
+    other = Path(bastion_env["HOME"]) / "shared-lib"  # not temp space, which is scratch
     other.mkdir()
     command = f"echo x > {other}/out.txt"
     assert check(project, bastion_env, "--isolated", "--", command).returncode == 3

@@ -73,7 +73,7 @@ CASES = [
     Case("shell analysis: network", "Bash", _bash("curl https://example.com"), GRANTS, "shell_analysis"),
     Case("defaults: unknown command", "Bash", _bash("frob --all"), GRANTS, "defaults"),
     Case("defaults: a file edit", "Write", _file(lambda p, h: p / "src" / "new.py"), GRANTS, "defaults"),
-    Case("path boundary: outside the workspace", "Write", _file(lambda p, h: p.parent / "elsewhere" / "notes.txt"),
+    Case("path boundary: outside the workspace", "Write", _file(lambda p, h: h / "elsewhere" / "notes.txt"),
          GRANTS, "path_boundary", mode="acceptEdits"),
     Case("defaults: a fetch", "WebFetch", lambda p, h: {"url": "https://example.com/docs", "prompt": "read"}, GRANTS,
          "defaults"),

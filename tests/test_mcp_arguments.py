@@ -76,7 +76,7 @@ def test_the_claude_code_hook_denies_in_bypass_mode(project: Path, bastion_env: 
 
 def test_writes_outside_the_workspace_ask_despite_the_rule(project: Path, bastion_env: dict[str, str]) -> None:
     guard = make_guard(project, bastion_env)
-    outside = str(project.parent / "elsewhere.txt")
+    outside = str(Path(bastion_env["HOME"]) / "elsewhere.txt")  # not temp space, which is scratch
     decision = guard.check(mcp(project, "mcp__files__write_file", {"path": outside, "content": "x"}))
     assert decision.verdict is Verdict.ASK and decision.layer == "path_boundary"
     moved = guard.check(mcp(project, "mcp__files__move_file", {"source": "src/app.py", "destination": outside}))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -40,7 +41,7 @@ def test_ask_without_approver_is_denied_and_never_runs(project: Path, tmp_path: 
     ran: list[str] = []
     write_file = make_writer(project, ran)
     with pytest.raises(ToolDenied) as info:
-        write_file(str(tmp_path / "outside.txt"), "x")
+        write_file(os.path.join(os.environ["HOME"], "outside.txt"), "x")  # not temp space, which is scratch
     assert ran == []
     assert "outside the workspace" in info.value.reason and "nobody can be asked" in info.value.reason
     assert info.value.decision.verdict.value == "deny"
@@ -61,7 +62,7 @@ def test_approver_settles_asks(project: Path, tmp_path: Path, answer, runs: bool
 
     ran: list[str] = []
     write_file = make_writer(project, ran, approve=approve)
-    target = str(tmp_path / "outside.txt")
+    target = os.path.join(os.environ["HOME"], "outside.txt")
     if runs:
         assert write_file(target, "x") == "written"
     else:

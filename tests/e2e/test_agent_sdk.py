@@ -73,7 +73,7 @@ def test_can_use_tool_answers_with_sdk_types(workspace: Workspace, bastion_env: 
     guard = BastionPermissions(cwd=str(workspace.project))
     context = sdk.ToolPermissionContext(tool_use_id="toolu_1")
     allowed = anyio.run(guard.can_use_tool, "Read", {"file_path": "README.md"}, context)
-    denied = anyio.run(guard.can_use_tool, "Write", {"file_path": str(tmp_path / "out.txt"), "content": "x"}, context)
+    denied = anyio.run(guard.can_use_tool, "Write", {"file_path": str(Path(bastion_env["HOME"]) / "out.txt"), "content": "x"}, context)
     assert isinstance(allowed, sdk.PermissionResultAllow)
     assert isinstance(denied, sdk.PermissionResultDeny)
     assert "outside the workspace" in denied.message and "nobody can be asked" in denied.message
@@ -83,7 +83,7 @@ def test_can_use_tool_asks_the_approver(workspace: Workspace, bastion_env: dict[
     seen = []
     guard = BastionPermissions(cwd=str(workspace.project), approve=lambda call, decision: seen.append(call.tool) or True)
     context = sdk.ToolPermissionContext(tool_use_id="toolu_1")
-    result = anyio.run(guard.can_use_tool, "Write", {"file_path": str(tmp_path / "out.txt"), "content": "x"}, context)
+    result = anyio.run(guard.can_use_tool, "Write", {"file_path": str(Path(bastion_env["HOME"]) / "out.txt"), "content": "x"}, context)
     assert isinstance(result, sdk.PermissionResultAllow) and seen == ["Write"]
 
 

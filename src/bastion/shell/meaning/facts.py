@@ -272,3 +272,23 @@ SHELL_PATHS = frozenset({"/bin/sh", "/bin/bash", "/bin/dash", "/bin/zsh", "/bin/
 def secret_var(name: str) -> bool:
     upper = name.upper().lstrip("${").rstrip("}")
     return any(hint in upper for hint in C.SECRET_VAR_HINTS)
+
+
+def judge_as(f: Facts, argv: tuple[str, ...], ctx: Ctx) -> None:
+    """``f`` runs ``argv`` (``uv run pytest``, ``npx vitest``, ``python -m django test``):
+    what that command does is what ``f`` does."""
+    cmd = f.cmd
+    sub = ctx.analyser.classify(SimpleCommand(argv, cmd.assignments, cmd.redirects, cmd.wrappers + (f.name,), cmd.cwd, cmd.origin, cmd.text, cmd.depth, cmd.pipeline, cmd.pipe_index, cmd.background), ctx)
+    f.tier = f.tier.max(sub.tier)
+    f.known = sub.known
+    f.hits.extend(sub.hits)
+    f.roles |= sub.roles
+    f.hosts.extend(sub.hosts)
+    f.paths.extend(sub.paths)
+    f.downloads.extend(sub.downloads)
+    f.secrets.extend(sub.secrets)
+    f.nested.extend(sub.nested)
+    f.spawns_shell = f.spawns_shell or sub.spawns_shell
+    f.runs.extend(sub.runs)  # ``uv run pytest``: the conftest.py files pytest imports
+    if not sub.known:
+        f.label = sub.label

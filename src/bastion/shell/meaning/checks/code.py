@@ -26,6 +26,7 @@ from ..facts import (
     dynamic,
     exec_file,
     host_of,
+    judge_as,
     risky_options,
 )
 from ..inline import code_intents, heredoc_bodies
@@ -156,6 +157,18 @@ def _deno(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
         f.hit("CAT027", f.label)
 
 
+def python_module_command(f: Facts, module: str, operands: list[str], ctx: Ctx) -> bool:
+    """``python -m MODULE ARGS`` where MODULE is the Python package of a command the
+    catalog knows (``catalog.MODULE_COMMANDS``: ``django`` is ``django-admin``, ``sqlfluff``
+    is ``sqlfluff``): judged as that command typed directly. False when it is not one
+    (the caller judges the module as code it cannot see)."""
+    name = C.MODULE_COMMANDS.get(module)
+    if name is None:
+        return False
+    judge_as(f, (name, *operands), ctx)
+    return True
+
+
 def _python_module(f: Facts, module: str, operands: list[str], ctx: Ctx) -> None:
     from ..scripts import module_files
 
@@ -174,7 +187,8 @@ def _python_module(f: Facts, module: str, operands: list[str], ctx: Ctx) -> None
         return
     value = C.PYTHON_MODULES.get(module)
     if value is None:
-        f.hit("CAT006", f"{f.label} (runs module {module})")
+        if not python_module_command(f, module, operands, ctx):  # ``python -m django`` is django-admin
+            f.hit("CAT006", f"{f.label} (runs module {module})")
         return
     if module in ("pytest", "tox", "nox"):  # what they run is read like ``pytest`` itself
         from ..tasks import add_runs_as
@@ -529,14 +543,3 @@ def check_wrapper(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
         f.nested.extend(a for a in args[1:] if a != ":::")  # each input is a command
 
 
-def check_package_runner(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
-    parsed = parse_args(args, frozenset({"-p", "--package", "-c", "--call"}), stop_at_operand=True)
-    if parsed.has("-c", "--call"):
-        f.hit("CAT006", f.label)
-        return
-    tool = parsed.operands[0] if parsed.operands else ""
-    base = C.canonical_name(tool.split("@", 1)[0].rsplit("/", 1)[-1]) if tool else ""
-    if base and (base in C.ROUTINE or base in C.READ_ONLY) and not parsed.has("-p", "--package") and "@" not in tool[1:]:
-        f.at_least(L)
-        return
-    f.hit("CAT026", f"{f.label} (downloads and runs a package)")

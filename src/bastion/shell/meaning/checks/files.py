@@ -572,7 +572,7 @@ def check_assign_words(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
         name, eq, value = word.partition("=")
         if name in C.HISTORY_VARS and (not eq or value in ("", "0", "/dev/null") or f.name == "unset"):
             f.hit("CAT024", f"{f.label} (hides shell history)")
-        elif eq and is_dangerous_env(name):
+        elif eq and is_dangerous_env(name, value):
             f.hit("CAT021", f"{f.label} ({name})")
 
 

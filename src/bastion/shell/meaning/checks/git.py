@@ -219,10 +219,11 @@ def _git_checkout(f: Facts, rest: tuple[str, ...], ctx: Ctx) -> str | None:
         return "CAT015"
     if len(ops) >= 2:
         return "CAT015"
-    if len(ops) == 1 and not _switches_to(ops[0], f.base):
+    if len(ops) == 1 and not _switches_to(ops[0], f.base) and os.path.lexists(posixpath.join(f.base, ops[0])):
         # ``git checkout README.md``: a path, not a branch — git overwrites it from the
-        # index, throwing its uncommitted edits away like ``git restore`` (a name that is
-        # neither a branch nor a file may be either: it asks too)
+        # index, throwing its uncommitted edits away like ``git restore``. A name that is
+        # no file has no edits to lose: a branch made or fetched earlier in the line
+        # (``git fetch origin x && git checkout x``), or one git will not find
         return "CAT015"
     return "l"
 

@@ -12,8 +12,7 @@ from dataclasses import dataclass
 from ...catalog import catalog as C
 from ...catalog.catalog_cli import CliTool, cli_spec, match_option_key
 from ...syntax.options import Args, parse_args
-from ...syntax.script import SimpleCommand
-from ..facts import Ctx, Facts, L, apply_value, destructive_verb, exec_file, host_of, risky_options
+from ..facts import Ctx, Facts, L, apply_value, destructive_verb, exec_file, host_of, judge_as, risky_options
 from ..paths import resolve
 from ..tasks import RUNNERS, add_runs
 from ..tasks_files import Unreadable, find_up, read_cached
@@ -141,26 +140,6 @@ def run_inside(f: Facts, args: tuple[str, ...], key: str, runner: EnvRunner, ctx
     judge_as(f, tuple(inner), ctx)
 
 
-def judge_as(f: Facts, argv: tuple[str, ...], ctx: Ctx) -> None:
-    """``f`` runs ``argv`` (``uv run pytest``, ``npx vitest``, ``python -m django test``):
-    what that command does is what ``f`` does."""
-    cmd = f.cmd
-    sub = ctx.analyser.classify(SimpleCommand(argv, cmd.assignments, cmd.redirects, cmd.wrappers + (f.name,), cmd.cwd, cmd.origin, cmd.text, cmd.depth, cmd.pipeline, cmd.pipe_index, cmd.background), ctx)
-    f.tier = f.tier.max(sub.tier)
-    f.known = sub.known
-    f.hits.extend(sub.hits)
-    f.roles |= sub.roles
-    f.hosts.extend(sub.hosts)
-    f.paths.extend(sub.paths)
-    f.downloads.extend(sub.downloads)
-    f.secrets.extend(sub.secrets)
-    f.nested.extend(sub.nested)
-    f.spawns_shell = f.spawns_shell or sub.spawns_shell
-    f.runs.extend(sub.runs)  # ``uv run pytest``: the conftest.py files pytest imports
-    if not sub.known:
-        f.label = sub.label
-
-
 # --------------------------------------------------------------------------- package runners
 
 #: Sub-commands of npm-style tools that run a package's binary like ``npx``.
@@ -244,18 +223,6 @@ def _dependency_names(text: str, path: str) -> frozenset[str]:
         if isinstance(table, dict):
             out.update(k for k in table if isinstance(k, str))
     return frozenset(out)
-
-
-def python_module_command(f: Facts, module: str, operands: list[str], ctx: Ctx) -> bool:
-    """``python -m MODULE ARGS`` where MODULE is the Python package of a command the
-    catalog knows (``catalog.MODULE_COMMANDS``: ``django`` is ``django-admin``, ``sqlfluff``
-    is ``sqlfluff``): judged as that command typed directly. False when it is not one
-    (the caller judges the module as code it cannot see)."""
-    name = C.MODULE_COMMANDS.get(module)
-    if name is None:
-        return False
-    judge_as(f, (name, *operands), ctx)
-    return True
 
 
 def _refine_docker(f: Facts, parsed: Args, value: str, key: str) -> bool:
