@@ -260,6 +260,8 @@ def _not_made_yet(f: Facts, path: str, ctx: Ctx) -> bool:
         g = ctx.analyser.classify(cmd, ctx)
         if g.tier is not R or not g.known or any(a.op != "read" for a in g.paths):
             return False
+        if g.name in C.PAGERS or g.name in C.INTERACTIVE:  # a pager or editor writes what its user types
+            return False
     return True
 
 

@@ -52,6 +52,7 @@ def check_interpreter(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
     if f.name in ("java",):
         f.at_least(L)
         f.hit("CAT032", f.label)
+        _java_class(f, args, ctx)
         ops = [a for a in args if not a.startswith("-")]
         if any(destructive_verb(o) for o in ops[1:5]):
             f.hit("CAT016", f.label)
@@ -119,6 +120,35 @@ def check_interpreter(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
         f.hit("CAT006", f.label)
         return
     exec_file(f, resolve(script, f.base, ctx.home), ctx)
+
+
+#: java options that take a value (the class path ones name where classes come from).
+_JAVA_VALUES = frozenset({"-cp", "-classpath", "--class-path", "-p", "--module-path", "-m", "--module", "-jar",
+                          "--add-modules", "-d", "--source", "-javaagent"})
+
+
+def _java_class(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
+    """``java NAME`` runs the class NAME from the class path: the working folder unless
+    ``-cp`` or ``$CLASSPATH`` say otherwise. When ``NAME.class`` is not in the folder and
+    no class path is given, the class comes from ``$CLASSPATH``, which bastion cannot see:
+    code from outside what it can read asks (a ``.java`` source file or a jar is judged
+    as before)."""
+    import os
+    import posixpath
+
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if arg in _JAVA_VALUES or arg.startswith(("-cp", "-classpath", "--class-path", "-jar")):
+            return  # a class path or a jar named: judged as before
+        if arg.startswith("-"):
+            i += 1
+            continue
+        if arg.endswith(".java") or "/" in arg:
+            return
+        if not os.path.exists(posixpath.join(f.base, arg.replace(".", "/") + ".class")):
+            f.hit("CAT006", f"{f.label} (runs class {arg} from $CLASSPATH: not in this folder)")
+        return
 
 
 def _code_in_cluster(arg: str, code_opts: frozenset[str], value_opts: frozenset[str]) -> str | None:
