@@ -33,7 +33,7 @@ import os
 import posixpath
 import re
 import shlex
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from .facts import Ctx, Facts
 from .tasks_files import MAX_BYTES, MAX_UP, Runs, Unreadable, absolute, cd_line, find_up, read_cached, text_of
@@ -469,9 +469,23 @@ def _collected(targets: list[str], rootdir: str, doctests: bool) -> list[str]:
     patterns = _ini_value(rootdir, "python_files") or "test_*.py *_test.py"
     globs = patterns.split() if isinstance(patterns, str) else list(patterns)
     out: list[str] = []
+    for entry in _test_tree([t for t in targets if os.path.isdir(t)]):
+        if entry.name.endswith(".py") and (doctests or any(fnmatch.fnmatch(entry.name, g) for g in globs)):
+            text = read_cached(entry.path, text_of, "text")
+            if text is not None and _ACTS.search(text):
+                out.append(entry.path)
+                if len(out) >= MAX_COLLECTED:
+                    break
+    return out
+
+
+def _test_tree(tops: list[str]) -> Iterator[os.DirEntry[str]]:
+    """The files below ``tops`` that pytest collects from, shallowest first, within
+    :data:`MAX_WALK` entries: hidden folders, virtual environments (a ``pyvenv.cfg``)
+    and :data:`_PYTEST_SKIP` folders are not walked."""
+    queue = list(tops)
     seen = 0
-    queue = [t for t in targets if os.path.isdir(t)]
-    while queue and seen < MAX_WALK and len(out) < MAX_COLLECTED:
+    while queue and seen < MAX_WALK:
         folder = queue.pop(0)
         try:
             with os.scandir(folder) as entries:
@@ -479,17 +493,14 @@ def _collected(targets: list[str], rootdir: str, doctests: bool) -> list[str]:
         except OSError:
             continue
         seen += len(listing)
-        if any(e.name == "pyvenv.cfg" for e in listing):
-            continue
+        if folder not in tops and any(e.name == "pyvenv.cfg" for e in listing):
+            continue  # a virtual environment: pytest does not collect it
         for entry in listing:
             if entry.is_dir(follow_symlinks=False):
-                if not entry.name.startswith(".") and entry.name not in _PYTEST_SKIP:
+                if not entry.name.startswith(".") and entry.name not in _PYTEST_SKIP and not entry.name.endswith(".egg"):
                     queue.append(entry.path)
-            elif entry.name.endswith(".py") and (doctests or any(fnmatch.fnmatch(entry.name, g) for g in globs)):
-                text = read_cached(entry.path, text_of, "text")
-                if text is not None and _ACTS.search(text):
-                    out.append(entry.path)
-    return out
+            else:
+                yield entry
 
 
 def _plugin_options(words: list[str]) -> list[str]:
@@ -516,24 +527,11 @@ def _conftests_below(top: str) -> list[str]:
     """conftest.py files under ``top``, shallowest first, within :data:`MAX_WALK` entries
     (a larger tree keeps the ones nearest its top: where a project's fixtures live)."""
     found: list[str] = []
-    queue = [top]
-    seen = 0
-    while queue and seen < MAX_WALK and len(found) < MAX_CONFTESTS:
-        folder = queue.pop(0)
-        try:
-            with os.scandir(folder) as entries:
-                listing = list(entries)
-        except OSError:
-            continue
-        seen += len(listing)
-        if folder != top and any(e.name == "pyvenv.cfg" for e in listing):
-            continue  # a virtual environment: pytest does not collect it
-        for entry in listing:
-            if entry.name == "conftest.py" and folder != top:
-                found.append(entry.path)
-            elif entry.is_dir(follow_symlinks=False) and not entry.name.startswith(".") and entry.name not in _PYTEST_SKIP \
-                    and not entry.name.endswith(".egg"):
-                queue.append(entry.path)
+    for entry in _test_tree([top]):
+        if entry.name == "conftest.py" and posixpath.dirname(entry.path) != top:
+            found.append(entry.path)
+            if len(found) >= MAX_CONFTESTS:
+                break
     return found
 
 
