@@ -305,7 +305,7 @@ ORDINARY = [
     "git checkout main",
     "git merge feature",
     "git cherry-pick feature",
-    "git checkout nothing-here",
+    "git switch nothing-here",
     "git stash list",
     "git stash",
     "git worktree add wt2",

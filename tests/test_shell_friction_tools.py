@@ -26,7 +26,7 @@ from conftest import throwaway_workspace
 
 #: Everyday commands of this area: allowed in the default mode.
 ALLOWED = [
-    "git checkout status",  # no such file: no edits to lose (a branch git may not find)
+    "git branch task2 && git checkout task2",  # a branch the line makes
     "npx playwright test tests/login.spec.ts 2>&1",
     "npx playwright test --reporter=line 2>&1 | tail -40",
     "npx playwright install --dry-run chromium",
@@ -84,6 +84,7 @@ HELD = [
     "GOFLAGS=-toolexec=/tmp/x go test ./...",
     "NODE_OPTIONS='--require /tmp/x.js' npm test",
     "git checkout README.md",
+    "git checkout status",  # neither a branch nor a file here: may be either
     "git checkout -- src/app.py",
     "go get github.com/user/package",
     "7z x archive.7z -o/usr/bin/",

@@ -203,7 +203,7 @@ FORMS: tuple[Form, ...] = (
         match=("git checkout evil -- .", "git checkout evil", "git switch evil", "git restore --source=evil .",
                "git merge evil", "git cherry-pick evil", "git stash pop", "git worktree add wt evil",
                "git read-tree -u --prefix=vendor/ evil"),
-        not_match=("git checkout -b topic", "git switch feature", "git merge feature", "git checkout nothing-here",
+        not_match=("git checkout -b topic", "git switch feature", "git merge feature", "git switch nothing-here",
                    "git stash list"),
     ),
 )

@@ -219,13 +219,24 @@ def _git_checkout(f: Facts, rest: tuple[str, ...], ctx: Ctx) -> str | None:
         return "CAT015"
     if len(ops) >= 2:
         return "CAT015"
-    if len(ops) == 1 and not _switches_to(ops[0], f.base) and os.path.lexists(posixpath.join(f.base, ops[0])):
+    if len(ops) == 1 and not _switches_to(ops[0], f.base) and not _named_before(ops[0], f, ctx):
         # ``git checkout README.md``: a path, not a branch — git overwrites it from the
-        # index, throwing its uncommitted edits away like ``git restore``. A name that is
-        # no file has no edits to lose: a branch made or fetched earlier in the line
-        # (``git fetch origin x && git checkout x``), or one git will not find
+        # index, throwing its uncommitted edits away like ``git restore``. A name an
+        # earlier command of the line makes a branch of (``git fetch origin x && git
+        # checkout x``, ``git branch x && git checkout x``) is that branch
         return "CAT015"
     return "l"
+
+
+def _named_before(name: str, f: Facts, ctx: Ctx) -> bool:
+    """``name`` is a word of an earlier command on the line, which is not itself a file
+    here (a branch or tag that command makes or fetches)."""
+    import re
+
+    at = ctx.source.find(f.cmd.text) if f.cmd.text else -1
+    if at <= 0 or os.path.lexists(posixpath.join(f.base, name)):
+        return False
+    return bool(re.search(rf"(?<![\w./-]){re.escape(name)}(?![\w./-])", ctx.source[:at]))
 
 
 #: ``HEAD``, ``HEAD~2``, ``@^``, ``@{-1}``, ``main~3``, a commit id: commits, never paths.
