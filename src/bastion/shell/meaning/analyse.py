@@ -253,15 +253,11 @@ def _program_text(language: str, text: str, where: str, ctx: Ctx, depth: int, fo
     program = read_program(language, text)
     if program is None:
         return [] if language in ("python", "pypy") and not _compiles(text) else None
-    from .verdicts import cell
+    from .verdicts import program_findings
 
-    flags = (("reverse_shell", ("connect_shell", "network")), ("bind_shell", ("listen_shell", "network")),
-             ("fork_bomb", ("fork", "endless")), ("fetch_run", ("run", "downloaded")))
-    for flag, (effect, target) in flags:
-        if getattr(program, flag):
-            found.append(_Hit(cell(effect, target), f"{where} ({language} code)", where))
-    if program.env_dump and program.sends:
-        found.append(_Hit(cell("send", "environment"), f"{where} (environment sent over the network)", where))
+    for code, note in program_findings(program):
+        if CODES[code].hard:  # a project file's other findings stay out (see _file_programs)
+            found.append(_Hit(code, f"{where} ({language} code{': ' + note if note else ''})", where))
     return _nested("\n".join(program.shell), where, ctx, depth, found) if program.shell else []
 
 

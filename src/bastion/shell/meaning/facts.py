@@ -268,6 +268,11 @@ def _not_made_yet(f: Facts, path: str, ctx: Ctx) -> bool:
 SHELL_WORD = LazyPattern(r"(?:^|[\s\"'(/!])(?:ba|z|da|k)?sh\b(?!\.)")
 
 
+#: File names that are the program's own stdin (``python3 -``, ``awk -f /dev/stdin``,
+#: ``make -f -``).
+STDIN_FILES = frozenset({"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
+
+
 SHELL_PATHS = frozenset({"/bin/sh", "/bin/bash", "/bin/dash", "/bin/zsh", "/bin/ksh", "/usr/bin/sh", "/usr/bin/bash", "/usr/bin/zsh", "/bin/csh", "/bin/tcsh", "/bin/ash", "/bin/busybox"})
 
 

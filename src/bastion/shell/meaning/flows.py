@@ -30,8 +30,9 @@ from dataclasses import replace
 from ..catalog import catalog as C
 from ..syntax.embedded import make_recipes
 from ..syntax.env import loaded_code
+from ..syntax.lazyre import LazyPattern
 from ..syntax.literal import output as literal_output
-from .facts import Ctx, Facts
+from .facts import STDIN_FILES, Ctx, Facts
 from .paths import find_roots, resolve
 
 __all__ = ["fed_effects", "positional_script", "ed_shell_lines"]
@@ -44,7 +45,7 @@ _DELETERS = frozenset({"rm", "unlink", "rmdir", "shred", "srm", "wipe"})
 _PRINTS = frozenset({"-print", "-print0", "-ls"})
 
 #: parallel's replacement strings: ``{}``, ``{1}``, ``{.}``, ``{/}``, ``{//}``, ``{/.}``.
-_PLACEHOLDER = re.compile(r"\{(?:\d+|\.|/|//|/\.)?\}")
+_PLACEHOLDER = LazyPattern(r"\{(?:\d+|\.|/|//|/\.)?\}")
 
 Hit = tuple[str, str, str]  # (code, detail, command label)
 Text = tuple[str, str]  # (shell text, where it came from)
@@ -117,7 +118,7 @@ def _makefile_on_stdin(args: Sequence[str]) -> bool:
     for k, arg in enumerate(args):
         value = args[k + 1] if arg in ("-f", "--file", "--makefile") and k + 1 < len(args) else (
             arg.split("=", 1)[1] if arg.startswith(("--file=", "--makefile=")) else (arg[2:] if arg.startswith("-f") and len(arg) > 2 else None))
-        if value in ("-", "/dev/stdin", "/dev/fd/0"):
+        if value in STDIN_FILES:
             return True
     return False
 
@@ -167,7 +168,7 @@ def _find_piped_to_deleter(find: Facts, deleter: Facts, ctx: Ctx) -> list[Hit]:
 #: Commands that print the names of a directory's entries, one per line.
 _LISTERS = frozenset({"ls", "dir", "vdir", "eza", "exa", "lsd"})
 #: ``xargs -I TOKEN`` / ``-ITOKEN`` / ``--replace[=TOKEN]`` / ``-i[TOKEN]``.
-_XARGS_REPLACE = re.compile(r"\bxargs\b[^|;&\n]*?(?:\s-I\s*(\S+)|\s--replace(?:=(\S+))?|\s-i(\S*))")
+_XARGS_REPLACE = LazyPattern(r"\bxargs\b[^|;&\n]*?(?:\s-I\s*(\S+)|\s--replace(?:=(\S+))?|\s-i(\S*))")
 
 
 def _listing_piped_to_deleter(lister: Facts, deleter: Facts, ctx: Ctx) -> list[Hit]:
@@ -212,7 +213,7 @@ def _find_exec_script(f: Facts, earlier: Sequence[Facts]) -> list[Text]:
     return out
 
 
-_POSITIONAL = re.compile(r'"\$(\d|@|\*)"|"\$\{(\d+|@|\*)\}"|\$\{(\d+|@|\*)\}|\$(\d|@|\*)')
+_POSITIONAL = LazyPattern(r'"\$(\d|@|\*)"|"\$\{(\d+|@|\*)\}"|\$\{(\d+|@|\*)\}|\$(\d|@|\*)')
 
 
 def positional_script(argv: Sequence[str]) -> str | None:

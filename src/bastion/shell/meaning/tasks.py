@@ -31,10 +31,10 @@ from __future__ import annotations
 import json
 import os
 import posixpath
-import re
 import shlex
 from collections.abc import Callable, Iterator
 
+from ..syntax.lazyre import LazyPattern
 from .facts import Ctx, Facts
 from .tasks_files import MAX_BYTES, MAX_UP, Runs, Unreadable, absolute, cd_line, find_up, read_cached, text_of
 
@@ -456,7 +456,7 @@ def _ini_toml(key: str) -> Callable[[str, str], str | list[str]]:
 #: none of them cannot do what a hard block names (delete a tree, run a download, open
 #: a socket, read and send a secret), so it is not analysed (pytest suites are large).
 MAX_COLLECTED = 256
-_ACTS = re.compile(r"\b(?:os\.system|subprocess|popen|rmtree|os\.remove|unlink|socket|urlopen|urllib|requests\.|"
+_ACTS = LazyPattern(r"\b(?:os\.system|subprocess|popen|rmtree|os\.remove|unlink|socket|urlopen|urllib|requests\.|"
                    r"http\.client|exec\s*\(|eval\s*\(|__import__|pty\b|ctypes|authorized_keys|\.ssh|\.aws)")
 
 

@@ -16,7 +16,11 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-__all__ = ["Cell", "TABLE", "cell", "target_of"]
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .program import ProgramEffects
+
+__all__ = ["Cell", "TABLE", "cell", "target_of", "program_findings"]
 
 
 class Cell(NamedTuple):
@@ -127,3 +131,21 @@ def target_of(effect: str, path: str, home: str, roots: tuple[str, ...], inside:
         if level:
             return "secret_high" if level >= 2 else "secret"
     return "workspace" if inside or is_temp(path) else "outside"
+
+
+def program_findings(program: ProgramEffects) -> list[tuple[str, str]]:
+    """The findings of a code model's flags (effects with no shell spelling), each with a
+    note: ``(code, note)``. Shared by inline code and by project files a command runs."""
+    found = []
+    flags = (("reverse_shell", "connect_shell", "network", ""), ("bind_shell", "listen_shell", "network", ""),
+             ("fork_bomb", "fork", "endless", ""), ("fetch_run", "run", "downloaded", "code fetched and run"),
+             ("library_load", "run", "native_library", ""))
+    for flag, effect, target, note in flags:
+        if getattr(program, flag):
+            found.append((cell(effect, target), note))
+    if program.sends:
+        found.append((cell("send", "network"), ""))
+    if program.env_dump:
+        found.append((cell("send", "environment") if program.sends else cell("read", "environment"),
+                      "environment sent over the network" if program.sends else ""))
+    return found

@@ -18,6 +18,7 @@ from ..effects import SHELL_SERVERS, device_writes, fold_home, fork_loop, setid_
 from ..facts import (
     SHELL_PATHS,
     SHELL_WORD,
+    STDIN_FILES,
     Ctx,
     Facts,
     L,
@@ -34,7 +35,7 @@ from ..inline_data import LANGUAGES, live_code
 from ..models import read_program
 from ..paths import resolve
 from ..targets import is_block_device, persistence_level, secret_level
-from ..verdicts import cell, target_of
+from ..verdicts import cell, program_findings, target_of
 from .network import check_network
 from .root import grant_root
 
@@ -232,10 +233,6 @@ def _python_module(f: Facts, module: str, operands: list[str], ctx: Ctx) -> None
     apply_value(f, value, f"python -m {module}")
 
 
-#: File names that are the program's own stdin (``python3 -``, ``awk -f /dev/stdin``).
-STDIN_FILES = frozenset({"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
-
-
 def read_stdin_program(f: Facts, ctx: Ctx) -> bool:
     """``f`` reads its program from stdin: mark it (``exec_stdin``: what a pipeline feeds
     it is code, :func:`analyse._fed_programs`) and read a here-document or here-string
@@ -380,23 +377,13 @@ def _program(f: Facts, program: ProgramEffects) -> None:
         f.nested.append("\n".join(program.shell))
     if program.prints is not None:
         f.prints = program.prints
-    if program.reverse_shell:
-        f.hit(cell("connect_shell", "network"), label)
-    if program.bind_shell:
-        f.hit(cell("listen_shell", "network"), label)
-    if program.fork_bomb:
-        f.hit(cell("fork", "endless"), label)
-    if program.fetch_run:
-        f.hit(cell("run", "downloaded"), f"{label}: code fetched and run")
-    if program.library_load:
-        f.hit(cell("run", "native_library"), label)
     if program.sends:
         f.roles.add("send")
         f.hosts.extend(h for h in (host_of(s) or s for s in program.sends) if h)
-        f.hit(cell("send", "network"), label)
     if program.env_dump:
         f.roles.add("env_dump")
-        f.hit(cell("send", "environment") if program.sends else cell("read", "environment"), label)
+    for code, note in program_findings(program):
+        f.hit(code, f"{label}: {note}" if note else label)
     for what in program.opaque[:1]:
         f.hit(cell("run", "inline"), f"{label}: {what}")
 

@@ -20,6 +20,7 @@ from ...syntax.options import Args, parse_args
 from ...syntax.script import SimpleCommand
 from ..facts import (
     SHELL_WORD,
+    STDIN_FILES,
     Ctx,
     Facts,
     H,
@@ -46,7 +47,7 @@ from ..targets import (
 )
 from ..tasks import RUNNERS, add_runs
 from .admin import check_sql_keyword
-from .code import STDIN_FILES, apply_program, read_stdin_program
+from .code import apply_program, read_stdin_program
 from .find_expr import deletes_everything
 from .root import grant_root, sets_id_bits
 

@@ -9,8 +9,7 @@ bound of :data:`HUGE` bytes or more.
 
 from __future__ import annotations
 
-import re
-
+from ...syntax.lazyre import LazyPattern
 from ..facts import Facts
 
 __all__ = ["HUGE", "fills_disk"]
@@ -18,7 +17,7 @@ __all__ = ["HUGE", "fills_disk"]
 #: A stream this large or larger fills a disk worth having (1 GiB).
 HUGE = 1 << 30
 _ENDLESS = frozenset({"/dev/zero", "/dev/urandom", "/dev/random"})
-_SIZE = re.compile(r"^(\d+)([kKmMgGtTpP]?)(i?[bB])?$")
+_SIZE = LazyPattern(r"^(\d+)([kKmMgGtTpP]?)(i?[bB])?$")
 _UNITS = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40, "p": 1 << 50}
 
 
