@@ -6,8 +6,11 @@
 * shell parse + analyse alone (µs), how it grows with input size and with each level of
   embedded shell (``bash -c`` and ``python3 -c os.system`` around ``git status``);
 * the prompt-injection scanner on 10 KB texts (µs in process; ms for a fresh process);
-* whole-process ``bastion check`` and ``bastion hook claude-code`` against ``python -S -c pass``
-  (ms, and the ratio).
+* every speed target against a floor measured in the same run (``--floor`` alone): hook
+  cold and warm and ``bastion check`` against ``python -S -c pass``, ``Guard.check`` on 900 varied
+  commands and on a 64 KiB one against their tree-sitter parse, ``bastion run -- true``
+  against ``true``, the MCP proxy's ``initialize`` against the bare server; the top import costs;
+* the sandbox's added time per command (``--sandbox`` alone).
 
 Nothing here asserts a time: the numbers go in the README, tests never time anything.
 """
@@ -243,15 +246,204 @@ def read_before_run_section(project: str, rounds: int) -> None:
     os.remove(os.path.join(project, "Makefile"))
     os.remove(os.path.join(project, "package.json"))
 
+# --- every figure of the speed targets, against a floor measured in the same run --------
+
+#: The varied everyday set: 900 commands, 300 of each shape, no two alike (no cache inside
+#: bastion has seen the value before its first check).
+def varied_commands(count: int = 900) -> list[str]:
+    shapes = ("git log -n {n}", "ls -la src/mod{n}", "cd src && pytest -q tests/test_{n}.py | tail -5")
+    return [shapes[i % 3].format(n=i // 3 + 1) for i in range(count)]
+
+
+def long_command(size: int = 64 * 1024) -> str:
+    """A compound command of at least ``size`` bytes: about 4,000 appends to one file."""
+    parts, total = [], 0
+    while total < size:
+        parts.append(f"echo {len(parts)} >> f")
+        total += len(parts[-1]) + 4
+    return " && ".join(parts)
+
+
+def _median_each(items: list[str], fn: Callable[[str], object]) -> float:
+    """Median µs of ``fn(item)``, each item timed once (the first time bastion sees it)."""
+    samples = []
+    for item in items:
+        start = time.perf_counter_ns()
+        fn(item)
+        samples.append((time.perf_counter_ns() - start) / 1000)
+    return statistics.median(samples)
+
+
+def _interleaved_ms(runs: dict[str, Callable[[], object]], rounds: int) -> dict[str, float]:
+    """Median ms of each runner, sampled in turn so that load on the machine hits all alike."""
+    samples: dict[str, list[float]] = {name: [] for name in runs}
+    for _ in range(rounds):
+        for name, fn in runs.items():
+            start = time.perf_counter_ns()
+            fn()
+            samples[name].append((time.perf_counter_ns() - start) / 1e6)
+    return {name: statistics.median(values) for name, values in samples.items()}
+
+
+def _process(argv: list[str], stdin: bytes = b"", env: dict | None = None, cwd: str | None = None) -> Callable[[], object]:
+    return lambda: subprocess.run(argv, input=stdin, capture_output=True, env=env, cwd=cwd, check=False)
+
+
+def _mcp_initialize(argv: list[str], env: dict) -> Callable[[], object]:
+    """Start an MCP server over stdio, send ``initialize``, stop at the answer."""
+    request = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "bench", "version": "0"}}})
+
+    def run() -> None:
+        proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
+        assert proc.stdin is not None and proc.stdout is not None
+        proc.stdin.write(request.encode() + b"\n")
+        proc.stdin.flush()
+        answer = proc.stdout.readline()
+        proc.kill()
+        proc.wait()
+        if b'"result"' not in answer:
+            raise RuntimeError(f"no answer to initialize from {argv}: {answer[:200]!r}")
+    return run
+
+
+def import_costs(env: dict, top: int = 12) -> list[tuple[str, float]]:
+    """The modules whose own import (not counting what they import) costs most in a hook
+    deciding in its own process (``python -X importtime``)."""
+    hook_call = json.dumps({"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "git status"},
+                            "cwd": env["BENCH_PROJECT"], "session_id": "bench", "permission_mode": "default"}).encode()
+    own: dict[str, list[float]] = {}
+    for _ in range(5):
+        err = subprocess.run([sys.executable, "-I", "-X", "importtime", "-m", "bastion", "hook", "claude-code"],
+                             input=hook_call, capture_output=True, env=dict(env, BASTION_HOOK_SERVER="0"),
+                             check=False).stderr.decode()
+        for line in err.splitlines():
+            if line.startswith("import time:") and "|" in line and "self [us]" not in line:
+                mine, _cumulative, name = line[len("import time:"):].split("|")
+                own.setdefault(name.strip(), []).append(int(mine) / 1000)
+    medians = {name: statistics.median(values) for name, values in own.items()}
+    return sorted(medians.items(), key=lambda item: -item[1])[:top]
+
+
+def _project() -> str:
+    """A throw-away git project with a ``src`` folder."""
+    project = tempfile.mkdtemp(prefix="bastion-bench-")
+    os.makedirs(os.path.join(project, "src"))
+    subprocess.run(["git", "init", "-q", project], check=False)
+    return project
+
+
+def _bench_env(project: str) -> dict[str, str]:
+    """Settings and state inside the throw-away project; no audit log."""
+    return dict(os.environ, BASTION_CONFIG_DIR=os.path.join(project, ".cfg"),
+                BASTION_STATE_DIR=os.path.join(project, ".state"), BASTION_AUDIT="0")
+
+
+def floor_section(project: str, env: dict, rounds: int, proc_rounds: int) -> None:
+    """Every speed target as a median, with its ratio to a floor measured in this run."""
+    import tree_sitter_bash
+    from tree_sitter import Language, Parser
+
+    from bastion.engine import Guard
+    from bastion.injection.scanner import scan
+    from bastion.model import ToolCall
+
+    parser = Parser(Language(tree_sitter_bash.language()))
+    rows: list[tuple[str, float, str, float, str, str]] = []
+
+    bastion = shutil.which("bastion") or os.path.join(os.path.dirname(sys.executable), "bastion")
+    bare = [sys.executable, "-S", "-c", "pass"]
+    hook_call = json.dumps({"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "git status"},
+                            "cwd": project, "session_id": "bench", "permission_mode": "default"}).encode()
+    hook_argv = [sys.executable, "-I", "-m", "bastion", "hook", "claude-code"]
+    from bastion.hook.server import stop_servers
+
+    runtime = tempfile.mkdtemp(prefix="bh-")
+    hook_env = dict(env, BASTION_RUNTIME_DIR=runtime)
+    subprocess.run(hook_argv, input=hook_call, capture_output=True, env=hook_env, check=False)  # starts the server
+    time.sleep(1.0)
+    procs = _interleaved_ms({
+        "floor": _process(bare),
+        "cold": _process(hook_argv, hook_call, dict(hook_env, BASTION_HOOK_SERVER="0")),
+        "warm": _process(hook_argv, hook_call, hook_env),
+        "check": _process([bastion, "check", "--isolated", "--cwd", project, "--", "git status"], env=env),
+    }, proc_rounds)
+    stop_servers(runtime)
+    shutil.rmtree(runtime, ignore_errors=True)
+    floor = procs["floor"]
+    rows.append(("hook deciding in its own process (`BASTION_HOOK_SERVER=0`)", procs["cold"], "`python -S -c pass`",
+                 floor, "ms", "≤ 4×"))
+    rows.append(("`bastion check -- 'git status'`", procs["check"], "`python -S -c pass`", floor, "ms", "≤ 5×"))
+    rows.append(("hook with the warm decision server", procs["warm"], "`python -S -c pass`", floor, "ms", "≤ 2×"))
+
+    guard = Guard.from_settings(project, isolated=True, env=env)
+    guard.check(ToolCall("Bash", {"command": "git status"}, cwd=project))  # first use loads the analysis
+    varied = varied_commands()
+    checked = _median_each(varied, lambda c: guard.check(ToolCall("Bash", {"command": c}, cwd=project)))
+    parsed = _median_each(varied, lambda c: parser.parse(c.encode()))
+    rows.append(("`Guard.check`, 900 varied everyday commands, each once", checked, "tree-sitter parse of the same",
+                 parsed, "µs", "≤ 10×"))
+
+    big = long_command()
+    big_check, _ = _time_us(lambda: guard.check(ToolCall("Bash", {"command": big}, cwd=project)), 5)
+    big_parse, _ = _time_us(lambda: parser.parse(big.encode()), 5)
+    rows.append((f"`Guard.check`, a {len(big) // 1024} KiB compound command ({big.count('&&') + 1:,} appends to a file)", big_check / 1000,
+                 "tree-sitter parse of it", big_parse / 1000, "ms", "≤ 10×, ≤ 100 ms"))
+
+    text = _ten_kb(INJECTION_README)
+    scanned, _ = _time_us(lambda: scan(text), max(50, rounds // 4))
+    words, _ = _time_us(lambda: text.lower().split(), max(50, rounds // 4))
+    rows.append(("prompt-injection scan of a 10 KB README", scanned, "lower-casing and splitting it into words",
+                 words, "µs", "–"))
+
+    run_env = dict(env)
+    runs = _interleaved_ms({
+        "true": _process(["/bin/true"], env=run_env, cwd=project),
+        "run": _process([bastion, "run", "--isolated", "--no-audit", "--cwd", project, "--", "true"], env=run_env),
+    }, proc_rounds)
+    rows.append(("`bastion run -- true` (decide, then sandbox)", runs["run"], "`true`", runs["true"], "ms", "–"))
+
+    echo = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "mcp_echo_server.py")
+    try:
+        import mcp  # noqa: F401
+    except ImportError:
+        print("(MCP SDK not installed: the proxy row is left out)", file=sys.stderr)
+    else:
+        server = [sys.executable, os.path.abspath(echo)]
+        mcp_env = dict(env, MCP_MARKER=os.path.join(project, ".marker"))
+        starts = _interleaved_ms({
+            "bare": _mcp_initialize(server, mcp_env),
+            "proxy": _mcp_initialize([bastion, "mcp-proxy", "--name", "echo", "--", *server], mcp_env),
+        }, max(3, proc_rounds // 4))
+        rows.append(("MCP proxy answers `initialize`", starts["proxy"], "the bare server (`tests/mcp_echo_server.py`)",
+                     starts["bare"], "ms", "≤ 1.5×"))
+
+    print("## Against the floor (median; ratio = median / floor, both measured in this run)\n")
+    print("| figure | median | floor | floor median | ratio | target ratio |\n|---|---:|---|---:|---:|---:|")
+    for label, value, floor_label, floor_value, unit, target in rows:
+        digits = 1 if unit == "ms" else 0
+        print(f"| {_cell(label)} | {value:.{digits}f} {unit} | {_cell(floor_label)} | {floor_value:.{digits}f} {unit} | "
+              f"{value / floor_value:.1f}× | {target} |")
+    print("\n| module (own import time, hook deciding in its own process) | ms |\n|---|---:|")
+    for name, cost in import_costs(dict(env, BENCH_PROJECT=project)):
+        print(f"| `{name}` | {cost:.1f} |")
+    print()
+
 
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true", help="fewer rounds")
     parser.add_argument("--sandbox", action="store_true", help="only the sandbox overhead section")
     parser.add_argument("--injection", action="store_true", help="only the injection scanner section")
+    parser.add_argument("--floor", action="store_true", help="only the figures against their floors")
     args = parser.parse_args()
     rounds = 200 if args.quick else 2000
     proc_rounds = 10 if args.quick else 40
+    if args.floor:
+        project = _project()
+        floor_section(project, _bench_env(project), rounds, proc_rounds)
+        shutil.rmtree(project, ignore_errors=True)
+        return 0
     if args.injection:
         injection_section(rounds, proc_rounds, dict(os.environ, BASTION_AUDIT="0"))
         return 0
@@ -267,11 +459,9 @@ def main() -> int:
     from bastion.shell.meaning.analyse import analyse
     from bastion.shell.syntax.parse import parse
 
-    project = tempfile.mkdtemp(prefix="bastion-bench-")
-    os.makedirs(os.path.join(project, "src"))
-    subprocess.run(["git", "init", "-q", project], check=False)
-    env = dict(os.environ, BASTION_CONFIG_DIR=os.path.join(project, ".cfg"),
-               BASTION_STATE_DIR=os.path.join(project, ".state"), BASTION_AUDIT="0")
+    project = _project()
+    env = _bench_env(project)
+    floor_section(project, env, rounds, proc_rounds)
     guard = Guard.from_settings(project, isolated=True, env=env)
 
     print("## In-process Guard.check (µs)\n")
@@ -311,33 +501,6 @@ def main() -> int:
     read_before_run_section(project, max(50, rounds // 10))
     injection_section(rounds, proc_rounds, env)
 
-    print("\n## Whole process (ms, median)\n")
-    bastion = shutil.which("bastion") or os.path.join(os.path.dirname(sys.executable), "bastion")
-    baseline = _time_process_ms([sys.executable, "-S", "-c", "pass"], proc_rounds)
-    check = _time_process_ms(
-        [bastion, "check", "--isolated", "--cwd", project, "--", "git status"], proc_rounds, env=env
-    )
-    print("| what | median ms | ratio to python -S -c pass |\n|---|---:|---:|")
-    print(f"| `python -S -c pass` | {baseline:.1f} | 1.0 |")
-    print(f"| `bastion check -- 'git status'` | {check:.1f} | {check / baseline:.1f} |")
-    # the hook exactly as `bastion install` registers it: this interpreter, -I, -m bastion;
-    # the first call starts the decision server, the median is what every later call costs
-    from bastion.hook.server import stop_servers
-
-    runtime = tempfile.mkdtemp(prefix="bh-")
-    hook_env = dict(env, BASTION_RUNTIME_DIR=runtime)
-    hook_call = json.dumps({"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "git status"},
-                            "cwd": project, "session_id": "bench", "permission_mode": "default"}).encode()
-    hook_argv = [sys.executable, "-I", "-m", "bastion", "hook", "claude-code"]
-    cold = _time_process_ms(hook_argv, 1, stdin=hook_call, env=hook_env)
-    time.sleep(1.0)  # let the server finish starting
-    hook = _time_process_ms(hook_argv, proc_rounds, stdin=hook_call, env=hook_env)
-    alone = _time_process_ms(hook_argv, proc_rounds, stdin=hook_call, env=dict(hook_env, BASTION_HOOK_SERVER="0"))
-    stop_servers(runtime)
-    shutil.rmtree(runtime, ignore_errors=True)
-    print(f"| `bastion hook claude-code` (`git status`) | {hook:.1f} | {hook / baseline:.1f} |")
-    print(f"| the same, first call (starts the decision server) | {cold:.1f} | {cold / baseline:.1f} |")
-    print(f"| the same, without the server (`BASTION_HOOK_SERVER=0`) | {alone:.1f} | {alone / baseline:.1f} |")
     sandbox_section(project, env, proc_rounds)
     shutil.rmtree(project, ignore_errors=True)
     return 0
