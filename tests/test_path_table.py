@@ -206,13 +206,21 @@ def test_structural_folders_are_not_protected(row: Row, example: str, world) -> 
     assert not decision.immune and "FS002" not in _codes(decision), decision.reason
 
 
+def _holds_files(path: str) -> bool:
+    try:
+        return os.path.isdir(path) and not os.path.islink(path) and bool(os.listdir(path))
+    except OSError:
+        return False
+
+
 @pytest.mark.parametrize(("row", "example"), _examples("match", REMOVAL_KINDS))
 def test_removal_targets_are_denied(row: Row, example: str, world) -> None:
     root, _env, guard = world
     recursive = _check(guard, root, "Bash", command=f"rm -rf {shlex.quote(example)}")
     assert recursive.verdict is Verdict.DENY, recursive.reason
     single = _check(guard, root, "Bash", command=f"rmdir {shlex.quote(example)}")
-    assert (single.verdict is Verdict.DENY) is (row.kind != T.RECURSIVE), single.reason
+    fails = _holds_files(example)  # rmdir fails on a real folder holding files: an ordinary delete, not a deny
+    assert (single.verdict is Verdict.DENY) is (row.kind != T.RECURSIVE and not fails), single.reason
     chmod = _check(guard, root, "Bash", command=f"chmod -R 777 {shlex.quote(example)}")
     if row.kind != T.DELETE_ONLY:
         assert chmod.verdict is Verdict.DENY, chmod.reason

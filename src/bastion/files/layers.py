@@ -113,8 +113,20 @@ class RemovalTargets:
     can_deny = True
 
     def check(self, call: ToolCall, ctx: Context) -> LayerResult | None:
-        denies = [v for v in _verdicts(ctx) if v.verdict == "deny"]
+        denies = [v for v in _verdicts(ctx) if v.verdict == "deny" and not _left_in_place(v.path, ctx)]
         return _result(denies, Verdict.DENY, immune=True, risk=Tier.DESTRUCTIVE) if denies else None
+
+
+def _left_in_place(path: str, ctx: Context) -> bool:
+    """Every use of ``path`` is a delete that cannot remove the folder there (``rm /``,
+    ``rm -- -rf /``): it fails, so it is judged later as an ordinary delete."""
+    parsed = ctx.parsed
+    uses = [use for use in ctx.path_uses if use.path == path]
+    if parsed is None or not uses:
+        return False
+    from .folder_deletes import leaves_folder
+
+    return all(leaves_folder(use, parsed.commands, ctx.home) for use in uses)
 
 
 class ProtectedPaths:

@@ -41,10 +41,18 @@ def changes_install(scene: Scene) -> str | None:
             continue
         for installed in install_paths():
             if within(use.path, installed) or (use.op == "delete" and within(installed, use.path)):
+                if _leaves(scene, use):
+                    continue  # rm -- -rf /: a plain delete fails on the folder that holds it
                 if not scene.workspace.contains(installed):
                     verb = "deletes" if use.op == "delete" else "changes"
                     return f"{verb} {use.raw or use.path} (bastion's installed code: {installed})"
     return None
+
+
+def _leaves(scene: Scene, use: Any) -> bool:
+    from ..files.folder_deletes import leaves_folder
+
+    return leaves_folder(use, [cmd for _, cmd in scene.named], scene.home)
 
 
 def hook_files(env: Any, home: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
