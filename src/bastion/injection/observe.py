@@ -13,7 +13,7 @@ from typing import Any
 
 from ..model import Finding, Kind, Severity, ToolCall
 from .scanner import InjectionFinding, is_injection, scan
-from .taint import record_injection, record_read, record_secret
+from .taint import record_injection, record_read, record_secret, record_untrusted
 
 __all__ = [
     "observe_tool_result",
@@ -22,6 +22,7 @@ __all__ = [
     "model_findings",
     "provenance_of",
     "source_kind_of",
+    "from_network",
 ]
 
 #: Environment dumps and secret variables: a shell factor of this kind at least medium.
@@ -53,6 +54,10 @@ def observe_tool_result(
     """Scan a tool result, record secret reads and injection taint for the session,
     and return the findings (``scanner.is_injection`` says whether to warn).
 
+    A result below the injection threshold that still shows signs of instructions
+    taints the session as ``suspicious`` (no warning); a clean result from the network
+    as ``untrusted`` (``levels``, ``taint.GUARDS``).
+
     Secret reads come from the call itself — a ``Read`` (or ``Grep``) of a credential
     store or a ``.env`` file, a shell command that reads one or dumps the environment —
     and from search output that shows lines of such a file (``.env:3:API_KEY=…``). Nothing is recorded for calls without a session id. Raises
@@ -74,9 +79,26 @@ def observe_tool_result(
         record_read(call.session_id, path, env, cwd=call.cwd, config=config)
     if analysis is not None and _dumps_environment(analysis):
         record_secret(call.session_id, "the environment", "the command prints environment variables", env)
-    if is_injection(findings):
-        record_injection(call.session_id, provenance, env, findings=findings)
+    from .levels import level_of
+
+    level = level_of(findings)
+    if level is not None:  # an injection, or a suspicious text (tainted without a warning)
+        record_injection(call.session_id, provenance, env, findings=findings, level=level)
+    elif from_network(call, analysis):
+        record_untrusted(call.session_id, provenance, env)
     return findings
+
+
+#: Tools whose result is text from the network, besides ``WebFetch`` and MCP tools.
+_NETWORK_TOOLS = frozenset({"WebSearch", "ReadMcpResourceTool"})
+
+
+def from_network(call: ToolCall, analysis: Any = None) -> bool:
+    """Whether the call's result is content from the network: a fetched page, a search,
+    an MCP result, the output of a shell command that names a host (``curl URL``)."""
+    if call.kind in (Kind.WEB_FETCH, Kind.MCP) or call.canonical_tool in _NETWORK_TOOLS:
+        return True
+    return call.kind is Kind.SHELL and bool(getattr(analysis, "hosts", None))
 
 
 def _paths_read(call: ToolCall, analysis: Any) -> list[str]:
