@@ -8,6 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+
+from .precompiled import install as _install_precompiled
+
+_install_precompiled()  # before the first dataclass below: their code comes compiled
 from enum import Enum
 from typing import Any
 

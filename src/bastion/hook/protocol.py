@@ -19,6 +19,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from ..precompiled import install as _install_precompiled
+
+_install_precompiled()  # the first dataclass of a hook deciding in its own process
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..model import Decision, Finding, ToolCall

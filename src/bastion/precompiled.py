@@ -1,0 +1,123 @@
+"""Compiled code for bastion's dataclasses, cached beside the package's ``.pyc`` files.
+
+On Python 3.11, creating a dataclass compiles the source text of its
+``__init__``, ``__repr__``, ``__eq__``, ``__setattr__`` … with ``exec``: about half a
+millisecond a class, and a decision defines some fifty of them — a large part of a hook
+that decides in its own process. The text depends only on the class's fields, so its
+compiled code can be kept: one marshal file, named for bastion's version and the
+interpreter's cache tag, in ``bastion/__pycache__`` (the trust of the ``.pyc`` files
+there, which Python runs too; it is written only where Python writes bytecode). The cache
+maps the exact text to its code, so an entry is either the code ``exec`` would compile or
+unused. Only bastion's own classes use it; every other class goes through ``dataclasses``
+untouched, and any other interpreter keeps the standard path.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+_CACHE: dict[str, Any] | None = None
+_ADDED = False
+#: A cache that grew past this is started afresh (old texts pile up across edits).
+_MAX_ENTRIES = 4000
+
+
+def _path() -> str:
+    """``bastion/__pycache__/dataclass-code.VERSION.TAG-MAGIC.marshal``: a new bastion or a
+    new bytecode format starts a new file."""
+    import os
+
+    version = getattr(sys.modules.get(__package__ or ""), "__version__", "0")  # the parent package, always loaded
+    magic = getattr(sys.modules.get("_frozen_importlib_external"), "MAGIC_NUMBER", b"").hex()
+    tag = f"{sys.implementation.cache_tag}-{magic}"
+    return os.path.join(os.path.dirname(__file__), "__pycache__", f"dataclass-code.{version}.{tag}.marshal")
+
+
+def _load() -> dict[str, Any]:
+    import marshal
+
+    global _CACHE
+    _CACHE = {}
+    try:
+        with open(_path(), "rb") as handle:
+            loaded = marshal.loads(handle.read())  # one read: marshal.load reads in small pieces
+    except (OSError, EOFError, ValueError, TypeError):
+        return _CACHE
+    if isinstance(loaded, dict) and len(loaded) <= _MAX_ENTRIES:
+        code_type = type(_load.__code__)
+        _CACHE = {k: v for k, v in loaded.items() if isinstance(k, str) and isinstance(v, code_type)}
+    return _CACHE
+
+
+def _save() -> None:
+    """At exit, when this process compiled something new: write the cache atomically."""
+    import marshal
+    import os
+
+    if not _ADDED or _CACHE is None or sys.dont_write_bytecode:
+        return
+    path = _path()
+    temporary = f"{path}.{os.getpid()}.tmp"
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(temporary, "wb") as handle:
+            marshal.dump(_CACHE, handle)
+        os.replace(temporary, path)
+    except OSError:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+
+
+def _code(text: str) -> Any:
+    global _ADDED
+    cache = _CACHE if _CACHE is not None else _load()
+    code = cache.get(text)
+    if code is None:
+        if not _ADDED:
+            import atexit
+
+            atexit.register(_save)
+            if len(cache) >= _MAX_ENTRIES:
+                cache.clear()
+        code = cache[text] = compile(text, "<string>", "exec")
+        _ADDED = True
+    return code
+
+
+def install() -> None:
+    """Give bastion's dataclasses the cached code (once per process; a no-op where the
+    standard library's ``_create_fn`` is not the one this mirrors)."""
+    import dataclasses
+
+    original = getattr(dataclasses, "_create_fn", None)
+    if original is None or getattr(original, "_bastion", False) or sys.version_info[:2] != (3, 11):
+        return
+    if original.__code__.co_varnames[:6] != ("name", "args", "body", "globals", "locals", "return_type"):
+        return
+    missing = dataclasses.MISSING
+
+    def _create_fn(name: str, args: Any, body: Any, *, globals: Any = None, locals: Any = None,  # noqa: A002
+                   return_type: Any = missing) -> Any:
+        module = globals.get("__name__", "") if isinstance(globals, dict) else ""
+        if not (module == "bastion" or module.startswith("bastion.")):
+            return original(name, args, body, globals=globals, locals=locals, return_type=return_type)
+        # the text exactly as Python 3.11's dataclasses._create_fn builds it
+        if locals is None:
+            locals = {}  # noqa: A001
+        return_annotation = ""
+        if return_type is not missing:
+            locals["_return_type"] = return_type
+            return_annotation = "->_return_type"
+        joined = ",".join(args)
+        lines = "\n".join(f"  {b}" for b in body)
+        text = f" def {name}({joined}){return_annotation}:\n{lines}"
+        text = f"def __create_fn__({', '.join(locals.keys())}):\n{text}\n return {name}"
+        namespace: dict[str, Any] = {}
+        exec(_code(text), globals, namespace)  # noqa: S102 - the code dataclasses itself would exec
+        return namespace["__create_fn__"](**locals)
+
+    _create_fn._bastion = True  # type: ignore[attr-defined]
+    dataclasses._create_fn = _create_fn  # type: ignore[attr-defined]
