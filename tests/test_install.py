@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import shlex
+import subprocess
 import sys
 from pathlib import Path
 
@@ -12,11 +14,13 @@ from hypothesis import given, settings, strategies as st
 from bastion.adapters.install import (
     BACKUP_SUFFIX,
     CLIENTS,
+    HookCommand,
     InstallError,
     _normal,
     add_hooks,
     hook_command,
     install,
+    parse_hook_command,
     strip_hooks,
     target_file,
     uninstall,
@@ -61,9 +65,40 @@ def test_codex_home_is_honoured(tmp_path: Path) -> None:
 
 def test_command_uses_this_interpreter_isolated_and_fails_closed() -> None:
     command = hook_command("codex")
-    assert command.startswith(sys.executable) or command.startswith(f"'{sys.executable}'")
-    assert " -I -m bastion hook codex" in command
-    assert command.endswith("|| exit 2")
+    assert f"{shlex.quote(sys.executable)} -I -m bastion hook codex || exit 2" in command
+    assert parse_hook_command(command) == HookCommand("codex", sys.executable)
+    assert parse_hook_command("/opt/py -I -m bastion hook gemini || exit 2") == HookCommand("gemini", "/opt/py")
+
+
+def test_project_command_names_bastion() -> None:
+    command = hook_command("claude-code", by_name=True)
+    assert "bastion hook claude-code || exit 2" in command and sys.executable not in command
+    assert parse_hook_command(command) == HookCommand("claude-code", None)
+    assert parse_hook_command("other-guard check") is None
+
+
+def _sh(command: str, path: str) -> subprocess.CompletedProcess:
+    return subprocess.run(["sh", "-c", command], input="{}", capture_output=True, text=True, timeout=60,
+                          env={"PATH": path, "HOME": "/nonexistent"})
+
+
+@pytest.mark.parametrize("by_name", [True, False], ids=["project", "user"])
+def test_a_missing_bastion_blocks_with_a_clear_message(by_name: bool) -> None:
+    """A command the shell cannot find exits 127, which Claude Code, Codex and Gemini CLI
+    treat as a non-blocking error (the tool runs): the hook must exit 2, saying why."""
+    command = hook_command("codex", "/nonexistent/venv/bin/python", by_name=by_name)
+    done = _sh(command, "/usr/bin:/bin")
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith("bastion is not installed") and "blocked" in done.stderr
+
+
+def test_a_present_bastion_answers(tmp_path: Path) -> None:
+    """The project form runs whatever ``bastion`` PATH holds; its exit 2 stays a block."""
+    fake = tmp_path / "bastion"
+    fake.write_text("#!/bin/sh\necho \"called: $*\"; exit 3\n")
+    fake.chmod(0o755)
+    done = _sh(hook_command("gemini", by_name=True), f"{tmp_path}:/usr/bin:/bin")
+    assert done.stdout == "called: hook gemini\n" and done.returncode == 2
 
 
 @pytest.mark.parametrize("client", CLIENT_NAMES)
@@ -203,7 +238,7 @@ def test_cli_install_and_uninstall(tmp_path: Path, bastion_env: dict[str, str]) 
     (project / ".git").mkdir(parents=True)
     done = run_bastion("install", "gemini", "--project", cwd=project, env=bastion_env)
     assert done.returncode == 0, done.stderr
-    assert "installed bastion's hook for gemini" in done.stdout
+    assert "installed bastion's hook for Gemini CLI" in done.stdout
     assert (project / ".gemini" / "settings.json").exists()
     undone = run_bastion("uninstall", "gemini", "--project", cwd=project, env=bastion_env)
     assert undone.returncode == 0, undone.stderr
@@ -217,3 +252,120 @@ def test_cli_reports_a_broken_file_in_one_line(tmp_path: Path, bastion_env: dict
     done = run_bastion("install", "claude-code", env=bastion_env)
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1 and str(path) in done.stderr and "Traceback" not in done.stderr
+
+
+# --------------------------------------------------------------------------- scopes
+
+
+def test_project_file_names_bastion_and_local_file_names_the_interpreter(tmp_path: Path) -> None:
+    """The committed file must work on a teammate's machine; the machine's interpreter
+    path goes only to files this machine alone reads."""
+    env = _env(tmp_path)
+    project = tmp_path / "proj"
+    (project / ".git").mkdir(parents=True)
+    committed = install("claude-code", "project", cwd=str(project), env=env)
+    local = install("claude-code", "local", cwd=str(project), env=env)
+    assert committed.path == project / ".claude" / "settings.json"
+    assert local.path == project / ".claude" / "settings.local.json"
+    assert sys.executable not in committed.path.read_text() and "safe to commit" in committed.message
+    assert json.dumps(sys.executable)[1:-1] in local.path.read_text()
+    assert "bastion install claude-code --local" in local.path.read_text()  # the fix the block names
+    assert uninstall("claude-code", "local", cwd=str(project), env=env).changed
+    assert committed.path.exists() and not local.path.exists()
+
+
+@pytest.mark.parametrize("client", ["codex", "gemini"])
+def test_local_scope_is_refused_where_the_client_has_none(tmp_path: Path, client: str) -> None:
+    (tmp_path / "proj" / ".git").mkdir(parents=True)
+    with pytest.raises(InstallError, match="--user"):
+        install(client, "local", cwd=str(tmp_path / "proj"), env=_env(tmp_path))
+
+
+def test_reinstall_from_project_to_user_form_updates_in_place(tmp_path: Path) -> None:
+    env = _env(tmp_path)
+    path = target_file("gemini", "user", env=env)
+    path.parent.mkdir(parents=True)
+    path.write_text(json.dumps({"hooks": {"BeforeTool": [{"matcher": ".*", "hooks": [
+        {"type": "command", "command": f"{sys.executable} -I -m bastion hook gemini || exit 2"}]}]}}))
+    install("gemini", "user", env=env)  # an install of an earlier version, replaced
+    groups = json.loads(path.read_text())["hooks"]["BeforeTool"]
+    assert [h["command"] for g in groups for h in g["hooks"]] == [hook_command("gemini")]
+
+
+# --------------------------------------------------------------------------- Codex trust, edits
+
+
+def test_codex_install_says_trust_is_needed_and_names_the_hook(tmp_path: Path) -> None:
+    env = _env(tmp_path)
+    result = install("codex", "user", env=env)
+    assert "/hooks" in result.message and "--trust" in result.message and "WITHOUT bastion" in result.message
+    assert "changed" in result.message or "change to its command" in result.message
+    handler = json.loads(result.path.read_text())["hooks"]["PreToolUse"][0]["hooks"][0]
+    assert handler["statusMessage"] == "bastion"  # what Codex's /hooks list shows
+
+
+def test_codex_trust_round_trip_keeps_the_rest_of_config(tmp_path: Path) -> None:
+    from bastion.adapters import codex_trust
+
+    env = _env(tmp_path)
+    config = codex_trust.config_path(env)
+    config.parent.mkdir(parents=True)
+    original = 'model = "gpt-5.5"\n\n[projects."/x"]\ntrust_level = "trusted"\n'
+    config.write_text(original)
+    result = install("codex", "user", env=env, trust=True)
+    data = json.loads(result.path.read_text())
+    assert codex_trust.untrusted(result.path, data, env) == []
+    assert set(codex_trust.trusted_hashes(env)) == set(codex_trust.bastion_hooks(result.path, data))
+    assert config.read_text().startswith(original)
+    # a changed command is untrusted again until trusted anew (the hash covers its text)
+    install("codex", "user", env=env, python="/opt/other/bin/python")
+    changed = json.loads(result.path.read_text())
+    assert len(codex_trust.untrusted(result.path, changed, env)) == 2
+    install("codex", "user", env=env, python="/opt/other/bin/python", trust=True)
+    assert codex_trust.untrusted(result.path, changed, env) == []
+    assert len(codex_trust.trusted_hashes(env)) == 2  # replaced, not added
+    uninstall("codex", "user", env=env)
+    assert config.read_text() == original
+
+
+def test_codex_trust_hash_matches_codex() -> None:
+    """The hash of a handler as ``codex app-server`` reported it for this exact hooks.json
+    group (Codex 0.169); the end-to-end tests compare with the live Codex too."""
+    from bastion.adapters.codex_trust import handler_hash
+
+    handler = {"type": "command", "command": "echo hi bastion hook codex", "timeout": 30, "statusMessage": "bastion"}
+    assert handler_hash("PreToolUse", "*", handler) == \
+        "sha256:883f129a86cadca5d9f85070a1018a51a0a1580a099ccc5b4977e6fdb8a9b37d"
+    del handler["statusMessage"]
+    assert handler_hash("PreToolUse", "*", handler) == \
+        "sha256:5d85b673b8f876f64625abf4757f4450042d9b19ab545e6ab4b28a876947c671"
+
+
+def test_trust_is_refused_for_other_clients(tmp_path: Path) -> None:
+    with pytest.raises(InstallError, match="Codex"):
+        install("gemini", "user", env=_env(tmp_path), trust=True)
+
+
+@pytest.mark.parametrize("client", ["codex", "gemini"])
+def test_accept_edits_is_offered_and_sets_bastions_mode(tmp_path: Path, client: str) -> None:
+    env = {**_env(tmp_path), "BASTION_CONFIG_DIR": str(tmp_path / "config")}
+    plain = install(client, "user", env=env)
+    assert f"bastion install {client} --accept-edits" in plain.message
+    assert not (tmp_path / "config" / "settings.json").exists()
+    settings = tmp_path / "config" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_text('{"permissions": {"allow": ["Bash(make:*)"]}}')
+    chosen = install(client, "user", env=env, accept_edits=True)
+    assert "acceptEdits" in chosen.message
+    assert json.loads(settings.read_text()) == {"permissions": {"allow": ["Bash(make:*)"], "defaultMode": "acceptEdits"}}
+
+
+def test_cli_install_options(tmp_path: Path, bastion_env: dict[str, str]) -> None:
+    project = tmp_path / "proj"
+    (project / ".git").mkdir(parents=True)
+    env = {**bastion_env, "CODEX_HOME": str(tmp_path / "codex")}
+    done = run_bastion("install", "codex", "--trust", "--accept-edits", cwd=project, env=env)
+    assert done.returncode == 0, done.stderr
+    assert "Trusted bastion's hooks" in done.stdout and (tmp_path / "codex" / "config.toml").exists()
+    local = run_bastion("install", "claude-code", "--local", cwd=project, env=env)
+    assert local.returncode == 0 and (project / ".claude" / "settings.local.json").exists()

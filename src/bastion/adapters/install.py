@@ -1,4 +1,5 @@
-"""``bastion install|uninstall CLIENT [--user|--project]``: the hook entry in a client's settings.
+"""``bastion install|uninstall CLIENT [--user|--project|--local]``: the hook entry in a
+client's settings.
 
 Install merges bastion's hook into the client's JSON settings and changes nothing else:
 other tools' hooks stay, an existing bastion entry is updated in place, running it twice
@@ -7,11 +8,18 @@ changes nothing the second time. Before the first change it copies the file to
 changed since the install, it restores the backup byte for byte (or removes the file
 again when install created it).
 
-The hook command is the absolute path of the interpreter that has bastion installed
-(``sys.executable -I -m bastion hook CLIENT``): a version-manager shim on ``PATH`` can cost
-tens of milliseconds per tool call, ``-I`` keeps a project's own folders off
-``sys.path``, and ``|| exit 2`` makes a hook that cannot even start block the call
-instead of letting it through.
+Two forms of the hook command, one per kind of file (:func:`hook_command`):
+
+* a file only this machine reads (``--user``, Claude Code's ``--local``) names the
+  interpreter that has bastion by its absolute path: no version-manager shim on every
+  tool call, and ``-I`` keeps a project's own folders off ``sys.path``;
+* a file a team commits (``--project``) names the ``bastion`` command, so it works for
+  everyone who has bastion on ``PATH``, wherever their copy lives.
+
+Both fail closed when bastion is missing: a client treats a hook command that is not
+found (exit 127) as a non-blocking error and runs the tool, so the command checks first
+and exits 2 — which blocks in Claude Code, Codex and Gemini CLI — saying "bastion is not
+installed"; ``|| exit 2`` does the same for a hook that starts but cannot answer.
 """
 
 from __future__ import annotations
@@ -29,8 +37,13 @@ from typing import Any
 from .. import state
 
 BACKUP_SUFFIX = ".bastion-backup"
-#: Marks a hook command as bastion's (install updates it, uninstall removes it).
-MARKER = "-m bastion hook "
+#: Marks a hook command as bastion's (install updates it, uninstall removes it); every
+#: form :func:`hook_command` writes holds it, and so did the earlier ``-m bastion hook``.
+MARKER = "bastion hook "
+#: What a client shows for bastion's hook where it can show a name (Codex's /hooks list,
+#: Gemini CLI's hook messages).
+HOOK_NAME = "bastion"
+SCOPES = ("user", "project", "local")
 
 
 @dataclass(frozen=True)
@@ -38,45 +51,56 @@ class ClientHooks:
     """Where a client keeps its hooks and what bastion adds there."""
 
     name: str
+    #: How people call the client (in messages).
+    title: str
     #: (event, matcher) pairs bastion registers.
     events: tuple[tuple[str, str], ...]
-    #: Extra keys of bastion's hook handler (timeouts in the client's unit).
+    #: Extra keys of bastion's hook handler (timeouts in the client's unit, a name).
     handler: Mapping[str, Any]
     user_file: Callable[[Mapping[str, str]], Path]
     project_file: Callable[[Path], Path]
-    #: Shown after a successful install.
-    note: str = ""
+    #: The project's file for one person, kept out of version control (Claude Code's
+    #: ``settings.local.json``); None when the client has none.
+    local_file: Callable[[Path], Path] | None = None
+    #: Whether a hook can put bastion's question to a person; where it cannot, every
+    #: file edit bastion would ask about is refused unless edits are let through.
+    can_ask: bool = True
 
 
 def _home(env: Mapping[str, str]) -> Path:
     return Path(env.get("HOME") or os.path.expanduser("~"))
 
 
+def codex_home(env: Mapping[str, str]) -> Path:
+    return Path(env.get("CODEX_HOME") or _home(env) / ".codex")
+
+
 CLIENTS: dict[str, ClientHooks] = {
     "claude-code": ClientHooks(
-        "claude-code",
+        "claude-code", "Claude Code",
         events=(("PreToolUse", "*"), ("PostToolUse", "*")),
         handler={"timeout": 30},
         user_file=lambda env: Path(env["CLAUDE_CONFIG_DIR"]) / "settings.json"
         if env.get("CLAUDE_CONFIG_DIR")
         else _home(env) / ".claude" / "settings.json",
         project_file=lambda root: root / ".claude" / "settings.json",
+        local_file=lambda root: root / ".claude" / "settings.local.json",
     ),
     "codex": ClientHooks(
-        "codex",
+        "codex", "Codex",
         events=(("PreToolUse", "*"), ("PostToolUse", "*")),
-        handler={"timeout": 30},
-        user_file=lambda env: Path(env.get("CODEX_HOME") or _home(env) / ".codex") / "hooks.json",
+        handler={"timeout": 30, "statusMessage": HOOK_NAME},
+        user_file=lambda env: codex_home(env) / "hooks.json",
         project_file=lambda root: root / ".codex" / "hooks.json",
-        note="Codex runs a new or changed hook only once you trust it: open codex and review it with /hooks.",
+        can_ask=False,
     ),
     "gemini": ClientHooks(
-        "gemini",
+        "gemini", "Gemini CLI",
         events=(("BeforeTool", ".*"), ("AfterTool", ".*")),
-        handler={"name": "bastion", "timeout": 30000},
+        handler={"name": HOOK_NAME, "timeout": 30000},
         user_file=lambda env: _home(env) / ".gemini" / "settings.json",
         project_file=lambda root: root / ".gemini" / "settings.json",
-        note="Gemini CLI runs project hooks only in trusted folders; --user hooks run everywhere.",
+        can_ask=False,
     ),
 }
 
@@ -95,10 +119,51 @@ class Result:
 # --------------------------------------------------------------------------- the command
 
 
-def hook_command(client: str, python: str | None = None) -> str:
-    """The shell command a client runs for each hook call."""
+def hook_command(client: str, python: str | None = None, *, by_name: bool = False, scope: str = "user") -> str:
+    """The shell command a client runs for each hook call (``sh -c``): this machine's
+    interpreter by its absolute path, or with ``by_name`` the ``bastion`` command found
+    on ``PATH`` (for files a team commits). Either way a missing bastion blocks the call
+    with "bastion is not installed" instead of the client's non-blocking "not found"."""
+    if by_name:
+        missing = (f"bastion is not installed: this project runs bastion hook {client} before every tool call, "
+                   "so the call is blocked. Install bastion so that the bastion command is on PATH (see its README), "
+                   "then run bastion doctor")
+        return (f"if command -v bastion >/dev/null 2>&1; then bastion hook {client} || exit 2; "
+                f"else echo {shlex.quote(missing)} >&2; exit 2; fi")
     python = python or sys.executable
-    return f"{shlex.quote(python)} -I {MARKER}{client} || exit 2"
+    missing = (f"bastion is not installed at {python} (moved or removed?), so this tool call is blocked. "
+               f"Install bastion again, then run: bastion install {client}{' --local' if scope == 'local' else ''}")
+    quoted = shlex.quote(python)
+    return (f"if [ -x {quoted} ]; then {quoted} -I -m bastion hook {client} || exit 2; "
+            f"else echo {shlex.quote(missing)} >&2; exit 2; fi")
+
+
+@dataclass(frozen=True)
+class HookCommand:
+    """What an installed hook command runs: the client it answers for, and the
+    interpreter by its path (None: the ``bastion`` command on ``PATH``)."""
+
+    client: str
+    python: str | None
+
+
+def parse_hook_command(command: str) -> HookCommand | None:
+    """The interpreter and client of a command :func:`hook_command` wrote (or the
+    earlier ``PYTHON -I -m bastion hook CLIENT || exit 2``); None for anything else."""
+    try:
+        lexer = shlex.shlex(command, posix=True, punctuation_chars=True)
+        lexer.whitespace_split = True
+        words = list(lexer)
+    except ValueError:
+        return None
+    for i, word in enumerate(words[:-2]):
+        if word == "bastion" and words[i + 1] == "hook":
+            client = words[i + 2]
+            if i >= 2 and words[i - 1] == "-m":
+                python_at = i - 3 if words[i - 2] == "-I" else i - 2
+                return HookCommand(client, words[python_at]) if python_at >= 0 else None
+            return HookCommand(client, None)
+    return None
 
 
 def is_bastion_handler(handler: Any) -> bool:
@@ -208,16 +273,25 @@ def has_bastion(data: dict[str, Any]) -> bool:
 
 
 def target_file(client: str, scope: str, *, cwd: str | None = None, env: Mapping[str, str] | None = None) -> Path:
-    """The settings file ``install`` edits for a client and a scope (``user``/``project``)."""
+    """The settings file ``install`` edits for a client and a scope (``user``,
+    ``project`` or ``local``)."""
     env = env if env is not None else os.environ
     spec = _spec(client)
     if scope == "user":
         return spec.user_file(env)
-    if scope == "project":
-        from ..policy.settings import find_project_root
+    if scope not in SCOPES:
+        raise InstallError(f"unknown scope {scope!r} (expected one of: {', '.join(SCOPES)})")
+    if scope == "local" and spec.local_file is None:
+        raise InstallError(f"{spec.title} has no settings file of its own per person and project; "
+                           f"use --user for a hook that names this machine's interpreter, or --project")
+    root = project_root(cwd, env)
+    return spec.local_file(root) if scope == "local" and spec.local_file else spec.project_file(root)
 
-        return spec.project_file(Path(find_project_root(os.path.abspath(cwd or os.getcwd()), env=env)))
-    raise InstallError(f"unknown scope {scope!r} (expected user or project)")
+
+def project_root(cwd: str | None, env: Mapping[str, str]) -> Path:
+    from ..policy.settings import find_project_root
+
+    return Path(find_project_root(os.path.abspath(cwd or os.getcwd()), env=env))
 
 
 def _spec(client: str) -> ClientHooks:
@@ -227,35 +301,116 @@ def _spec(client: str) -> ClientHooks:
         raise InstallError(f"unknown client {client!r} (expected one of: {', '.join(CLIENTS)})") from None
 
 
+def command_for(client: str, scope: str, python: str | None = None) -> str:
+    """The hook command for a scope: the project's committed file names ``bastion``,
+    files only this machine reads name the interpreter."""
+    return hook_command(client, python, by_name=scope == "project", scope=scope)
+
+
 def install(client: str, scope: str = "user", *, cwd: str | None = None, env: Mapping[str, str] | None = None,
-            python: str | None = None) -> Result:
-    """Add (or update) bastion's hook in the client's settings."""
+            python: str | None = None, accept_edits: bool = False, trust: bool = False) -> Result:
+    """Add (or update) bastion's hook in the client's settings. ``accept_edits`` lets
+    ordinary edits inside the project through where the client cannot ask (bastion's
+    ``defaultMode``); ``trust`` trusts Codex's hook the way its /hooks review does."""
+    env = env if env is not None else os.environ
     spec = _spec(client)
     path = target_file(client, scope, cwd=cwd, env=env)
+    if trust and client != "codex":
+        raise InstallError(f"--trust is for Codex, which runs a hook only once it is trusted; {spec.title} needs no trust step")
     with _lock(env):
         raw, data = _load(path)
-        new = add_hooks(data, spec, hook_command(client, python))
-        if raw is not None and new == data:
-            return Result(path, False, f"bastion is already installed for {client} in {path}")
+        new = add_hooks(data, spec, command_for(client, scope, python))
+        changed = raw is None or new != data
         backup = Path(str(path) + BACKUP_SUFFIX)
-        if raw is not None and not has_bastion(data):
-            state.write_atomic(backup, raw.decode("utf-8"), mode=path.stat().st_mode & 0o777)
-        state.write_atomic(path, _dump(new, raw), mode=0o644 if raw is None else 0o600)
-    where = f" (backup: {backup})" if backup.exists() else ""
-    note = f"\n{spec.note}" if spec.note else ""
-    return Result(path, True, f"installed bastion's hook for {client} in {path}{where}{note}")
+        if changed:
+            if raw is not None and not has_bastion(data):
+                state.write_atomic(backup, raw.decode("utf-8"), mode=path.stat().st_mode & 0o777)
+            state.write_atomic(path, _dump(new, raw), mode=0o644 if raw is None else 0o600)
+        lines = [f"installed bastion's hook for {spec.title} in {path}" + (f" (backup: {backup})" if backup.exists() else "")
+                 if changed else f"bastion is already installed for {spec.title} in {path}"]
+        lines += _runs_line(client, scope, python)
+        if client == "codex":
+            lines += _codex_lines(path, new, scope, cwd, env, trust)
+    if client == "gemini" and scope == "project":
+        lines.append("Gemini CLI runs a project's hooks only in folders you trust; --user hooks run everywhere.")
+    if not spec.can_ask:
+        lines += _edits_lines(spec, env, accept_edits)
+    elif accept_edits:
+        lines.append(f"--accept-edits changes nothing for {spec.title}: it asks you itself, in the mode you choose there.")
+    lines.append(f"Check it: bastion doctor {client}")
+    return Result(path, changed or trust or accept_edits, "\n".join(lines))
+
+
+def _runs_line(client: str, scope: str, python: str | None) -> list[str]:
+    if scope == "project":
+        return ["It runs the bastion command found on PATH, so the file is safe to commit: everyone with bastion "
+                "installed is guarded, and for anyone without it every tool call is blocked with "
+                "\"bastion is not installed\"."]
+    return [f"It runs {python or sys.executable} (this machine only; after moving or removing it, every tool call "
+            f"is blocked with \"bastion is not installed\" until you install bastion again and rerun this)."]
+
+
+def _codex_lines(path: Path, data: dict[str, Any], scope: str, cwd: str | None, env: Mapping[str, str],
+                 trust: bool) -> list[str]:
+    from . import codex_trust
+
+    lines = []
+    if scope == "project":
+        lines.append("Codex reads a project's .codex/hooks.json only in a project it trusts (it asks when you "
+                     "first open codex there); each person then trusts the hook on their own machine.")
+    if trust:
+        config, _ = codex_trust.trust(path, data, env)
+        lines.append(f"Trusted bastion's hooks for Codex in {config} (what /hooks in codex writes when you press t); "
+                     "a changed hook command needs trusting again: rerun this command.")
+    else:
+        lines.append("Codex runs a hook only once you trust it, and again after any change to its command; until "
+                     "then it runs WITHOUT bastion. Trust it: open codex, type /hooks, select each bastion hook and "
+                     f"press t — or run: bastion install codex{' --project' if scope == 'project' else ''} --trust")
+    return lines
+
+
+def _edits_lines(spec: ClientHooks, env: Mapping[str, str], accept_edits: bool) -> list[str]:
+    if accept_edits:
+        path = set_default_mode("acceptEdits", env)
+        return [f"File edits inside the project now pass without a question (defaultMode acceptEdits in {path}); "
+                "protected files, edits outside the project and shell commands are judged as before. "
+                f"{spec.title} sends bastion no mode of its own, so this is the mode bastion uses for it."]
+    return [f"File edits: {spec.title} cannot show bastion's questions, so every edit bastion would ask about is "
+            "refused (default mode). To let ordinary edits inside the project through, run: "
+            f"bastion install {spec.name} --accept-edits"]
+
+
+def set_default_mode(mode: str, env: Mapping[str, str]) -> Path:
+    """Set ``permissions.defaultMode`` in bastion's user settings (the mode used where a
+    client sends none: Codex, Gemini CLI), keeping everything else in the file."""
+    path = state.config_dir(env) / "settings.json"
+    raw, data = _load(path)
+    permissions = data.setdefault("permissions", {})
+    if not isinstance(permissions, dict):
+        raise InstallError(f"{path}: 'permissions' must be an object, not {type(permissions).__name__}")
+    if permissions.get("defaultMode") != mode:
+        permissions["defaultMode"] = mode
+        state.write_atomic(path, _dump(data, raw), mode=0o600)
+    return path
 
 
 def uninstall(client: str, scope: str = "user", *, cwd: str | None = None,
               env: Mapping[str, str] | None = None) -> Result:
     """Remove bastion's hook; restore the file exactly when nothing else changed."""
-    _spec(client)
+    env = env if env is not None else os.environ
+    spec = _spec(client)
     path = target_file(client, scope, cwd=cwd, env=env)
     backup = Path(str(path) + BACKUP_SUFFIX)
     with _lock(env):
         raw, data = _load(path)
         if raw is None or not has_bastion(data):
-            return Result(path, False, f"bastion's hook is not installed for {client} in {path}")
+            return Result(path, False, f"bastion's hook is not installed for {spec.title} in {path}")
+        untrusted = ""
+        if client == "codex":
+            from . import codex_trust
+
+            config = codex_trust.untrust(path, data, env)
+            untrusted = f"; removed its trust entries from {config}" if config else ""
         stripped = strip_hooks(data)
         original = _read_backup(backup)
         before = _loads_or_none(original) if original is not None else None
@@ -270,7 +425,7 @@ def uninstall(client: str, scope: str = "user", *, cwd: str | None = None,
         else:
             state.write_atomic(path, _dump(stripped, raw), mode=path.stat().st_mode & 0o777)
             how = "removed bastion's entries" + (f" (the pre-install copy is still at {backup})" if original is not None else "")
-    return Result(path, True, f"uninstalled bastion's hook for {client} from {path}: {how}")
+    return Result(path, True, f"uninstalled bastion's hook for {spec.title} from {path}: {how}{untrusted}")
 
 
 def _normal(data: dict[str, Any]) -> dict[str, Any]:

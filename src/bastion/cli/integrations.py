@@ -26,8 +26,16 @@ def add_parsers(sub: Any) -> None:
         scope.add_argument("--user", dest="scope", action="store_const", const="user",
                            help="the user's settings (default)")
         scope.add_argument("--project", dest="scope", action="store_const", const="project",
-                           help="this project's settings")
+                           help="this project's settings, safe to commit (runs the bastion command on PATH)")
+        scope.add_argument("--local", dest="scope", action="store_const", const="local",
+                           help="this project, for you only: Claude Code's .claude/settings.local.json")
         parser.set_defaults(scope="user")
+        if verb == "install":
+            parser.add_argument("--accept-edits", action="store_true",
+                                help="Codex, Gemini CLI: let ordinary edits inside the project through "
+                                     "(they cannot ask; bastion's defaultMode acceptEdits)")
+            parser.add_argument("--trust", action="store_true",
+                                help="Codex: trust the hook as /hooks in codex does (Codex skips untrusted hooks)")
     proxy = sub.add_parser("mcp-proxy", help="guard an MCP server: bastion mcp-proxy [--name NAME] -- COMMAND...")
     proxy.add_argument("--name", help="server name in rules (mcp__NAME__tool); default: the command's name")
     proxy.add_argument("--cwd", help="project directory whose settings apply (default: the current one)")
@@ -39,7 +47,10 @@ def dispatch(args: Any) -> int:
         from ..adapters.install import InstallError, install, uninstall
 
         try:
-            result = (install if args.verb == "install" else uninstall)(args.client, args.scope)
+            if args.verb == "install":
+                result = install(args.client, args.scope, accept_edits=args.accept_edits, trust=args.trust)
+            else:
+                result = uninstall(args.client, args.scope)
         except InstallError as exc:
             print(f"bastion: {exc}", file=sys.stderr)
             return 2
