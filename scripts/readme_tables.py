@@ -219,7 +219,8 @@ def main() -> int:
         headline += runs_rows(runs)
 
     for name, script in (("real-sessions", "real_sessions_report.py"), ("peer-suites", "peer_suites_report.py")):
-        out = _run([python, str(ROOT / "scripts" / script), "--json"])
+        extra = ["--disagreements"] if name == "peer-suites" else []  # also rewrites docs/peer-suites.md
+        out = _run([python, str(ROOT / "scripts" / script), "--json", *extra])
         if not out:  # the script said why on stderr
             headline = None
             continue
