@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING
 
+from ..syntax.gnu import gnu_name
 from ..syntax.lazyre import LazyPattern
 from ..syntax.literal import LITERAL_DECODERS
 
@@ -60,9 +61,9 @@ STANDARD_BIN_DIRS = frozenset(
 
 def canonical_name(name: str) -> str:
     """The catalog key for a command name: lower-case, version suffixes dropped
-    (``python3.11`` → ``python``, ``pip3`` → ``pip``), ``mkfs.ext4`` → ``mkfs``. A name the
-    catalog spells in capitals is kept as written: lwp-request's ``HEAD`` sends a request,
-    coreutils' ``head`` reads a file."""
+    (``python3.11`` → ``python``, ``pip3`` → ``pip``), ``mkfs.ext4`` → ``mkfs``, Homebrew's
+    ``gtimeout`` → ``timeout`` (``syntax.gnu``). A name the catalog spells in capitals is kept
+    as written: lwp-request's ``HEAD`` sends a request, coreutils' ``head`` reads a file."""
     if name in _ALL_NAMES:
         return name
     low = name.lower()
@@ -76,7 +77,7 @@ def canonical_name(name: str) -> str:
         return head
     if low.endswith(".exe"):
         return low[:-4]
-    return low
+    return gnu_name(low)  # ``gtimeout`` → ``timeout`` (Homebrew's GNU tools)
 
 
 # ------------------------------------------------------------------------ read-only

@@ -79,6 +79,7 @@ from ...model import Finding, Severity
 from .embedded import ENV_VARS as EMBEDDED_ENV_VARS, embedded_shell
 from .env import is_dangerous_env, is_safe_env
 from .fastinit import fast_factory
+from .gnu import gnu_name
 from .literal import OUTPUT_WRAPPERS, PRODUCERS, output as literal_output, tee_files, xargs_commands
 from .plain import plain_stages
 from .script import Redirect, Script, SimpleCommand, TooComplex
@@ -1327,6 +1328,8 @@ class _Walker:
             carried = tuple((k, v) for k, v in persistent if is_dangerous_env(k))
             if carried and not ctx.background and ctx.pipe[0] < 0:
                 ctx.carried = ctx.carried + carried
+        if gnu_name(argv[0]) is not argv[0]:  # ``gtimeout`` is ``timeout`` (:mod:`.gnu`)
+            argv = [gnu_name(argv[0]), *argv[1:]]
         head = argv[0].rsplit("/", 1)[-1]
         cwd = ctx.cwd
         literal, self.literal_argv = self.literal_argv, False

@@ -21,6 +21,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from .gnu import gnu_name
+
 __all__ = [
     "WrapperSpec",
     "WRAPPERS",
@@ -893,7 +895,7 @@ def peel(argv: tuple[str, ...]) -> Peeled:
             return out
         if inner is None:
             break
-        current = inner
+        current = (gnu_name(inner[0]), *inner[1:]) if inner and inner[0][:1] == "g" else inner  # ``timeout 5 grm``
     else:
         out.problems.append(f"more than {MAX_WRAPPERS} nested wrappers")
     out.argv = current
