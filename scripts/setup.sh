@@ -12,7 +12,7 @@ if [ ! -x .venv/bin/python ]; then
 fi
 stamp=.venv/.bastion-installed
 extras=""
-[ "$want_test" = 1 ] && extras="[test,mcp,agent-sdk]"
+[ "$want_test" = 1 ] && extras="[test,mcp,agent-sdk,otel]"
 if [ ! -f "$stamp$extras" ] || [ pyproject.toml -nt "$stamp$extras" ]; then
   .venv/bin/python -m pip install --quiet --disable-pip-version-check --upgrade pip
   .venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".$extras"

@@ -97,6 +97,14 @@ VARIABLES: tuple[tuple[str, str, "Callable[[str], bool]", str], ...] = (
     ("OPENAI_API_KEY", HARMLESS, _always, "as BASTION_REVIEW_API_KEY; sent only to api.openai.com"),
     ("ANTHROPIC_API_KEY", HARMLESS, _always, "as BASTION_REVIEW_API_KEY; sent only to api.anthropic.com"),
     ("CLAUDE_PROJECT_DIR", HARMLESS, _always, "only adds a folder to look for project files in"),
+    # The OpenTelemetry export of decisions (audit.otel): where they go, with which credentials, under
+    # which name; a project's value could send them to its own collector, or switch the team's record off.
+    ("OTEL_LOGS_EXPORTER", POINTS, _never, "switches the export of decisions on (otlp) or off"),
+    *((f"OTEL_EXPORTER_OTLP_{signal}{part}", POINTS, _never, f"the OTLP export of decisions: its {part.lower()}")
+      for signal in ("", "LOGS_") for part in ("ENDPOINT", "PROTOCOL", "HEADERS", "TIMEOUT", "COMPRESSION",
+                                                "CERTIFICATE", "CLIENT_CERTIFICATE", "CLIENT_KEY")),
+    ("OTEL_SERVICE_NAME", POINTS, _never, "the name the team's collector files exported decisions under"),
+    ("OTEL_RESOURCE_ATTRIBUTES", POINTS, _never, "the labels the team's collector files exported decisions under"),
 )
 
 #: Project files whose variables reach the hook: (path in a project folder, format,

@@ -32,7 +32,7 @@ def decide(
 
 
 def record(guard: Any, call: ToolCall, decision: Decision, *, audit: bool = True) -> Decision:
-    """Denial tracking and the audit line for a final decision."""
+    """Denial tracking and the audit line (and OpenTelemetry record) for a final decision."""
     from .audit import denials, log
 
     env = guard.env
@@ -45,14 +45,7 @@ def record(guard: Any, call: ToolCall, decision: Decision, *, audit: bool = True
     if decision.verdict is Verdict.DENY:
         _notify_denied(guard, call, decision)
     if audit:
-        path = log.audit_path(guard.policy, env)
-        if path is not None:
-            try:
-                log.append(path, log.entry(call, decision))
-            except OSError as exc:
-                import sys
-
-                print(f"bastion: warning: cannot write audit log {path}: {exc.strerror}", file=sys.stderr)
+        log.record_decision(call, decision, policy=guard.policy, env=env)  # the log line and its OTel record
     return decision
 
 

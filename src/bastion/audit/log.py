@@ -146,13 +146,43 @@ def record_fail_closed(reason: str, *, verdict: str = "ask", agent: str = "", ra
     Never raises: a failure to log is one line on stderr and changes no answer."""
     import sys
 
+    from . import otel
+
+    env = env if env is not None else os.environ
     try:
         path = audit_path(policy, env)
-        if path is None:
+        exported = otel.wanted(policy, env)
+        if path is None and not exported:
             return
-        append(path, fail_closed_entry(reason, verdict=verdict, agent=agent, raw=raw, payload=payload, event=event))
+        record = fail_closed_entry(reason, verdict=verdict, agent=agent, raw=raw, payload=payload, event=event)
+        if exported:
+            otel.export(record, policy, env)
+        if path is not None:
+            append(path, record)
     except Exception as exc:  # noqa: BLE001 - logging must never change or break the answer
         print(f"bastion: warning: cannot log the fail-closed answer: {type(exc).__name__}: {exc}", file=sys.stderr)
+
+
+def record_decision(call: ToolCall, decision: Decision, *, policy: Any, env: Mapping[str, str]) -> None:
+    """The audit line for a final decision, and its OpenTelemetry log record when the
+    settings or environment ask for one (``audit.otel``, ``audit.export`` in the settings): both from the same redacted
+    record. A log that cannot be written is one warning line; the decision stands."""
+    from . import otel
+
+    path = audit_path(policy, env)
+    exported = otel.wanted(policy, env)
+    if path is None and not exported:
+        return
+    record = entry(call, decision)
+    if exported:
+        otel.export(record, policy, env)  # queued: never waits on the network
+    if path is not None:
+        try:
+            append(path, record)
+        except OSError as exc:
+            import sys
+
+            print(f"bastion: warning: cannot write audit log {path}: {exc.strerror}", file=sys.stderr)
 
 
 def reply_verdict(stdout: str, exit_code: int) -> str:

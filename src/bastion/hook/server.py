@@ -154,6 +154,9 @@ def serve(path: str, idle: float = IDLE_SECONDS) -> int:
     from . import run  # noqa: F401
 
     cache_policies()  # settings are read again only when one of their files changed
+    from ..audit.otel import serve_in_background
+
+    serve_in_background()  # OpenTelemetry records leave from this process's batch thread, not the hook's
 
     server = _listen(path)
     server.settimeout(idle)
