@@ -36,16 +36,16 @@ def add_parsers(sub: Any) -> None:
     run.add_argument("--no-check", action="store_true",
                      help="skip the decision (the caller already decided); the sandbox still applies in full")
     run.add_argument("--backend", choices=("auto", "bwrap", "landlock"), default="auto")
-    doctor = sub.add_parser("doctor", help="what the sandbox can enforce on this machine")
-    doctor.add_argument("--json", action="store_true")
+    from .doctor import add_parser as add_doctor
+
+    add_doctor(sub)
 
 
 def cmd_doctor(args: Any) -> int:
-    from ..sandbox.doctor import report
+    """The clients' hooks (``cli.doctor``), then what the sandbox can enforce."""
+    from .doctor import main
 
-    result = report()
-    print(json.dumps(result.to_dict(), indent=1) if args.json else result.render())
-    return 0 if result.backend else 1
+    return main(args)
 
 
 def _call(args: Any, cwd: str) -> tuple[Any, str | list[str]]:
