@@ -212,12 +212,20 @@ def exec_file(f: Facts, path: str, ctx: Ctx, top: str | None = None) -> None:
     """A script or binary from a file runs: routine inside the workspace, and its text
     is read (``scripts.script_of``) so it is judged by what it does (``Facts.runs``).
     A file inside the workspace that cannot be read asks; a missing one only when an
-    earlier command of this line may make it unseen (:func:`_not_made_yet`). The
+    earlier command of this line may make it unseen (:func:`_not_made_yet`). A shell
+    given a bare name the folder lacks runs the one on PATH (:func:`_script_on_path`). The
     project modules a Python or JavaScript program imports are read too; ``top`` is
     where its absolute imports are found (the script's folder by default; the working
     directory for ``python -m``)."""
     from .scripts import Unreadable, imported_files, runner_of, script_of, syntax_only
 
+    if f.name in PATH_SCRIPT_SHELLS and not syntax_only("sh", f.cmd.argv[1:]):
+        found = _script_on_path(f, path)
+        if found == "":
+            f.hit("CAT006", f"{f.label} ({path.rsplit('/', 1)[-1]} is not in the folder: the shell runs the one on "
+                            "the agent's PATH, which bastion cannot see whole)")
+            return
+        path = found or path
     inside = ctx.inside(path)
     if inside:
         f.at_least(L)
@@ -234,6 +242,30 @@ def exec_file(f: Facts, path: str, ctx: Ctx, top: str | None = None) -> None:
         f.runs.extend(imported_files(read[0], read[1], path, top or path.rsplit("/", 1)[0] or "/", ctx))
     elif isinstance(read, Unreadable) and inside and not (read.missing and _not_made_yet(f, path, ctx)):
         f.hit("CAT006", f"{f.label} ({path}: {read.reason})")
+
+
+#: Shells that look a script name written without a folder up on PATH when the folder
+#: has no such file (``bash x.sh``; POSIX allows it of ``sh``, which is bash on macOS).
+#: zsh does so only with PATH_SCRIPT set, dash and fish not at all.
+PATH_SCRIPT_SHELLS = frozenset({"sh", "bash", "rbash", "ksh", "mksh", "pdksh", "yash"})
+
+
+def _script_on_path(f: Facts, path: str) -> str | None:
+    """The file a PATH-searching shell runs for ``path``: None when that is ``path`` (it
+    exists, or the word was written with a folder: ``./x.sh``); else the first file of
+    that name on PATH;
+    ``""`` when there is none on bastion's PATH — the agent's shell may add folders
+    bastion does not see (its startup files), so what runs is unknown."""
+    import os
+
+    name = path.rsplit("/", 1)[-1]
+    if os.path.lexists(path) or name not in f.cmd.argv[1:]:
+        return None
+    for folder in os.environ.get("PATH", "").split(os.pathsep):
+        candidate = os.path.join(folder, name)
+        if folder and os.path.isfile(candidate):
+            return candidate
+    return ""
 
 
 def _not_made_yet(f: Facts, path: str, ctx: Ctx) -> bool:

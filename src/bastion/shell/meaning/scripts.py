@@ -18,7 +18,8 @@ file (a FIFO or device is never opened), cannot be read, is larger than the boun
 longer than the analysis of its language reads whole (a shell script over what the
 parser takes; a program over its model's limit); and a missing file when an earlier
 command of the line may make it unseen (``git pull && ./deploy.sh``). A missing file run
-first (``python3 script.py`` alone) only fails: it runs nothing, so it does not ask.
+first (``python3 script.py`` alone) only fails: it runs nothing, so it does not ask —
+unless a shell looks its bare name up on PATH (``bash x.sh``: ``facts._script_on_path``).
 """
 
 from __future__ import annotations
