@@ -66,6 +66,37 @@ def locked(path: Path) -> Iterator[None]:
         os.close(fd)
 
 
+@contextlib.contextmanager
+def passing_lock(path: Path) -> Iterator[None]:
+    """Like :func:`locked`, for a rare action that must leave nothing behind (install,
+    uninstall): ``path.lock`` exists only while someone holds it, and a state folder this
+    lock had to create goes too when nothing else is in it. The holder removes the file
+    before letting go; a waiter that then gets the removed file's lock sees that the name
+    no longer leads to it and takes a fresh one, so two holders never overlap."""
+    lock = Path(str(path) + ".lock")
+    made = [folder for folder in (lock.parent, *lock.parent.parents) if not folder.exists()]
+    lock.parent.mkdir(parents=True, exist_ok=True)
+    while True:
+        fd = os.open(str(lock), os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o600)
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        held = os.fstat(fd)
+        try:
+            if held.st_nlink and os.stat(lock).st_ino == held.st_ino:
+                break
+        except FileNotFoundError:
+            pass
+        os.close(fd)  # a holder that finished removed it: lock the new one
+    try:
+        yield
+    finally:
+        with contextlib.suppress(OSError):
+            lock.unlink()
+        os.close(fd)
+        for folder in made:  # deepest first; only while empty
+            with contextlib.suppress(OSError):
+                folder.rmdir()
+
+
 def write_atomic(path: Path, text: str, mode: int = 0o600) -> None:
     """Replace ``path`` with ``text`` in one step (temp file in the same folder + rename)."""
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -463,5 +463,6 @@ def _remove_empty_dir(folder: Path) -> None:
 
 
 def _lock(env: Mapping[str, str] | None) -> Any:
-    """One install at a time; the lock lives in bastion's state folder, not the client's."""
-    return state.locked(state.state_dir(env) / "install")
+    """One install at a time; the lock lives in bastion's state folder, not the client's,
+    and only while held: an uninstall leaves no lock behind."""
+    return state.passing_lock(state.state_dir(env) / "install")
