@@ -71,7 +71,7 @@ HELD = [
     "npx @evil/vitest run",  # another scope's package of a known name
     "npx vitest@0.0.1-evil run",  # a pinned version is downloaded
     "npx -p left-pad tsc",
-    "npx playwright install chromium",  # downloads browsers
+    "npx playwright install --with-deps chromium",  # installs system packages as root (browsers alone: routine)
     "npx next dev",  # a server
     "curl -s -X POST http://localhost:2375/containers/create -d '{\"Image\":\"alpine\"}'",  # the Docker API
     "curl -s -X POST http://localhost:8001/api/v1/namespaces/default/pods -d '{}'",  # kubectl proxy

@@ -529,7 +529,7 @@ PACKAGE_RUNNERS = frozenset({"npx", "pnpx", "bunx", "yarn-dlx"})
 #: NAME's own table (``npx playwright test`` runs tests, ``npx playwright install``
 #: downloads browsers, ``npx next dev`` serves).
 NPM_TOOLS = frozenset(
-    "playwright next astro nuxt nuxi remix storybook tailwindcss tsx ts-node turbo nx ng nest ember expo".split()
+    "playwright puppeteer next astro nuxt nuxi remix storybook tailwindcss tsx ts-node turbo nx ng nest ember expo".split()
 )
 #: npm packages whose binary has another name (``npx @playwright/test`` runs ``playwright``).
 PACKAGE_BINARIES: dict[str, str] = {

@@ -269,9 +269,21 @@ CLI: dict[str, str] = {
     "nest": "info,i,--version,-v,.:r; build,generate,g,new,n:l; start:CAT029; add:CAT026",
     "next": "info,telemetry$,telemetry status:r; build,lint,export,telemetry disable,telemetry enable:l; dev,start:CAT029",
     # JavaScript framework and test CLIs (also what ``npx NAME`` runs: ``checks.tools.check_package_runner``)
+    # ``playwright install [BROWSER…]`` and ``puppeteer browsers install chrome`` download the browser
+    # builds the installed version pins, from the tool's own CDN into the user's cache
+    # (~/.cache/ms-playwright, ~/.cache/puppeteer): the test tool finishing its own install, which an
+    # experienced user expects to pass (routine). ``--with-deps``/``install-deps`` run the system
+    # package manager as root, and ``--base-url`` fetches from another host: those ask (CAT026). A
+    # download host or browser path set in the environment (PLAYWRIGHT_DOWNLOAD_HOST=…,
+    # PUPPETEER_EXECUTABLE_PATH=…) is a dangerous variable (``syntax.env``), asked about there.
     "playwright": (
         "--version,-V,help,install --dry-run,install --list:r; test,show-report,show-trace,merge-reports,codegen,open,"
-        "cr,ff,wk,screenshot,pdf:l; install,install-deps:CAT026; uninstall:CAT010; run-server,launch-server:CAT029"
+        "cr,ff,wk,screenshot,pdf,install:l; install --with-deps,install-deps:CAT026; uninstall:CAT010;"
+        "run-server,launch-server:CAT029"
+    ),
+    "puppeteer": (
+        "--version,help,browsers list,browsers --help:r; browsers install:l; browsers install --install-deps:CAT026;"
+        "browsers clear:CAT010; !--base-url:CAT026"
     ),
     "astro": "info,--version,-v:r; build,check,sync,add --help,telemetry disable,create-key:l; dev,preview:CAT029; add:CAT026",
     "nuxt": "info,--version:r; build,generate,prepare,typecheck,analyze,cleanup,test:l; dev,preview,start:CAT029; module add,add:CAT026",
