@@ -144,7 +144,8 @@ class _Tool:
         self.name, self.description, self.input_schema = name, description, input_schema
 
 
-def test_screening_withholds_duplicates_and_tools_it_cannot_judge(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_screening_withholds_duplicates_and_tools_it_cannot_judge(monkeypatch: pytest.MonkeyPatch,
+                                                                  bastion_env: dict[str, str]) -> None:
     from bastion.adapters.mcp_proxy import ToolGate
 
     gate = ToolGate("srv", "/tmp")

@@ -9,7 +9,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from . import accuracy, audit, check, demo, integrations, rules, run as run_verbs, scan
+from . import accuracy, audit, check, demo, integrations, mcp, rules, run as run_verbs, scan
 from .common import EXIT_ASK, EXIT_BAD_INPUT, BadInput, Guards, approver, fail, internal_error_decision
 
 
@@ -24,6 +24,7 @@ def build_parser() -> Any:
     audit.add_parsers(sub)  # audit tail
     rules.add_parsers(sub)  # trust, untrust, rules
     integrations.add_parsers(sub)  # hook, install, uninstall, mcp-proxy
+    mcp.add_parsers(sub)  # mcp trust, pins, forget
     run_verbs.add_parsers(sub)  # run, doctor
     scan.add_parser(sub)  # scan
     return parser
@@ -73,6 +74,8 @@ def _dispatch(parser: Any, args: Any) -> int:
         return rules.cmd_trust(args, args.verb == "trust")
     if args.verb in ("install", "uninstall", "mcp-proxy"):
         return integrations.dispatch(args)
+    if args.verb == "mcp":
+        return mcp.dispatch(args)
     if args.verb == "doctor":
         return run_verbs.cmd_doctor(args)
     if args.verb == "run":

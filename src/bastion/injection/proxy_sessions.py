@@ -21,42 +21,19 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
-from .taint import MAX_EVENTS, Taint, TaintEvent
+from .taint import MAX_EVENTS, PROXIES_FILE, TaintEvent, alive, proxies_of, proxies_path
 
-__all__ = ["SESSION_VARIABLES", "FILE_NAME", "session_id_from", "register", "record", "unregister", "workspace_taint"]
+__all__ = ["SESSION_VARIABLES", "PROXIES_FILE", "session_id_from", "register", "record", "unregister"]
 
 #: Environment variables naming the agent session, first found wins.
 SESSION_VARIABLES = ("BASTION_SESSION_ID", "CLAUDE_CODE_SESSION_ID")
-FILE_NAME = "mcp-proxies.json"
 
 
 def session_id_from(env: Mapping[str, str]) -> str:
     """The agent session a proxy belongs to, from its environment ("" when unknown)."""
     return next((value for name in SESSION_VARIABLES if (value := env.get(name, "").strip())), "")
-
-
-def _path(env: Mapping[str, str] | None) -> Path:
-    from .. import state
-
-    return state.state_dir(env if env is not None else os.environ) / FILE_NAME
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except (PermissionError, OSError):
-        return True  # someone else's process: it exists
-    return True
-
-
-def _proxies(data: Any) -> dict[str, Any]:
-    proxies = data.get("proxies") if isinstance(data, dict) else None
-    return {k: v for k, v in proxies.items() if isinstance(v, dict) and k.isdigit()} if isinstance(proxies, dict) else {}
 
 
 def register(workspace: str, env: Mapping[str, str] | None = None, *, session: str = "", pid: int | None = None) -> None:
@@ -66,12 +43,12 @@ def register(workspace: str, env: Mapping[str, str] | None = None, *, session: s
     me = str(pid if pid is not None else os.getpid())
 
     def change(data: Any) -> Any:
-        proxies = {k: v for k, v in _proxies(data).items() if _alive(int(k))}
+        proxies = {k: v for k, v in proxies_of(data).items() if alive(int(k))}
         proxies[me] = {"workspace": os.path.realpath(workspace), "session": session, "started": time.time(),
                        "events": []}
         return {"proxies": proxies}
 
-    state.update_json(_path(env), change, {})
+    state.update_json(proxies_path(env), change, {})
 
 
 def record(event: TaintEvent, env: Mapping[str, str] | None = None, *, workspace: str = ".",
@@ -82,7 +59,7 @@ def record(event: TaintEvent, env: Mapping[str, str] | None = None, *, workspace
     me = str(pid if pid is not None else os.getpid())
 
     def change(data: Any) -> Any:
-        proxies = _proxies(data)
+        proxies = proxies_of(data)
         entry = proxies.setdefault(me, {"workspace": os.path.realpath(workspace), "session": "", "started": time.time()})
         events = [e for e in entry.get("events", []) if TaintEvent.from_dict(e) is not None]
         if not any(e["kind"] == event.kind and e["what"] == event.what for e in events) and len(events) < MAX_EVENTS:
@@ -90,7 +67,7 @@ def record(event: TaintEvent, env: Mapping[str, str] | None = None, *, workspace
         entry["events"] = events
         return {"proxies": proxies}
 
-    state.update_json(_path(env), change, {})
+    state.update_json(proxies_path(env), change, {})
 
 
 def unregister(env: Mapping[str, str] | None = None, *, pid: int | None = None) -> None:
@@ -98,42 +75,4 @@ def unregister(env: Mapping[str, str] | None = None, *, pid: int | None = None) 
     from .. import state
 
     me = str(pid if pid is not None else os.getpid())
-    state.update_json(_path(env), lambda data: {"proxies": {k: v for k, v in _proxies(data).items() if k != me}}, {})
-
-
-def workspace_taint(cwd: str, env: Mapping[str, str] | None = None) -> Taint | None:
-    """The events of running proxies whose workspace holds ``cwd``, or None.
-
-    No file (no proxy ever ran) costs one failed open. A file that cannot be read or
-    parsed counts as tainted (fail closed), naming the file so a person can remove it."""
-    import json
-
-    path = _path(env)
-    try:
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
-    except FileNotFoundError:
-        return None
-    except OSError:
-        return _unreadable(path)
-    try:
-        data = json.loads(text) if text.strip() else {}
-    except ValueError:
-        return _unreadable(path)
-    proxies = _proxies(data)
-    if not proxies:
-        return None
-    here = os.path.realpath(cwd)
-    events: list[TaintEvent] = []
-    for pid, entry in proxies.items():
-        root = entry.get("workspace")
-        if not isinstance(root, str) or not (here == root or here.startswith(root.rstrip("/") + "/")):
-            continue
-        found = [e for e in (TaintEvent.from_dict(d) for d in entry.get("events") or []) if e is not None]
-        if found and _alive(int(pid)):
-            events.extend(e for e in found if e not in events)
-    return Taint(tuple(events)) if events else None
-
-
-def _unreadable(path: Path) -> Taint:
-    return Taint((TaintEvent("unknown", str(path), "unreadable MCP proxy state", 0.0),))
+    state.update_json(proxies_path(env), lambda data: {"proxies": {k: v for k, v in proxies_of(data).items() if k != me}}, {})

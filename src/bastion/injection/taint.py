@@ -55,7 +55,7 @@ if TYPE_CHECKING:
     from ..core.context import Context
 
 __all__ = ["CODES", "GUARDS", "UNRECORDED", "Taint", "TaintEvent", "TaintLayer", "record_read", "record_injection",
-           "record_untrusted", "taint_of", "clear", "effect_of", "KEY"]
+           "record_untrusted", "taint_of", "workspace_taint", "clear", "effect_of", "KEY"]
 
 #: The finding codes of session taint, one record each: (code, title, why, match,
 #: not_match). An example is (earlier call, its result, later call); calls are written as
@@ -276,6 +276,73 @@ def clear(session_id: str, env: Mapping[str, str] | None = None) -> None:
     state.update_json(state.session_file(session_id, _env(env)), change, {})
 
 
+# --------------------------------------------------------------------------- MCP proxies' record
+
+#: The per-user record of running MCP proxies and their results' taint (written by
+#: ``proxy_sessions``, read here): ``{"proxies": {PID: {"workspace", "session", "events"}}}``.
+PROXIES_FILE = "mcp-proxies.json"
+
+
+def proxies_path(env: Mapping[str, str] | None) -> Path:
+    from .. import state
+
+    return state.state_dir(_env(env)) / PROXIES_FILE
+
+
+def alive(pid: int) -> bool:
+    """Whether process ``pid`` exists (a proxy that died leaves its entry behind)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # someone else's process: it exists
+    return True
+
+
+def proxies_of(data: Any) -> dict[str, Any]:
+    proxies = data.get("proxies") if isinstance(data, dict) else None
+    return {k: v for k, v in proxies.items() if isinstance(v, dict) and k.isdigit()} if isinstance(proxies, dict) else {}
+
+
+def workspace_taint(cwd: str, env: Mapping[str, str] | None = None) -> Taint | None:
+    """The events of running proxies whose workspace holds ``cwd``, or None.
+
+    No file (no proxy ever ran) costs one failed open. A file that cannot be read or
+    parsed counts as tainted (fail closed), naming the file so a person can remove it."""
+    import json
+
+    path = proxies_path(env)
+    try:
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
+    except FileNotFoundError:
+        return None
+    except OSError:
+        return _unreadable(path)
+    try:
+        data = json.loads(text) if text.strip() else {}
+    except ValueError:
+        return _unreadable(path)
+    proxies = proxies_of(data)
+    if not proxies:
+        return None
+    here = os.path.realpath(cwd)
+    events: list[TaintEvent] = []
+    for pid, entry in proxies.items():
+        root = entry.get("workspace")
+        if not isinstance(root, str) or not (here == root or here.startswith(root.rstrip("/") + "/")):
+            continue
+        found = [e for e in (TaintEvent.from_dict(d) for d in entry.get("events") or []) if e is not None]
+        if found and alive(int(pid)):
+            events.extend(e for e in found if e not in events)
+    return Taint(tuple(events)) if events else None
+
+
+def _unreadable(path: Path) -> Taint:
+    return Taint((TaintEvent("unknown", str(path), "unreadable MCP proxy state", 0.0),))
+
+
 # --------------------------------------------------------------------------- recording
 
 
@@ -410,8 +477,6 @@ def _planted(ctx: Context) -> tuple[str, str] | None:
 
 def _session_taint(call: ToolCall, ctx: Context) -> Taint | None:
     """The session's own taint joined with what MCP proxies of this workspace recorded."""
-    from .proxy_sessions import workspace_taint
-
     own = taint_of(call.session_id, ctx.env) if call.session_id else None
     shared = workspace_taint(call.cwd, ctx.env)
     if own is None or shared is None:

@@ -41,7 +41,7 @@ from .commands import bastion_args, command_name, python_module
 from .installed import changes_install, deletes_hook_entries, hook_files, install_paths, package_dir
 from .processes import kills_bastion
 from .scene import MAX_DEPTH, Scene, expand, inner_commands, scene_of
-from .verbs import DIST, adds_allow_rule, runs_isolated, runs_unchecked, uninstalls_package, verb_is
+from .verbs import DIST, adds_allow_rule, runs_isolated, runs_unchecked, trusts_mcp_tools, uninstalls_package, verb_is
 
 if TYPE_CHECKING:
     from ..core.context import Context
@@ -156,6 +156,14 @@ RECORDS: tuple[Tamper, ...] = (
         match=("bastion trust", "bastion trust ~/src/app", "python -m bastion trust .", "sudo bastion trust",
                "true && bastion trust"),
         not_match=("bastion untrust", "bastion trust --help", "bastion rules list"),
+    ),
+    Tamper(
+        "mcp_trust", LOOSEN, "accepts changed MCP tool descriptions",
+        "a changed tool description is withheld from the model until a person accepts it; an agent accepting it "
+        "would let a server that turned malicious speak to the model",
+        trusts_mcp_tools,
+        match=("bastion mcp trust github", "python -m bastion mcp trust files read_file"),
+        not_match=("bastion mcp pins", "bastion mcp trust --help", "bastion mcp forget github"),
     ),
     Tamper(
         "add_allow_rule", LOOSEN, "saves an allow rule",

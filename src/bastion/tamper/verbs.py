@@ -22,6 +22,14 @@ def verb_is(verb: str) -> Callable[[Scene], str | None]:
     return test
 
 
+def trusts_mcp_tools(scene: Scene) -> str | None:
+    """``bastion mcp trust SERVER``: accepts tool descriptions an MCP server changed."""
+    for cmd, verb, opts, _ in scene.invocations:
+        if verb == "mcp" and opts[:1] == ("trust",):
+            return " ".join(cmd.argv)
+    return None
+
+
 def runs_unchecked(scene: Scene) -> str | None:
     """``bastion run --no-check`` (or an abbreviation argparse accepts, ``--no-ch``)."""
     for cmd, verb, opts, _ in scene.invocations:
