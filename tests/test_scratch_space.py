@@ -68,6 +68,9 @@ ALLOWED = [
     "mkdir -p /tmp/repro_test",
     "rm $S/fix.py",
     "rm -f $S/fix.py $S/before.txt",
+    # a folder in /tmp the same line makes: what is in it, the line put there
+    "mkdir -p $S/made/src && touch $S/made/src/a.txt && rm -rf $S/made",
+    "python3 - <<'PY'\nimport tempfile, shutil\nd = tempfile.mkdtemp()\nopen(d + '/x.txt', 'w').write('1')\nshutil.rmtree(d)\nPY",
     # the agent's scratch folder
     "rm /tmp/claude/verify.mjs /tmp/claude/verify-schema.mjs 2>/dev/null; echo 'Temp files cleaned up'",
     "rm -rf /tmp/claude/-home-me-app/build",
@@ -88,6 +91,9 @@ ASKED = [
     "rm -rf /tmp/claude/*",  # other sessions' folders
     "rm -rf /tmp/claude",
     "rm $S/not-there.py",
+    "mkdir -p $S/folder && rm -rf $S/folder",  # it existed before the line: maybe another program's
+    "mkdir -p $S/made2 && rm -rf $S/made2/../folder",
+    "rm -rf $S/made3; mkdir $S/made3",
 ]
 
 

@@ -117,6 +117,9 @@ class Analysis:
     #: Syntax findings the analysis answered more precisely: SH026 ("a program fed to an
     #: interpreter cannot be analysed") once a code model read every such program.
     answered: frozenset[str] = frozenset()
+    #: Commands (their text) that run a file the line wrote from literal text, judged by
+    #: that text (``planned``): the code they run is known, not "maybe what was just written".
+    planned_runs: frozenset[str] = frozenset()
 
 
 @dataclass
@@ -861,6 +864,9 @@ def _summarise(parsed: Script | TooComplex, facts: list[Facts], hits: list[_Hit]
     fed = [f for f in facts if "exec_stdin" in f.roles and f.name in C.INTERPRETERS]
     if fed and all("program_read" in f.roles for f in fed):
         out.answered = _ANSWERED
+    planned = [f.cmd.text for f in facts if "runs_planned" in f.roles]
+    if planned:
+        out.planned_runs = frozenset(planned)
     if out.hosts:
         out.hosts = list(dict.fromkeys(out.hosts))
     if out.unknown:

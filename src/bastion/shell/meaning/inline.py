@@ -435,6 +435,35 @@ def _heredoc_start() -> re.Pattern[str]:
     return re.compile(r"<<(-?)[ \t]*(?:'([^'\n]+)'|\"([^\"\n]+)\"|\\?([^\s;|&<>()'\"]+))")
 
 
+def here_documents(source: str) -> list[tuple[str, bool, str]]:
+    """``(command, literal, body)`` for each here-document in ``source``, in order:
+    the base name of the command it feeds, whether its body is taken as written (a quoted
+    delimiter, or a body with no ``$``, backquote or backslash for the shell to expand),
+    and the body (leading tabs removed for ``<<-``)."""
+    if "<<" not in source:
+        return []
+    found: list[tuple[str, bool, str]] = []
+    for match in _heredoc_start().finditer(source):
+        if source.startswith("<<<", match.start()):
+            continue
+        strip_tabs = bool(match.group(1))
+        quoted = match.group(4) is None or source[match.start():match.end()].rstrip().find("\\") >= 0
+        delim = match.group(2) or match.group(3) or match.group(4)
+        start = source.find("\n", match.end())
+        if start < 0:
+            continue
+        body: list[str] = []
+        for line in source[start + 1 :].split("\n"):
+            probe = line.lstrip("\t") if strip_tabs else line
+            if probe.rstrip() == delim or probe.rstrip() == delim + ")":
+                break
+            body.append(probe if strip_tabs else line)
+        text = "\n".join(body)
+        literal = quoted or not any(c in text for c in "$`\\")
+        found.append((_command_before(source, match.start()), literal, text))
+    return found
+
+
 def heredoc_bodies(source: str, command: str | None = None) -> list[str]:
     """The bodies of the here-documents in ``source`` (text between the delimiter lines).
 

@@ -47,6 +47,7 @@ from .checks.code import (
     check_shell_server,
     check_tex,
     check_wrapper,
+    run_file,
 )
 from .checks.files import (
     check_alias,
@@ -102,7 +103,6 @@ from .facts import (
     L,
     destructive_verb,
     dynamic,
-    exec_file,
     host_of,
     is_path_word,
     secret_var,
@@ -271,7 +271,7 @@ def classify(cmd: SimpleCommand, ctx: Ctx) -> Facts:
     if name in C.SQL_KEYWORDS and (raw_name.isupper() or any(a.endswith(";") for a in cmd.argv)):
         checker = check_sql_keyword
     if local and name not in ("gradlew", "mvnw"):
-        exec_file(f, resolve(head, f.base, ctx.home), ctx)
+        run_file(f, resolve(head, f.base, ctx.home), ctx)
         if checker is not None and name not in C.READ_ONLY and name not in C.ROUTINE:
             checker(f, cmd.argv[1:], ctx)
     elif checker is not None:

@@ -10,6 +10,8 @@ strings it hands to ``system()`` (analysed again by ``analyse.py``).
 
 from __future__ import annotations
 
+import os
+
 from ...catalog import catalog as C
 from ...syntax.lazyre import LazyPattern
 from ...syntax.options import parse_args
@@ -120,7 +122,47 @@ def check_interpreter(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
         f.roles.add("exec_dynamic")
         f.hit("CAT006", f.label)
         return
-    exec_file(f, resolve(script, f.base, ctx.home), ctx)
+    run_file(f, resolve(script, f.base, ctx.home), ctx)
+
+
+def run_file(f: Facts, path: str, ctx: Ctx) -> None:
+    """``f`` runs the file at ``path``: one the line writes from literal text just before
+    (``cat > /tmp/fix.py <<'EOF' … EOF && python /tmp/fix.py``, see ``planned``) is
+    judged by that text as inline code is; any other file by ``exec_file``."""
+    if "<<" in ctx.source and not os.path.lexists(path) and _run_planned(f, path, ctx):
+        return
+    exec_file(f, path, ctx)
+
+
+def _run_planned(f: Facts, path: str, ctx: Ctx) -> bool:
+    """Judge the literal text the line wrote to ``path`` (and to the other files of the
+    same language it wrote, which the program may import) as inline code. False when
+    ``path`` is no such file, or no model reads its runner's language."""
+    from ..planned import planned_files
+    from ..scripts import language_of, runner_of, syntax_only
+
+    files = planned_files(f, path, ctx)
+    if files is None:
+        return False
+    head = f.cmd.argv[0] if f.cmd.argv else ""
+    runner = runner_of(f.name, path, resolve(head, f.base, ctx.home) if "/" in head else head)
+    if runner is None:
+        return False
+    language = runner or language_of(files[path], path)
+    if language is None:
+        return False
+    f.at_least(L)
+    f.roles.add("runs_planned")  # the defaults layer: what runs after the write is known
+    if runner and syntax_only(runner, f.cmd.argv[1:]):
+        return True
+    for other, text in files.items():
+        if other != path and language_of("", other) != language_of("", path):
+            continue  # not a module the program can import (notes.md, data.json)
+        if language == "sh":
+            f.nested.append(text)
+        else:
+            _inline_code(f, text, ctx, language)
+    return True
 
 
 #: java options that take a value (the class path ones name where classes come from).
@@ -254,12 +296,13 @@ def read_program_text(f: Facts, code: str, ctx: Ctx) -> None:
     _inline_code(f, code, ctx)
 
 
-def _inline_code(f: Facts, code: str, ctx: Ctx) -> None:
+def _inline_code(f: Facts, code: str, ctx: Ctx, language: str | None = None) -> None:
     """Judge a program by what it does: a code model (``models.read_program``) gives its
     effects as shell equivalents, judged like typed commands; the lexical scan below
     still runs (a model may not follow every spelling). A program the model reads as
-    inert (imports, printing, reading) runs without a question."""
-    program = read_program(f.name, code)
+    inert (imports, printing, reading) runs without a question. ``language``: the
+    program's, when not the command's own name (``./fix.py``)."""
+    program = read_program(language or f.name, code)
     if program is not None:
         f.roles.add("program_read")
     if program is not None and not program.opaque and _harmless(f, program, code, ctx):
@@ -269,7 +312,7 @@ def _inline_code(f: Facts, code: str, ctx: Ctx) -> None:
     if program is not None:
         _program(f, program)
     code = fold_home(code)
-    live = live_code(code, LANGUAGES.get(f.name, ""), lambda raw: _ordinary_file(raw, f, ctx))  # printed text is data
+    live = live_code(code, LANGUAGES.get(language or f.name, ""), lambda raw: _ordinary_file(raw, f, ctx))  # printed text is data
     intent = code_intents(code, live)
     _effects(f, code, intent.commands, ctx)
     if intent.reverse_shell:
@@ -450,7 +493,7 @@ def check_shell(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
         f.roles.add("exec_dynamic")
         f.hit("CAT006", f.label)
         return
-    exec_file(f, resolve(script, f.base, ctx.home), ctx)
+    run_file(f, resolve(script, f.base, ctx.home), ctx)
 
 
 def check_pager(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:

@@ -116,7 +116,7 @@ def _delete_target(f: Facts, access: PathAccess, recursive: bool, ctx: Ctx) -> N
         f.at_least(H)
         f.hit("CAT034", f"{f.label} (target {access.path!r} is only known at run time)")
         return
-    if _scratch_delete(access, ctx):
+    if _scratch_delete(access, ctx) or _made_by_line(access.resolved, f, ctx):
         return  # the agent's own scratch: the file layers still judge protected names
     f.at_least(H)
     if recursive and is_temp_dir(strip_glob(path)) and path != strip_glob(path):
@@ -169,6 +169,36 @@ def _scratch_delete(access: PathAccess, ctx: Ctx) -> bool:
             return stat.S_ISREG(os.lstat(path).st_mode)
         except OSError:
             return False
+    return False
+
+
+def _made_by_line(path: str, f: Facts, ctx: Ctx) -> bool:
+    """``path`` is below a shared temp directory, does not exist yet, and an earlier
+    ``mkdir`` of this line makes it or a folder above it (``mkdir -p /tmp/repro && … &&
+    rm -rf /tmp/repro``; a program's ``tempfile.mkdtemp()`` … ``shutil.rmtree(d)``, which
+    its model writes as ``mkdir -p -- /tmp/tmpXXXXXXXX`` then ``rm -rf -- …``): what is
+    in it, the line put there. A folder that exists already may hold other programs'
+    files, and asks as before."""
+    if "$" in path or "`" in path or not is_temp(path) or is_temp_dir(path) or os.path.lexists(path):
+        return False
+    at = ctx.source.find(f.cmd.text) if f.cmd.text else -1
+    if at <= 0:
+        return False
+    from ..scripts import earlier_commands
+
+    for cmd in earlier_commands(ctx.source[:at]):
+        if cmd.name != "mkdir":
+            continue
+        base = resolve(cmd.cwd or ".", ctx.cwd, ctx.home)
+        parsed = parse_args(cmd.args, frozenset({"-m", "--mode", "--context"}), aliases={"--parents": "-p"})
+        for operand in parsed.operands:
+            made = resolve(operand, base, ctx.home)
+            if not is_temp(made) or is_temp_dir(made):
+                continue
+            if path == made or path.startswith(made.rstrip("/") + "/"):
+                return True
+            if parsed.has("-p") and made.startswith(path.rstrip("/") + "/"):
+                return True  # a missing parent ``mkdir -p`` makes on the way
     return False
 
 
