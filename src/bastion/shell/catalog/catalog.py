@@ -635,6 +635,9 @@ NETWORK: dict[str, str] = {
     **dict.fromkeys("ping ping6 traceroute traceroute6 tracepath mtr nmap masscan hping3 arping".split(), "send"),
     **dict.fromkeys("ngrok cloudflared localtunnel lt tailscale wormhole croc bore frpc chisel".split(), "send"),
     **dict.fromkeys("mail mailx sendmail mutt swaks".split(), "send"),
+    # the person's browser fetches the URL with their cookies and logins; the agent's own dev
+    # server (a loopback DEV_SERVER_PORTS URL) is routine, as curl's is (``checks.network._browser``)
+    **dict.fromkeys("open xdg-open".split(), "send"),
 }
 #: Loopback ports where the project's own development servers listen by convention
 #: (Rails/Next/Express 3000, Phoenix/Jekyll 4000, Angular 4200, Astro 4321, Flask 5000,

@@ -35,6 +35,8 @@ def check_network(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
     handler = _NETWORK_DETAIL.get(f.name)
     if handler is not None:
         handler(f, args, ctx)
+        if not f.known:
+            return
     if any(h.code in ("CAT001", "CAT002", "CAT029") or h.code.startswith("HB") for h in f.hits):
         return
     if f.hosts and all(loopback(h) for h in f.hosts) and kind != "dns" and ("mutates" not in f.roles or _dev_servers(args)):
@@ -319,7 +321,31 @@ def _dns(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
         f.hit("CAT002", f"{f.label} (builds a DNS query from data)")
 
 
+#: ``open``/``xdg-open`` options that only say how a URL opens (in the background, a new or
+#: fresh instance, waiting, hidden). ``-a APP``, ``-b ID``, ``-e``, ``-t``, ``--args`` and
+#: ``--env`` start a program the caller chooses, with the URL or file as its input.
+_OPEN_FLAGS = frozenset({"-g", "-n", "-F", "-W", "-j", "--background", "--new", "--fresh", "--wait-apps", "--hide"})
+
+
+def _browser(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
+    """``open URL`` / ``xdg-open URL``: the person's browser loads it with their cookies and
+    logins. Every URL on the agent's own dev server (http(s) on a loopback
+    ``catalog.DEV_SERVER_PORTS`` port, not a ``LOCAL_CONTROL_PORTS`` API) is the app being
+    tried, routine as curl's request there is; another URL is network access; a file or an
+    application (``open x.app``, ``x.command``, ``x.desktop``, ``-a APP``) is opened by a
+    program that may run it, which bastion does not model (unknown: asked)."""
+    ops = [a for a in args if not a.startswith("-")]
+    urls_only = bool(ops) and all(o.lower().startswith(("http://", "https://")) for o in ops)
+    if not urls_only or any(a.startswith("-") and a not in _OPEN_FLAGS for a in args):
+        f.known = False
+        return
+    if all(h and loopback(h) for h in (host_of(o) for o in ops)) and not _dev_servers(tuple(ops)):
+        f.hit("CAT001", f"{f.label} (a loopback port that is not a dev server's)")
+
+
 _NETWORK_DETAIL: dict[str, Checker] = {
+    "open": _browser,
+    "xdg-open": _browser,
     **dict.fromkeys(C.RAW_SOCKETS, _raw_socket),
     "ssh": _ssh,
     "scp": _ssh,
