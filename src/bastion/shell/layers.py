@@ -62,6 +62,8 @@ class TooComplex:
         parsed = ctx.parsed
         if parsed is None or isinstance(parsed, Script):  # only a TooComplex is complex
             return None
+        if parsed.soft and ctx.analysis is not None and ctx.analysis.resolved:
+            return None  # only unknown values, each landing where it cannot hurt (meaning.unknowns)
         return LayerResult(
             Verdict.ASK,
             f"too complex to analyse safely ({parsed.reason}); asking",

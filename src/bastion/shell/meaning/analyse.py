@@ -117,6 +117,9 @@ class Analysis:
     #: Syntax findings the analysis answered more precisely: SH026 ("a program fed to an
     #: interpreter cannot be analysed") once a code model read every such program.
     answered: frozenset[str] = frozenset()
+    #: A line too complex only for unknown values (``$(…)``, loops, ``$!``) that all land
+    #: where they cannot hurt (:mod:`.unknowns`): judged as written, not refused.
+    resolved: bool = False
     #: Commands (their text) that run a file the line wrote from literal text, judged by
     #: that text (``planned``): the code they run is known, not "maybe what was just written".
     planned_runs: frozenset[str] = frozenset()
@@ -855,7 +858,13 @@ def _summarise(parsed: Script | TooComplex, facts: list[Facts], hits: list[_Hit]
             out.hosts.extend(h for h in f.hosts if h)
         if not f.known:
             out.unknown.append(_unknown_name(f))
-    if out.findings or out.unknown or parsed.complex:
+    complex_ = bool(parsed.complex)
+    if complex_ and getattr(parsed, "soft", False):
+        from .unknowns import resolved
+
+        out.resolved = resolved(parsed.commands, facts)
+        complex_ = not out.resolved
+    if out.findings or out.unknown or complex_:
         tier = tier.max(Tier.HIGH_RISK)
     if destructive or out.hard_blocks:
         tier = Tier.DESTRUCTIVE
@@ -864,6 +873,8 @@ def _summarise(parsed: Script | TooComplex, facts: list[Facts], hits: list[_Hit]
     fed = [f for f in facts if "exec_stdin" in f.roles and f.name in C.INTERPRETERS]
     if fed and all("program_read" in f.roles for f in fed):
         out.answered = _ANSWERED
+    if out.resolved:
+        out.answered = out.answered | _RESOLVED  # the substitutions SH008 names were judged
     planned = [f.cmd.text for f in facts if "runs_planned" in f.roles]
     if planned:
         out.planned_runs = frozenset(planned)
@@ -874,7 +885,7 @@ def _summarise(parsed: Script | TooComplex, facts: list[Facts], hits: list[_Hit]
     if out.factors:
         out.safety = safety(out.factors)
     out.known_safe = (
-        not parsed.complex
+        not complex_
         and not (parsed.findings and any(at_least(f.severity, Severity.MEDIUM) and f.code not in out.answered
                                          for f in parsed.findings))
         and not out.hard_blocks
@@ -886,6 +897,7 @@ def _summarise(parsed: Script | TooComplex, facts: list[Facts], hits: list[_Hit]
 
 
 _ANSWERED = frozenset({"SH026"})
+_RESOLVED = frozenset({"SH008"})
 
 
 def _unknown_name(f: Facts) -> str:

@@ -82,7 +82,7 @@ from .fastinit import fast_factory
 from .gnu import gnu_name
 from .literal import OUTPUT_WRAPPERS, PRODUCERS, output as literal_output, tee_files, xargs_commands
 from .plain import plain_stages
-from .script import Redirect, Script, SimpleCommand, TooComplex
+from .script import Redirect, Script, SimpleCommand, TooComplex, Unknown
 from .unwrap import (
     EXEC_RUNNERS as _EXEC_RUNNERS,
     SHELLS,
@@ -93,7 +93,7 @@ from .unwrap import (
     shell_string,
     wrapper_options,
 )
-from .values import ARGS, EMPTY as _NO_VALUES, UNSET, Scope, Value, Values, after_merge, positional
+from .values import ARGS, EMPTY as _NO_VALUES, UNSET, Scope, Soft, Value, Values, after_merge, positional
 from .words import Word, decode_word, literal_dollar, unescape_heredoc, unescape_unquoted
 
 __all__ = ["parse", "UNKNOWN_CWD", "MAX_BYTES", "MAX_COMMANDS", "MAX_DEPTH", "MAX_NESTING", "MAX_WORK"]
@@ -193,7 +193,7 @@ class _Ctx:
     """What a command inherits from where it stands in the script."""
 
     __slots__ = ("cwd", "stack", "carried", "origin", "wrappers", "assignments", "depth", "reparse",
-                 "pipe", "pending", "stdin", "background", "values")
+                 "pipe", "pending", "stdin", "background", "values", "marks")
 
     def __init__(self) -> None:
         self.cwd: str | None = None
@@ -214,6 +214,9 @@ class _Ctx:
         self.background = False
         #: Variables this line set (:mod:`bastion.shell.syntax.values`); immutable, shared.
         self.values: Values = _NO_VALUES
+        #: What every command recorded here depends on (inside ``$(…)``, a loop, an
+        #: ``if``, after ``cd`` to an unknown folder): see :class:`~.script.Unknown`.
+        self.marks: tuple[Unknown, ...] = ()
 
     def scope(self) -> Scope:
         """The values as the words of a command here see them."""
@@ -234,6 +237,7 @@ class _Ctx:
         new.stdin = self.stdin
         new.background = self.background
         new.values = self.values
+        new.marks = self.marks
         return new
 
 
@@ -335,10 +339,20 @@ class _Walker:
         #: The words of the command about to be emitted were all known as written
         #: (``set -- a b`` sets the positional parameters only then).
         self.literal_argv = False
+        #: A reason was given that no analysis can answer (see :meth:`complex`).
+        self.hard = False
+        #: Commands of a loop's later iterations (not counted against MAX_COMMANDS).
+        self.repeats = 0
+        #: Where the command being emitted holds unknown values (:meth:`refuse`).
+        self.marks_next: list[Unknown] = []
 
     # ----------------------------------------------------------------- bookkeeping
 
-    def complex(self, reason: str) -> None:
+    def complex(self, reason: str, soft: bool = False) -> None:
+        """Record why the command is too complex; ``soft`` when the reason is an unknown
+        value whose uses are marked on the commands, for the analysis to judge."""
+        if not soft:
+            self.hard = True
         if reason not in self.seen_reasons:
             self.seen_reasons.add(reason)
             self.reasons.append(reason)
@@ -522,8 +536,21 @@ class _Walker:
         elif kind in ("subshell", "compound_statement"):
             self.group(unit, node, ctx, level)
         elif kind == "for_statement":
-            self.complex(_CONSTRUCT_NAMES[kind])
+            self.complex(_CONSTRUCT_NAMES[kind], soft=True)
             self.for_loop(unit, node, ctx, level + 1)
+        elif kind in ("while_statement", "if_statement"):
+            # every command inside is judged as typed and must itself be harmless; what
+            # runs zero or many times leaves the folder and values unknown
+            self.complex(_CONSTRUCT_NAMES[kind], soft=True)
+            saved, cwd, marks = ctx.values, ctx.cwd, ctx.marks
+            ctx.marks = marks + (_INNER,)
+            try:
+                self.loop_body(unit, node, ctx, level + 1, again=kind == "while_statement")
+            finally:
+                ctx.marks = marks
+            ctx.values = after_merge(ctx.values, saved)
+            if ctx.cwd != cwd:
+                _lost_cwd(ctx)
         else:
             self.complex(_CONSTRUCT_NAMES.get(kind, kind.replace("_", " ")))
             saved = ctx.values
@@ -535,10 +562,13 @@ class _Walker:
             ctx.values = saved if kind == "function_definition" else after_merge(ctx.values, saved)
 
     def for_loop(self, unit: _Unit, node: Any, ctx: _Ctx, level: int) -> None:
-        """``for d in /etc /usr; do …; done``: over literal words the body is walked once
-        per value (each judged); otherwise once, with the variable not known."""
+        """``for d in /etc /usr; do …; done``: over literal words (a glob stands for the
+        files it matches) the body is walked once per value (each judged); over words
+        bastion cannot list (``$(…)``, ``$x``) the variable is an unknown value and the
+        body is walked as a later iteration would see it too. Every command inside is
+        marked: the loop is harmless only when each of them is."""
         name = ""
-        words: list[str] | None = []
+        words: list[str] = []
         issues: list[tuple[str, Any]] = []
         body = None
         env = ctx.scope()
@@ -548,22 +578,53 @@ class _Walker:
                 name = unit.text_of(child)
             elif kind == "do_group":
                 body = child
-            elif kind in _WORDISH and words is not None:
+            elif kind in _WORDISH:
                 mark = len(issues)
                 decoded = decode_word(child, unit.text_of, issues, env=env)
-                if len(issues) > mark or any(c in w for w in decoded for c in "*?["):
-                    words = None  # an expansion or a glob: values not known
-                else:
+                if len(issues) == mark:
                     words.extend(decoded)
-        saved = ctx.values
-        if body is None or not name or words is None or not words or len(words) > _MAX_LOOP_VALUES:
-            ctx.values = ctx.values.assign(name, None) if name else ctx.values
-            self.descend(unit, node, ctx, level)
-        else:
-            for word in words:
-                ctx.values = ctx.values.assign(name, Value(word))
-                self.descend(unit, body, ctx, level)
+        saved, cwd, marks = ctx.values, ctx.cwd, ctx.marks
+        entry: Any = None
+        if issues:
+            found: list[Unknown] = []
+            self.refuse(unit, issues, ctx, level, found)
+            if len(found) == len(issues):
+                entry = Soft(_shapes().widest([m.shape for m in found]))
+        elif len(words) > _MAX_LOOP_VALUES:
+            entry = Soft(_shapes().literal_shape(words))
+        ctx.marks = marks + (_INNER,)
+        try:
+            if body is None or not name:
+                self.complex("for loop without a body")
+                self.descend(unit, node, ctx, level)
+            elif issues or len(words) > _MAX_LOOP_VALUES:
+                ctx.values = ctx.values.assign(name, entry)
+                self.loop_body(unit, body, ctx, level)
+            else:
+                for index, word in enumerate(words):
+                    ctx.values = ctx.values.assign(name, Value(word))
+                    before = len(self.commands)
+                    self.descend(unit, body, ctx, level)
+                    if index:
+                        self.repeats += len(self.commands) - before  # the same text again, not more of it
+        finally:
+            ctx.marks = marks
         ctx.values = after_merge(ctx.values, saved)
+        if ctx.cwd != cwd and (issues or len(words) > _MAX_LOOP_VALUES):
+            _lost_cwd(ctx)  # it may have run no times
+
+    def loop_body(self, unit: _Unit, node: Any, ctx: _Ctx, level: int, again: bool = True) -> None:
+        """Walk a body; when it writes variables, walk it once more as a later iteration
+        sees them (each written name an unknown value there)."""
+        start = ctx.values
+        self.descend(unit, node, ctx, level)
+        changed = ctx.values.changed(start) if again else set()
+        if changed and "*" not in changed:
+            values = ctx.values
+            for written in changed:
+                values = values.assign(written, Soft(_shapes().TEXT))
+            ctx.values = values
+            self.descend(unit, node, ctx, level)
 
     def descend(self, unit: _Unit, node: Any, ctx: _Ctx, level: int) -> None:
         """Best effort inside a construct we do not interpret: find every command."""
@@ -582,17 +643,48 @@ class _Walker:
             elif child.named_child_count:
                 self.descend(unit, child, ctx, level + 1)
 
-    def refuse(self, unit: _Unit, issues: list[tuple[str, Any]], ctx: _Ctx, level: int) -> None:
+    def refuse(self, unit: _Unit, issues: list[tuple[str, Any]], ctx: _Ctx, level: int,
+               marks: list[Unknown] | None = None) -> None:
         """Record each non-literal part as a reason, and still extract the commands that
-        run inside it (``$(…)``, ``<(…)``, ``${x:-$(…)}`` …)."""
+        run inside it (``$(…)``, ``<(…)``, ``${x:-$(…)}`` …). A part whose value is an
+        unknown bastion can follow (:meth:`soft_shape`) is a soft reason: it is added to
+        ``marks`` (the command holding it) and the commands inside are marked too."""
         for what, inode in issues:
-            self.complex(what)
+            shape = self.soft_shape(unit, inode, ctx.values) if marks is not None and inode is not None else None
+            self.complex(what, soft=shape is not None)
             if inode is None:
                 continue
+            if shape is not None and marks is not None:
+                marks.append(Unknown("word", unit.text_of(inode), shape, shape != "fd" and _unquoted(inode)))
             if inode.type in _SUBSTITUTIONS:
-                self.substitution(unit, inode, ctx, level + 1)
+                inner = ctx
+                if shape is not None:
+                    inner = ctx.copy()
+                    inner.marks = ctx.marks + (_INNER,)
+                self.substitution(unit, inode, inner, level + 1)
             elif inode.named_child_count:
                 self.descend(unit, inode, ctx, level + 1)
+
+    def soft_shape(self, unit: _Unit, node: Any, values: Values) -> str | None:
+        """The shape of an unknown value bastion can follow (:mod:`.shapes`), or None:
+        ``$(…)`` and backticks (their commands are walked and judged), ``<(…)`` (a file
+        to read: ``fd``), ``$!``/``$?``/``$$`` (numbers), a variable holding such a value,
+        and arithmetic over known numbers."""
+        kind = node.type
+        if kind == "command_substitution":
+            return _shapes().output_shape(_inner_stages(unit, node))
+        if kind == "process_substitution":
+            return "fd" if unit.text_of(node).startswith("<(") else None
+        if kind in ("simple_expansion", "expansion"):
+            text = unit.text_of(node)
+            if text in _NUMBER_SPECIALS:
+                return _shapes().NUMBER
+            name = text[2:-1] if text.startswith("${") and text.endswith("}") else text[1:]
+            entry = values.get(name) if name.isidentifier() else None
+            return entry.shape if isinstance(entry, Soft) else None
+        if kind == "arithmetic_expansion" and _arithmetic_of_numbers(unit.text_of(node), values):
+            return _shapes().NUMBER
+        return None
 
     def substitution(self, unit: _Unit, node: Any, ctx: _Ctx, level: int) -> None:
         """Commands inside ``$(…)``, backticks, ``<(…)``: they run too."""
@@ -948,8 +1040,11 @@ class _Walker:
                             del unit.words[k]
                             break
                 io_number = None
+        marks: list[Unknown] = []
         if issues:
-            self.refuse(unit, issues, ctx, level)
+            self.refuse(unit, issues, ctx, level, marks)
+            if marks:
+                argv = _stand_in(argv, marks)
         if env.assigned:  # ${X:=word} sets X in this shell
             for name, value in env.assigned:
                 ctx.values = ctx.values.assign(name, value)
@@ -964,7 +1059,11 @@ class _Walker:
         stdin = heredoc[0] if heredoc and heredoc[1] else None
         before = len(self.commands)
         self.literal_argv = not issues
-        self.emit(unit, argv, assigns, redirects, ctx, shown, level, stdin)
+        outer_marks, self.marks_next = self.marks_next, marks
+        try:
+            self.emit(unit, argv, assigns, redirects, ctx, shown, level, stdin)
+        finally:
+            self.marks_next = outer_marks
         out = self.literal_out if len(self.commands) == before + 1 else None
         self.literal_out = out
         for kind, tnode in trailing:
@@ -1067,7 +1166,26 @@ class _Walker:
         self.assigned = self.assigned_value(name, value, items, seen_op, len(issues) == mark, env)
         if extended is not None:
             self.assigned = None  # what NAME holds now includes what it inherited: not known
+        elif len(issues) > mark and env is not None and name:
+            self.assigned = self.soft_value(unit, name, value, issues, mark, env)
         return name, value
+
+    def soft_value(self, unit: _Unit, name: str, value: str, issues: list[tuple[str, Any]], mark: int,
+                   env: Scope) -> Soft | None:
+        """``x=$(cmd)``, ``PID=$!``: NAME holds an unknown value bastion can follow (its
+        uses are judged where they land), unless NAME steers which code runs (``PATH``,
+        ``LD_PRELOAD``: then the value stays a reason no analysis answers)."""
+        shapes: list[str] = []
+        for _what, inode in issues[mark:]:
+            shape = self.soft_shape(unit, inode, env.values) if inode is not None else None
+            if shape is None:
+                return None
+            shapes.append(shape)
+        if is_dangerous_env(name) or name in EMBEDDED_ENV_VARS:
+            issues.append((f"unknown value for {name}", None))
+            return None
+        whole = len(issues) == mark + 1 and issues[mark][1] is not None and unit.text_of(issues[mark][1]) == value
+        return Soft(shapes[0] if whole else _shapes().TEXT)
 
     def extends_inherited(self, name: str, value: str, issues: list[tuple[str, Any]], mark: int,
                           env: Scope | None) -> str | None:
@@ -1239,8 +1357,20 @@ class _Walker:
                 assigns.append(self.assignment(unit, child, issues, ctx.scope(), bare=True))  # a=r b=$a: in order
                 if assigns[-1][0]:
                     ctx.values = ctx.values.assign(assigns[-1][0], self.assigned)
-        self.refuse(unit, issues, ctx, level)
-        self.emit(unit, [], assigns, [], ctx, unit.text_of(node), level)
+        self.marked_emit(unit, issues, ctx, level, [], assigns, unit.text_of(node))
+
+    def marked_emit(self, unit: _Unit, issues: list[tuple[str, Any]], ctx: _Ctx, level: int, argv: list[str],
+                    assigns: list[tuple[str, str]], text: str, persistent: list[tuple[str, str]] | None = None) -> None:
+        """:meth:`refuse` the issues, then emit the command with the unknowns it holds."""
+        marks: list[Unknown] = []
+        self.refuse(unit, issues, ctx, level, marks)
+        if marks and argv:
+            argv = _stand_in(argv, marks)
+        outer, self.marks_next = self.marks_next, marks
+        try:
+            self.emit(unit, argv, assigns, [], ctx, text, level, persistent=persistent)
+        finally:
+            self.marks_next = outer
 
     def declaration(self, unit: _Unit, node: Any, ctx: _Ctx, level: int) -> None:
         """``export A=1 B``, ``local x``, ``unset X``: literal words only."""
@@ -1272,8 +1402,7 @@ class _Walker:
                 unit.words.append(Word(text_of(child), " ".join(values), len(argv) - len(values), len(values)))
             else:
                 issues.append((kind.replace("_", " "), child))
-        self.refuse(unit, issues, ctx, level)
-        self.emit(unit, argv, [], [], ctx, text_of(node), level, persistent=assigns)
+        self.marked_emit(unit, issues, ctx, level, argv, [], text_of(node), persistent=assigns)
         if written:
             ctx.values = _declared(ctx.values, argv, written)
 
@@ -1306,8 +1435,7 @@ class _Walker:
                 unit.words.append(Word(text_of(leaf), " ".join(values), len(argv) - len(values), len(values)))
             else:
                 issues.append((f"{kind!r} inside [ … ]", leaf))
-        self.refuse(unit, issues, ctx, level)
-        self.emit(unit, argv, [], [], ctx, text_of(node), level)
+        self.marked_emit(unit, issues, ctx, level, argv, [], text_of(node))
 
     # ----------------------------------------------------------------- emitting
 
@@ -1433,6 +1561,11 @@ class _Walker:
         if name in PRODUCERS and (peeled is None or OUTPUT_WRAPPERS.issuperset(peeled.wrappers)):
             self.produce(effective, fed, redirects, cwd, ctx)
         if name in _CD and (peeled is None or set(peeled.wrappers) <= _CD_WRAPPERS):
+            if self.marks_next and any(m.kind == "word" and m.raw in arg for m in self.marks_next
+                                       for arg in effective[1:]):
+                _lost_cwd(ctx)  # the folder is the text of ``$(…)``: what runs there is marked
+                ctx.values = ctx.values.moved(None)
+                return
             _track_cd(ctx, effective)
         elif name in ("source", ".") and len(effective) > 1:
             ctx.values = ctx.values.wipe()  # a file bastion cannot read may set anything
@@ -1473,6 +1606,8 @@ class _Walker:
                recorded: bool = False) -> None:
         """Parse a shell string again; its commands replace the wrapper command (unless
         the caller ``recorded`` it already)."""
+        if self.marks_next and any(m.kind == "word" and m.raw in script for m in self.marks_next):
+            self.complex("the output of a substitution is run as shell code")
         if ctx.reparse + 1 > MAX_DEPTH:
             self.complex(f"shell strings nested more than {MAX_DEPTH} levels deep")
             if not recorded:
@@ -1673,6 +1808,7 @@ class _Walker:
             "pipeline": ctx.pipe[0],
             "pipe_index": ctx.pipe[1],
             "background": ctx.background,
+            "unknowns": (*ctx.marks, *self.marks_next) if ctx.marks or self.marks_next else (),
         })
         self.commands.append(cmd)
         unit.commands.append(cmd)
@@ -1682,10 +1818,116 @@ class _Walker:
 
 # --------------------------------------------------------------------------- helpers
 
+#: Marks of commands inside ``$(…)``, a loop or an ``if``, and of commands run in a
+#: folder a ``cd`` to unknown text reached (:class:`~.script.Unknown`).
+_INNER = Unknown("inner")
+_CWD = Unknown("cwd")
+#: Special parameters that hold a number: the last background job, the exit status, the shell.
+_NUMBER_SPECIALS = frozenset({"$!", "$?", "$$"})
+_ARITH_TOKEN = re.compile(r"\s*(?:(\d+)|\$?\{?([A-Za-z_]\w*)\}?|(\*\*|<<|>>|<=|>=|==|!=|&&|\|\||[-+*/%()<>!~^&|?:]))")
+_SHAPES: Any = None
+
+
+def _shapes() -> Any:
+    """:mod:`.shapes`, imported when an unknown value is first met."""
+    global _SHAPES
+    if _SHAPES is None:
+        from . import shapes
+
+        _SHAPES = shapes
+    return _SHAPES
+
+
+def _stand_in(argv: list[str], marks: list[Unknown]) -> list[str]:
+    """A number inside a word stands for a number: ``sed -n "$((n+20))p"`` is judged as
+    ``sed -n 12345p`` (any number there does the same). A word that is only the unknown
+    (``$x`` as a program, ``kill $!``) and other unknown text stay as written."""
+    numbers = sorted({m.raw for m in marks if m.kind == "word" and m.shape == "number"}, key=len, reverse=True)
+    if not numbers:
+        return argv
+    out = []
+    for word in argv:
+        if word not in numbers:
+            for raw in numbers:
+                word = word.replace(raw, "12345")
+        out.append(word)
+    return out
+
+
+def _lost_cwd(ctx: _Ctx) -> None:
+    """A ``cd`` that may or may not have run: the folder is not known, and what runs
+    there is marked (it must be harmless wherever it runs)."""
+    ctx.cwd = UNKNOWN_CWD
+    if _CWD not in ctx.marks:
+        ctx.marks = ctx.marks + (_CWD,)
+
+
+def _unquoted(node: Any) -> bool:
+    """An expansion outside double quotes is split on blanks (it may become several words)."""
+    parent = node.parent
+    return parent is None or parent.type != "string"
+
+
+def _inner_stages(unit: _Unit, node: Any) -> list[list[str]] | None:
+    """The literal words of each pipeline stage inside ``$(…)`` (None when not plain)."""
+    named = [c for c in node.named_children if c.type != "comment"]
+    if len(named) != 1:
+        return None
+    stmt = named[0]
+    if stmt.type == "redirected_statement":
+        bodies = [c for c in stmt.named_children if c.type not in _REDIRECTS]
+        if len(bodies) != 1:
+            return None
+        stmt = bodies[0]
+    stages = [c for c in stmt.named_children if c.type != "comment"] if stmt.type == "pipeline" else [stmt]
+    out: list[list[str]] = []
+    for stage in stages:
+        if stage.type == "redirected_statement":
+            bodies = [c for c in stage.named_children if c.type not in _REDIRECTS]
+            stage = bodies[0] if len(bodies) == 1 else stage
+        if stage.type != "command":
+            return None
+        argv: list[str] = []
+        issues: list[tuple[str, Any]] = []
+        for child in stage.named_children:
+            target = child.children[0] if child.type == "command_name" and child.child_count == 1 else child
+            if target.type in _REDIRECTS:
+                continue
+            if target.type not in _WORDISH:
+                return None
+            argv.extend(decode_word(target, unit.text_of, issues))
+        if issues or not argv:
+            return None
+        out.append(argv)
+    return out
+
+
+def _arithmetic_of_numbers(text: str, values: Values) -> bool:
+    """``$((line+20))`` where every name holds a number: the result is a number. A name
+    holding other text is evaluated as an expression (``a[$(cmd)]`` runs cmd); assignments
+    (``=``, ``++``) change the shell: both are refused."""
+    inner = text[3:-2] if text.startswith("$((") and text.endswith("))") else None
+    if inner is None or "++" in inner or "--" in inner:
+        return False
+    pos = 0
+    while pos < len(inner):
+        match = _ARITH_TOKEN.match(inner, pos)
+        if match is None or match.end() == pos:
+            return inner[pos:].strip() == ""
+        name = match.group(2)
+        if name is not None:
+            entry = values.get(name)
+            number = isinstance(entry, Value) and entry.items is None and entry.text.strip().lstrip("-").isdigit()
+            if not number and not (isinstance(entry, Soft) and entry.shape == "number"):
+                return False
+        pos = match.end()
+    return True
+
+
 
 #: The fields :meth:`_Walker.record` always passes.
 _RECORDED = ("argv", "assignments", "redirects", "wrappers", "cwd", "origin", "text", "depth", "pipeline",
-             "pipe_index", "background")
+             "pipe_index", "background", "unknowns")
 _new_command: Callable[[dict[str, Any]], SimpleCommand] = fast_factory(SimpleCommand, _RECORDED)
 _new_script: Callable[[dict[str, Any]], Script] = fast_factory(Script, ("commands", "findings", "source"))
 
@@ -1922,6 +2164,8 @@ def _declared(values: Values, argv: list[str], written: list[tuple[str, Any]]) -
                 values = values.assign(name, old._replace(exported=True))
         elif value is None or not keeps:
             values = values.assign(name, None)
+        elif isinstance(value, Soft):
+            values = values.assign(name, value)  # unknown either way; a child shell does not see it
         else:
             values = values.assign(name, value._replace(exported=value.exported or export))
     return values
@@ -1936,7 +2180,9 @@ def _read_into(values: Values, head: str, argv: list[str]) -> Values:
     names |= {"REPLY"} if head == "read" else set()
     if head == "let":
         names |= {a.split("=", 1)[0].rstrip("+-*/%") for a in argv[1:] if "=" in a}
-    return values.forget(names)
+    for name in names:
+        values = values.assign(name, Soft(_shapes().TEXT))  # unknown text, followed where it lands
+    return values
 
 
 def _error_reason(root: Any, text_of: Callable[[Any], str], label: str) -> str:
@@ -2002,14 +2248,15 @@ def _parse(command: str) -> Script | TooComplex:
     if walker.reasons:
         reasons.extend(r for r in walker.reasons if r not in reasons)
     commands = tuple(walker.commands)
-    if len(commands) - walker.file_commands > MAX_COMMANDS:
-        reasons.append(f"more than {MAX_COMMANDS} commands ({len(commands) - walker.file_commands})")
+    if len(commands) - walker.file_commands - walker.repeats > MAX_COMMANDS:
+        reasons.append(f"more than {MAX_COMMANDS} commands ({len(commands) - walker.file_commands - walker.repeats})")
     if findings:
         findings = _dedupe(findings)
     if reasons:
         reason = reasons[0] if len(reasons) == 1 else f"{reasons[0]} (and {len(reasons) - 1} more)"
         reason = _printable(reason)
-        return TooComplex(reason, partial=commands, findings=tuple(findings), source=command, code=_code(walker))
+        return TooComplex(reason, partial=commands, findings=tuple(findings), source=command, code=_code(walker),
+                          soft=not walker.hard and len(reasons) == len(walker.reasons))
     if len(walker.units) > 1:
         return _new_script({"commands": commands, "findings": tuple(findings), "source": command, "code": _code(walker)})
     return _new_script({"commands": commands, "findings": tuple(findings), "source": command})

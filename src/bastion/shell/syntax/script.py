@@ -9,8 +9,23 @@ found even inside loops and substitutions).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from ...model import Finding
+
+
+class Unknown(NamedTuple):
+    """Why a command depends on something bastion does not know, for the analysis to
+    judge (:mod:`bastion.shell.meaning.unknowns`). ``kind``: ``word`` (an argument holds
+    text a substitution, a loop or ``$!`` gives: ``raw`` as written, ``shape`` what that
+    text can look like, ``split`` when unquoted, so it may become several words),
+    ``inner`` (the command runs inside ``$(…)``, a loop or an ``if``: it must itself be
+    harmless), ``cwd`` (it runs in a folder a ``cd`` to such text reached)."""
+
+    kind: str
+    raw: str = ""
+    shape: str = ""
+    split: bool = False
 
 
 @dataclass(frozen=True)
@@ -60,6 +75,8 @@ class SimpleCommand:
     pipe_index: int = 0
     #: True when the command runs in the background (``cmd &``).
     background: bool = False
+    #: What it depends on that is not known (only in a :class:`TooComplex` that is ``soft``).
+    unknowns: tuple[Unknown, ...] = ()
 
     @property
     def name(self) -> str:
@@ -98,6 +115,9 @@ class TooComplex:
     #: to a shell, scripts written then run), each with the commands extracted from it:
     #: what only the raw text shows (a fork bomb's function) is looked for in them too.
     code: tuple[tuple[str, tuple[SimpleCommand, ...]], ...] = ()
+    #: Every reason is an unknown value (``$(…)``, a loop, ``$!``) whose uses the commands'
+    #: ``unknowns`` list: the analysis may find them all harmless and judge the commands.
+    soft: bool = False
 
     complex: bool = field(default=True, init=False)
 

@@ -29,7 +29,7 @@ from typing import Any, NamedTuple
 
 from .unwrap import SHELLS
 
-__all__ = ["Value", "Values", "Scope", "UNSET", "EMPTY", "MAX_NAMES", "ARGS", "after_merge", "default_scope",
+__all__ = ["Value", "Soft", "Values", "Scope", "UNSET", "EMPTY", "MAX_NAMES", "ARGS", "after_merge", "default_scope",
            "pwd_value", "positional"]
 
 #: More names than this on one line: the rest are unknown (keeps each write bounded).
@@ -58,6 +58,15 @@ class Value(NamedTuple):
     #: Known only as a command name: ``$SHELL`` runs *a* shell (``sh`` stands for it),
     #: but which file it is, bastion does not know (as an argument it stays unknown).
     command: bool = False
+
+
+class Soft(NamedTuple):
+    """A value bastion cannot know, from a source it can follow: the output of ``$(…)``,
+    a loop over words it cannot list, ``$!``, ``read``. It still decodes as unknown (the
+    word keeps its "too complex" reason); the parser marks where it lands so the
+    analysis can find that place harmless (:mod:`bastion.shell.syntax.shapes`: ``shape``)."""
+
+    shape: str
 
 
 class _Unset:
