@@ -164,6 +164,26 @@ NODE_OPTIONS_HARMLESS: frozenset[str] = frozenset({
     "--unhandled-rejections", "--expose-gc", "--max-http-header-size", "--dns-result-order", "--no-experimental-fetch",
 })
 
+#: Compiler and linker flag variables, and the flags in them that only add search paths
+#: (``-I``, ``-L``, ``-l``), define or undefine macros (``-D``, ``-U``) or set optimisation,
+#: debug info, warnings, position independence, the target CPU or the language standard
+#: (``CFLAGS="-I/opt/conda/include/python3.11" python setup.py build_ext``). Not here, as
+#: they load or run other programs or files: ``-fplugin=``, ``-B``, ``-wrapper``,
+#: ``-specs=``, ``-include``, ``-fuse-ld=``, ``-Xclang``, and ``-Wl,``/``-Wa,``/``-Wp,``
+#: (handed on to the linker, assembler or preprocessor).
+COMPILER_FLAG_VARS: frozenset[str] = frozenset({"CFLAGS", "CXXFLAGS", "CPPFLAGS", "LDFLAGS", "OBJCFLAGS", "FFLAGS"})
+COMPILER_FLAGS_HARMLESS: tuple[str, ...] = ("-I", "-L", "-l", "-D", "-U", "-O", "-W", "-g", "-std=", "-fno-",
+                                            "-march=", "-mtune=")
+COMPILER_FLAGS_EXACT: frozenset[str] = frozenset({"-fPIC", "-fpic", "-fPIE", "-fpie", "-m32", "-m64", "-pthread"})
+
+
+def _harmless_compiler_flag(word: str) -> bool:
+    if word in COMPILER_FLAGS_EXACT:
+        return True
+    # a bare ``-I`` takes the next word as its folder; ``-Wl,…`` hands options to the linker
+    return word.startswith(COMPILER_FLAGS_HARMLESS) and word not in ("-I", "-L", "-l", "-D", "-U") \
+        and not (word.startswith("-W") and "," in word)
+
 
 #: Characters that make a value more than one program's name (arguments, shell syntax).
 _SHELL_TEXT = frozenset(";|&$`<>(){}'\"\\*?[]#~!%")
@@ -174,7 +194,7 @@ def harmless_value(name: str, value: str) -> bool:
     named by one program's name (``PAGER=cat``; the shell reads that value as a command,
     ``embedded.ENV_VARS``, so ``PAGER=sh`` is still judged as a shell), a literal import
     path (``PYTHONPATH=src``; where it points is judged by the shell analysis),
-    ``GOFLAGS=-count=1``, ``NODE_OPTIONS=--experimental-vm-modules``."""
+    ``GOFLAGS=-count=1``, ``NODE_OPTIONS=--experimental-vm-modules``, ``CFLAGS=-O2 -I/x``."""
     from .embedded import ENV_VARS as READ_AS_COMMAND
 
     upper = name.upper()
@@ -189,6 +209,9 @@ def harmless_value(name: str, value: str) -> bool:
     if upper == "NODE_OPTIONS":
         words = value.split()
         return bool(words) and all(w.split("=", 1)[0] in NODE_OPTIONS_HARMLESS for w in words)
+    if upper in COMPILER_FLAG_VARS:  # known only when it runs (``-I$X``): may hold more flags
+        words = value.split()
+        return bool(words) and "$" not in value and "`" not in value and all(map(_harmless_compiler_flag, words))
     return False
 
 
