@@ -283,6 +283,8 @@ def _not_made_yet(f: Facts, path: str, ctx: Ctx) -> bool:
     if at < 0:
         return False
     before = ctx.source[:at]
+    if f.cmd.origin != "top" and _SHELL_OPENING.fullmatch(before):
+        return True  # ``zsh -lc './x -V'``: only the shell that runs it comes before it
     name = path.rsplit("/", 1)[-1]
     import re
 
@@ -295,6 +297,10 @@ def _not_made_yet(f: Facts, path: str, ctx: Ctx) -> bool:
         if g.name in C.PAGERS or g.name in C.INTERACTIVE:  # a pager or editor writes what its user types
             return False
     return True
+
+
+#: A line that so far only opens a shell's command string (``/bin/zsh -lc '``).
+_SHELL_OPENING = LazyPattern(r"\s*(?:[\w./-]*/)?(?:ba|z|da|k)?sh(?:\s+-[a-zA-Z]+)*?\s+-[a-zA-Z]*c[a-zA-Z]*\s+['\"]\s*")
 
 
 SHELL_WORD = LazyPattern(r"(?:^|[\s\"'(/!])(?:ba|z|da|k)?sh\b(?!\.)")

@@ -102,6 +102,8 @@ def check_interpreter(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
     if module is not None:
         _python_module(f, module, operands, ctx)
         return
+    if not operands and args and all(a in C.VERSION_OPTIONS.get(f.name, ()) or a == "--version" for a in args):
+        return  # ``.venv/bin/python -V`` prints a version (the file itself was read: ``facts.exec_file``)
     if not operands or operands[0] in STDIN_FILES:
         if read_stdin_program(f, ctx):
             return
