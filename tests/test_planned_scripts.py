@@ -123,3 +123,17 @@ def test_here_documents_are_matched_to_their_writers() -> None:
     parsed = parse(source)
     files = literal_files(parsed.commands, source, "/w", "/h")  # type: ignore[union-attr]
     assert files == {"/w/a.py": "A\n", "/w/b.sh": "B\n", "/w/d.py": "D\n", "/w/e.py": "D\n"}
+
+
+def test_a_body_after_the_run_on_the_same_line_is_the_script(setup: tuple[object, str, str]) -> None:
+    """``cat <<'PY' > f.py && python f.py`` with the body on the following lines: bash
+    reads the body after the line, before running it."""
+    command = "cat <<'PY' > $S/same_line.py && python $S/same_line.py\nprint('same line')\nPY"
+    assert _decide(setup, command, Mode.DEFAULT)[0] == "allow"
+    evil = "cat <<'PY' > $S/same_line2.py && python $S/same_line2.py\nimport shutil, os\nshutil.rmtree(os.path.expanduser('~'))\nPY"
+    assert _decide(setup, evil, Mode.BYPASS)[0] == "deny"
+
+
+def test_an_expanded_rewrite_forgets_the_literal_text(setup: tuple[object, str, str]) -> None:
+    command = "cat > $S/twice.py <<'EOF'\nprint(1)\nEOF\ncat > $S/twice.py <<EOF\n$(cat src/app.py)\nEOF\npython $S/twice.py"
+    assert _decide(setup, command, Mode.ACCEPT_EDITS)[0] != "allow"

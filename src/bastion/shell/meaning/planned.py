@@ -35,10 +35,13 @@ LITERAL_WRITERS = frozenset({"cat", "tee"})
 _KEEPS_TEXT = frozenset({"cd", "mkdir", "chmod", "pushd", "popd"})
 
 
-def literal_files(commands: Sequence[SimpleCommand], source: str, cwd: str, home: str) -> dict[str, str]:
+def literal_files(commands: Sequence[SimpleCommand], source: str, cwd: str, home: str, *,
+                  prefix: bool = False) -> dict[str, str]:
     """Resolved path → text for every file the line writes with ``cat > FILE <<'EOF'``
     (or ``cat <<'EOF' > FILE``, ``tee FILE <<'EOF'``) from a literal body. Empty when
-    the here-documents in ``source`` cannot be matched to the parsed commands one to one."""
+    the here-documents in ``source`` cannot be matched to the parsed commands one to one
+    (``prefix``: ``commands`` are the first commands of ``source``'s, so here-documents
+    of later commands may be left over)."""
     from .inline import here_documents
     from .paths import resolve
 
@@ -57,12 +60,15 @@ def literal_files(commands: Sequence[SimpleCommand], source: str, cwd: str, home
             return {}
         literal, body = queue[index]
         targets = _targets(cmd)
-        if not literal or targets is None:
+        if targets is None:
             continue
         base = resolve(cmd.cwd or ".", cwd, home)
         for target in targets:
-            files[resolve(target, base, home)] = body + "\n"
-    if any(taken.get(name, 0) != len(queue) for name, queue in bodies.items()):
+            if literal:
+                files[resolve(target, base, home)] = body + "\n"
+            else:  # text the shell expands when it writes: no longer known
+                files.pop(resolve(target, base, home), None)
+    if not prefix and any(taken.get(name, 0) != len(queue) for name, queue in bodies.items()):
         return {}
     return files
 
@@ -85,20 +91,20 @@ def planned_files(f: Facts, path: str, ctx: Ctx) -> dict[str, str] | None:
     of them and nothing between the write and the run can change them; None otherwise."""
     if f.cmd.origin != "top" or not ctx.source or "<<" not in ctx.source:
         return None
-    at = ctx.source.rfind(f.cmd.text) if f.cmd.text else -1
-    if at <= 0:
-        return None
     from ..syntax.parse import parse
     from ..syntax.script import Script
 
-    before = ctx.source[:at].rstrip().rstrip("&|;(").rstrip()
-    parsed = parse(before)
+    parsed = parse(ctx.source)
     if not isinstance(parsed, Script):
         return None
-    files = literal_files(parsed.commands, before, ctx.cwd, ctx.home)
+    runs = [i for i, cmd in enumerate(parsed.commands) if cmd.argv == f.cmd.argv and cmd.cwd == f.cmd.cwd]
+    if len(runs) != 1:  # run twice, the first run may rewrite the file for the second
+        return None
+    before = parsed.commands[:runs[0]]
+    files = literal_files(before, ctx.source, ctx.cwd, ctx.home, prefix=True)
     if path not in files:
         return None
-    for cmd in parsed.commands:
+    for cmd in before:
         if cmd.name in _KEEPS_TEXT or (cmd.name in LITERAL_WRITERS and _targets(cmd) and any(r.op in ("<<", "<<-") for r in cmd.redirects)):
             continue
         g = ctx.analyser.classify(cmd, ctx)
