@@ -62,6 +62,37 @@ def _absolute(path: str, cwd: str, home: str) -> str:
     return path
 
 
+#: Linux answers "where does this path lead" in three system calls: the path opened with
+#: ``O_PATH`` (no read, no device side effect), its ``/proc/self/fd`` link read back.
+#: None until first use, then whether this system can.
+_KERNEL_REAL: bool | None = None
+
+
+def _realpath(path: str) -> str:
+    """``os.path.realpath(path)``, asked of the kernel where it can answer: one lstat per
+    component is the larger part of resolving a path. What does not open — a missing
+    tail, a dangling link, a loop, a folder without search permission — goes to
+    ``os.path.realpath``, which resolves what exists and keeps the rest."""
+    global _KERNEL_REAL
+    if _KERNEL_REAL is None:
+        _KERNEL_REAL = hasattr(os, "O_PATH") and os.path.isdir("/proc/self/fd")
+    if _KERNEL_REAL:
+        try:
+            fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
+        except (OSError, ValueError):
+            pass
+        else:
+            try:
+                real = os.readlink(f"/proc/self/fd/{fd}")
+            except OSError:
+                real = ""
+            finally:
+                os.close(fd)
+            if real.startswith(_SEP) and not real.endswith(" (deleted)"):
+                return real
+    return os.path.realpath(path)
+
+
 def resolve_path(path: str, *, cwd: str, home: str) -> str:
     """The real absolute path ``path`` names when used from ``cwd``.
 
@@ -86,7 +117,7 @@ def resolve_path(path: str, *, cwd: str, home: str) -> str:
     except Exception:  # noqa: BLE001 - odd input must not raise; fall back to cwd
         return _lexical(cwd if isinstance(cwd, str) and cwd.startswith(_SEP) else _SEP)
     try:
-        return _lexical(os.path.realpath(absolute))
+        return _lexical(_realpath(absolute))
     except Exception:  # noqa: BLE001 - e.g. RecursionError on absurd link chains
         return _lexical(absolute)
 
