@@ -482,8 +482,46 @@ def _check_access(f: Facts, access: PathAccess, ctx: Ctx, dumps: bool) -> None:
     elif op == WRITE:
         f.at_least(L)
         f.hit("CAT033", f"{f.label} ({path})")
-    if not f.cmd.argv and op == WRITE and _bare_redirect(f.cmd) and not any(r.op in (">>", "&>>") for r in f.cmd.redirects):
+    if op == WRITE and _empties(f) and not _scratch_file(path, ctx):
         f.hit("CAT030", f"{f.label} (empties {path})")
+
+
+def _empties(f: Facts) -> bool:
+    """The command's file redirection leaves the file empty: ``> file`` on its own, or a
+    command that prints nothing (``: > f``, ``true > f``, ``cat /dev/null > f``, ``echo -n
+    > f``, ``printf '' > f``) — the same edit, whatever it is spelled as. Appending
+    (``>>``) changes nothing."""
+    cmd = f.cmd
+    if not any(r.writes and r.op not in (">>", "&>>") for r in cmd.redirects):
+        return False
+    if not cmd.argv:
+        return _bare_redirect(cmd)
+    args = cmd.argv[1:]
+    return f.name in (":", "true", "false") or (f.name, args) in _PRINTS_NOTHING
+
+
+#: Commands with arguments that print nothing.
+_PRINTS_NOTHING = frozenset({("cat", ("/dev/null",)), ("echo", ("-n",)), ("printf", ("",)), ("echo", ("-n", ""))})
+
+
+def _scratch_file(path: str, ctx: Ctx) -> bool:
+    """Emptying ``path`` loses nothing anyone keeps: it does not exist yet, or it is a
+    workspace file git does not track or a plain file below a temp directory (the
+    agent's scratch, as for deletes: ``files.tracked``)."""
+    import os
+    import stat
+
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return True
+    if not stat.S_ISREG(info.st_mode):
+        return False
+    if ctx.inside(path):
+        from ...files.tracked import untracked_file
+
+        return untracked_file(path) is True
+    return is_temp(path)
 
 
 def _bare_redirect(cmd: SimpleCommand) -> bool:
