@@ -24,8 +24,14 @@ Or, for the current directory's settings, the ready-made ``agent_sdk.can_use_too
 ``agent_sdk.hook_matcher()``.
 
 An ``ask`` goes to ``approve(call, decision) -> bool`` when you pass one; without it the
-call is denied, because an SDK program usually has nobody to ask. The SDK is imported
-only when a matcher or a permission result is built.
+call is denied, because an SDK program usually has nobody to ask. With both ways wired,
+one call is decided (and ``approve`` asked) once: the hook keeps its decision for the
+call's ``tool_use_id``, and ``can_use_tool``, which Claude Code may still consult after
+the hook allowed, answers from it. The SDK is imported only when a matcher or a
+permission result is built.
+
+Claude Code shows a hook's deny to the model as "PreToolUse:Bash hook error: <reason>",
+so the reason says it is bastion's decision, not a failure (:func:`denial`).
 """
 
 from __future__ import annotations
@@ -56,6 +62,8 @@ class BastionPermissions:
         self.cwd = os.path.abspath(cwd or os.getcwd())
         self.approve = approve
         self.guards = _Guards(guard, env)
+        #: The hook's decisions by ``tool_use_id``, for ``can_use_tool`` on the same call.
+        self.settled: dict[str, Decision] = {}
 
     def decide(self, tool: str, tool_input: Mapping[str, Any], *, cwd: str | None = None,
                session_id: str = "", mode: Any = None) -> Decision:
@@ -69,13 +77,15 @@ class BastionPermissions:
         """The SDK's ``can_use_tool`` callback (only sees calls Claude Code would ask about)."""
         from claude_agent_sdk import PermissionResultAllow, PermissionResultDeny
 
+        tool_use_id = getattr(context, "tool_use_id", None)
+        decision = self.settled.pop(tool_use_id, None) if tool_use_id else None
         try:
-            decision = self.decide(tool_name, tool_input)
+            decision = decision or self.decide(tool_name, tool_input)
         except Exception as exc:  # noqa: BLE001 - fail closed
             return PermissionResultDeny(message=f"bastion could not check this call ({type(exc).__name__}: {exc})")
         if decision.verdict is Verdict.ALLOW:
             return PermissionResultAllow()
-        return PermissionResultDeny(message=f"bastion: {decision.reason}", interrupt=decision.interrupt)
+        return PermissionResultDeny(message=denial(decision), interrupt=decision.interrupt)
 
     # -- PreToolUse hook ----------------------------------------------------------
 
@@ -94,11 +104,15 @@ class BastionPermissions:
             )
         except Exception as exc:  # noqa: BLE001 - fail closed
             return _pre_tool_output("deny", f"bastion could not check this call ({type(exc).__name__}: {exc})")
+        if tool_use_id:
+            if len(self.settled) >= MAX_SETTLED:  # calls can_use_tool never saw
+                self.settled.pop(next(iter(self.settled)))
+            self.settled[tool_use_id] = decision
         verdict: Literal["allow", "deny"] = "allow" if decision.verdict is Verdict.ALLOW else "deny"
-        out = _pre_tool_output(verdict, f"bastion: {decision.reason}")
+        out = _pre_tool_output(verdict, denial(decision) if verdict == "deny" else f"bastion: {decision.reason}")
         if decision.interrupt:
             out["continue_"] = False
-            out["stopReason"] = f"bastion: {decision.reason}"
+            out["stopReason"] = denial(decision)
         return out
 
     def hook_matcher(self, matcher: str | None = None, timeout: float | None = None) -> Any:
@@ -106,6 +120,15 @@ class BastionPermissions:
         from claude_agent_sdk import HookMatcher
 
         return HookMatcher(matcher=matcher, hooks=[self.pre_tool_use], timeout=timeout)
+
+
+#: Hook decisions kept for ``can_use_tool`` at most (oldest dropped first).
+MAX_SETTLED = 256
+
+
+def denial(decision: Decision) -> str:
+    """A deny's text for the model: bastion's policy decision, not a crashed hook."""
+    return f"bastion denied this call (a policy decision, not an error): {decision.reason}"
 
 
 def _pre_tool_output(verdict: Literal["allow", "deny"], reason: str) -> SyncHookJSONOutput:

@@ -76,6 +76,10 @@ def answer(
     }
     if updated_input is not None and event == "PreToolUse":
         out["hookSpecificOutput"]["updatedInput"] = updated_input
+    if out["hookSpecificOutput"]["permissionDecision"] == "ask":
+        # Claude Code's prompt may show its own text instead (a sensitive file) or none
+        # (Read): systemMessage puts bastion's reason in front of the person too.
+        out["systemMessage"] = reason_text(decision)
     if decision.interrupt:
         out["continue"] = False
         out["stopReason"] = reason_text(decision)

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ..approve.headless import CannotShow
 from ..hook.protocol import Reply
 from ..model import Decision, Finding, Verdict
 from . import claude_code
@@ -29,7 +30,7 @@ POST_EVENTS = ("PostToolUse",)
 #: Codex cannot put a hook's "ask" in front of a person: asks become denials.
 can_ask = False
 #: Why nobody can answer an ask here (``approve.headless.nobody_to_ask``).
-HEADLESS = "Codex cannot put a hook's question to a person"
+HEADLESS = CannotShow("Codex cannot show bastion's questions")
 ASK_STYLES = ("deny", "block")
 
 

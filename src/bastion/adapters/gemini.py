@@ -6,7 +6,8 @@ of ``settings.json``; the payload has ``tool_name`` (``run_shell_command``…),
 "deny", "reason"}`` blocks the tool and the model reads "Tool execution blocked:
 <reason>"; a hook that gives no decision — or ``"ask"``, which the tool path ignores —
 lets the tool run. So bastion always answers explicitly: ``allow`` or ``deny``, with an
-ask turned into a deny that says why. Gemini's own harmless tools (``enter_plan_mode``,
+ask turned into a deny that says why. The reason reaches only the model; a deny also
+carries it as ``systemMessage``, which Gemini shows the person ("Hook system message"). Gemini's own harmless tools (``enter_plan_mode``,
 ``ask_user`` …) are its rows of the tool catalog, each with why it is harmless
 (``model.internal_tools("gemini")``).
 """
@@ -17,6 +18,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from ..approve.headless import CannotShow
 from ..hook.protocol import Reply
 from ..model import Decision, Finding, Verdict
 from . import claude_code
@@ -26,7 +28,7 @@ POST_EVENTS = ("AfterTool",)
 #: A hook cannot make Gemini CLI ask: asks become denials.
 can_ask = False
 #: Why nobody can answer an ask here (``approve.headless.nobody_to_ask``).
-HEADLESS = "Gemini CLI cannot put a hook's question to a person"
+HEADLESS = CannotShow("Gemini CLI cannot show bastion's questions")
 
 
 _URL = re.compile(r"https?://[^\s<>\"')\]]+")
@@ -59,6 +61,8 @@ def to_call(payload: Mapping[str, Any]) -> Any:
 def answer(event: str, decision: Decision, policy: Any = None, *, asked: bool = False) -> Reply:
     reason = f"bastion: {decision.reason}"
     out: dict[str, Any] = {"decision": "allow" if decision.verdict is Verdict.ALLOW else "deny", "reason": reason}
+    if decision.verdict is not Verdict.ALLOW:
+        out["systemMessage"] = reason  # the reason goes to the model; this line is what the person sees
     if decision.interrupt:
         out["continue"] = False
         out["stopReason"] = reason
@@ -77,6 +81,7 @@ def failure(event: str, payload: Mapping[str, Any] | None, message: str) -> Repl
     """Fail closed: an explicit deny (Gemini runs the tool when a hook has no opinion)."""
     if event in POST_EVENTS:
         return Reply(stderr=message)
-    reply = Reply.json({"decision": "deny", "reason": f"{message}; denying instead of allowing"})
+    reason = f"{message}; denying instead of allowing"
+    reply = Reply.json({"decision": "deny", "reason": reason, "systemMessage": reason})
     reply.stderr = message
     return reply

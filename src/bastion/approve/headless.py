@@ -51,6 +51,22 @@ def nobody_to_ask(mode: Mode | None, *, can_prompt: bool, headless: str = "a hea
     return None
 
 
+class CannotShow(str):
+    """A ``why`` saying the client cannot show bastion's question (Codex, Gemini CLI): a
+    person may well be at the screen, so the deny must not say nobody can be asked, and
+    it says how to let the call through."""
+
+
+def _how_to_allow(decision: Decision) -> str:
+    if decision.immune:
+        return " (bastion asks a person for this in every mode: make this change yourself)"
+    if decision.suggestions:
+        import shlex  # only for this message
+
+        return f" (to allow it without asking: bastion rules add {shlex.quote(decision.suggestions[0])})"
+    return " (to allow it: run it yourself, or add an allow rule for it with bastion rules add)"
+
+
 class HeadlessApprover:
     """The one approver for where nobody can be asked: deny every ask, saying so, why
     (``why`` as :func:`nobody_to_ask` said it, when known) and what would have been
@@ -58,7 +74,10 @@ class HeadlessApprover:
 
     def __init__(self, why: str | None = None) -> None:
         self.why = why
-        if why is None:
+        self.cannot_show = isinstance(why, CannotShow)
+        if self.cannot_show:
+            self.lead = f"{why}, so this is denied; it would have asked"
+        elif why is None:
             self.lead = "nobody can be asked"
         else:
             self.lead = f"nobody can be asked here ({why}), so this is denied; it would have asked"
@@ -68,7 +87,9 @@ class HeadlessApprover:
             return decision
         source = Source.MODE if call.mode is Mode.DONT_ASK else Source.BUILTIN
         hint = ""
-        if decision.suggestions and not decision.immune:
+        if self.cannot_show:
+            hint = _how_to_allow(decision)
+        elif decision.suggestions and not decision.immune:
             hint = f" (to allow it without asking, add the rule {decision.suggestions[0]})"
         return settled(decision, Verdict.DENY, source, f"{self.lead}: {decision.reason}{hint}")
 
