@@ -18,12 +18,17 @@ if TYPE_CHECKING:
 def _verdicts(ctx: Context) -> list[Any]:
     def build() -> list[Any]:
         from .check import check_access
+        from .env_templates import made_from_templates
         from .protected import ProtectionConfig
 
         config = ProtectionConfig.from_settings(ctx.policy.section("files") or {}, env=ctx.env)
         found = []
+        templated = made_from_templates(ctx) if ctx.call.kind is Kind.SHELL else frozenset()
         for use in ctx.path_uses:
-            found.extend(check_access(use.op, use.path, workspace=ctx.workspace, home=ctx.home, config=config))
+            verdicts = check_access(use.op, use.path, workspace=ctx.workspace, home=ctx.home, config=config)
+            if use.path in templated:  # ``cp .env.example .env.local``: placeholders, nothing replaced
+                verdicts = [v for v in verdicts if v.code != "FS004"]
+            found.extend(verdicts)
         if ctx.call.kind is Kind.SEARCH:  # Grep and Glob over a credential store are judged like Read
             from .search import search_verdicts
 

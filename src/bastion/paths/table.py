@@ -288,7 +288,8 @@ ROWS: tuple[Row, ...] = (
         (".env.example", ".env.sample", ".env.template", ".env.dist", ".env.defaults", ".env.schema",
          ".env.*.example", ".env.*.sample", ".env.*.template", ".env.*.dist"), 0,
         "committed templates of .env files hold placeholders, not secrets (one per environment too: "
-        ".env.production.example)",
+        ".env.production.example); copying one onto a .env file that does not exist yet (cp .env.example "
+        ".env.local) writes no secret (files.env_templates)",
         (".env.example", ".env.sample", ".ENV.Template", ".env.dist", ".env.defaults", ".env.schema",
          ".env.production.example", "services/api/.env.test.example", ".env.local.sample"),
         (".env", ".env.local", ".env.example.local", ".env.production")),
