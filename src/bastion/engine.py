@@ -17,7 +17,6 @@ The rules of composition:
 from __future__ import annotations
 
 import os
-import threading
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -26,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from .core.context import Context, Facts, Layer, PathUse, Reviewer
 from .core.mode import parse_mode, resolve_mode
 from .early import review_enabled  # not the review package: a guard without a reviewer never loads it
-from .model import Decision, Finding, Kind, LayerResult, Mode, Source, Tier, ToolCall, TraceEntry, Verdict
+from .model import Decision, Finding, Kind, LayerResult, Mode, Source, Tier, ToolCall, TraceEntry, Verdict, trace_entry
 
 if TYPE_CHECKING:
     from .policy.settings import Policy
@@ -46,6 +45,8 @@ class LayerTimeout(Exception):
 
 def _run_with_timeout(layer: Layer, call: ToolCall, ctx: Context, timeout: float) -> LayerResult | None:
     """Run a (custom) layer in a daemon thread; past ``timeout`` seconds it is abandoned."""
+    import threading  # only custom layers run in a thread
+
     box: dict[str, Any] = {}
 
     def target() -> None:
@@ -205,16 +206,18 @@ class Guard:
         findings: list[Finding] = []
         held: _Outcome | None = None
         decided: _Outcome | None = None
+        clock = time.perf_counter_ns
+        custom = self._custom_layers
 
         for layer in self.layers:
             if held is not None and not getattr(layer, "can_deny", True):
-                trace.append(TraceEntry(layer.name, "skipped", "an immune ask is held", 0))
+                trace.append(trace_entry(layer.name, "skipped", "an immune ask is held", 0))
                 continue
-            started = time.perf_counter_ns()
+            started = clock()
             label: str
             try:
                 timeout = getattr(layer, "timeout", None)
-                if timeout is None and id(layer) in self._custom_layers:
+                if timeout is None and custom and id(layer) in custom:
                     timeout = self.layer_timeout
                 if timeout:
                     result = _run_with_timeout(layer, call, ctx, timeout)
@@ -232,11 +235,12 @@ class Guard:
                     immune=True,
                 )
                 label = "error"
-            elapsed = (time.perf_counter_ns() - started) // 1000
-            trace.append(TraceEntry(layer.name, label, result.reason if result else "", int(elapsed)))
+            elapsed = (clock() - started) // 1000
+            trace.append(trace_entry(layer.name, label, result.reason if result else "", int(elapsed)))
             if result is None:
                 continue
-            findings.extend(f for f in result.findings if f not in findings)
+            if result.findings:
+                findings.extend(f for f in result.findings if f not in findings)
             if held is not None:
                 if result.verdict is Verdict.DENY:
                     decided = _Outcome(result, layer.name)

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from enum import Enum
+from typing import Any
 
 from .precompiled import install as _install_precompiled
 
 _install_precompiled()  # before the first dataclass below: their code comes compiled
-from enum import Enum
-from typing import Any
 
 
 class Verdict(str, Enum):
@@ -274,12 +274,20 @@ def tool_spec(name: str) -> ToolSpec:
 
     Unknown tools are ``high_risk`` (spec 000: default deny for what we do not know).
     """
-    spec = TOOL_CATALOG.get(name)
+    spec = TOOL_CATALOG.get(name) or _MADE.get(name)
     if spec is not None:
         return spec
     if name.startswith("mcp__"):
-        return ToolSpec(name, Kind.MCP, Tier.HIGH_RISK, name, workdir_keys=_MCP_WORKDIR_KEYS)
-    return ToolSpec(name, Kind.OTHER, Tier.HIGH_RISK, name)
+        spec = ToolSpec(name, Kind.MCP, Tier.HIGH_RISK, name, workdir_keys=_MCP_WORKDIR_KEYS)
+    else:
+        spec = ToolSpec(name, Kind.OTHER, Tier.HIGH_RISK, name)
+    if len(_MADE) < 4096:  # a spec is frozen: made once per name, not on every property read
+        _MADE[name] = spec
+    return spec
+
+
+#: The generic specs :func:`tool_spec` made for MCP and unknown tool names.
+_MADE: dict[str, ToolSpec] = {}
 
 
 # --------------------------------------------------------------------------- the call
@@ -312,11 +320,11 @@ class ToolCall:
 
     @property
     def kind(self) -> Kind:
-        return self.spec.kind
+        return tool_spec(self.tool).kind  # asked many times a call: one lookup, no property hop
 
     @property
     def tier(self) -> Tier:
-        return self.spec.tier
+        return tool_spec(self.tool).tier
 
     @property
     def canonical_tool(self) -> str:
@@ -424,6 +432,14 @@ class TraceEntry:
             "reason": self.reason,
             "duration_us": self.duration_us,
         }
+
+
+def trace_entry(layer: str, verdict: str, reason: str, duration_us: int) -> TraceEntry:
+    """A :class:`TraceEntry` made without the frozen ``__init__`` (which sets each field
+    through ``object.__setattr__``): the engine makes one per layer on every call."""
+    entry = object.__new__(TraceEntry)
+    entry.__dict__.update(layer=layer, verdict=verdict, reason=reason, duration_us=duration_us)
+    return entry
 
 
 @dataclass
