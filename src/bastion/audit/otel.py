@@ -28,6 +28,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from .targets import targets
+
 #: Keys ``audit.export`` understands; anything else is a configuration error.
 SETTINGS_KEYS = frozenset({"enabled", "endpoint", "protocol", "serviceName", "timeout", "compression",
                            "resourceAttributes"})
@@ -48,12 +50,6 @@ MAX_VALUE_CHARS = 4096
 MAX_PIPELINES = 8
 #: What the ``otel`` extra installs.
 PACKAGES = ("opentelemetry-sdk", "opentelemetry-exporter-otlp-proto-http")
-#: The input fields whose value is the call's command, path or URL (the first one set).
-TARGET_FIELDS = {
-    "bastion.command": ("command", "cmd"),
-    "bastion.path": ("file_path", "path", "notebook_path", "absolute_path", "dir_path", "directory"),
-    "bastion.url": ("url", "uri"),
-}
 
 
 class ExportError(ValueError):
@@ -193,10 +189,9 @@ def _timeout(env: Mapping[str, str]) -> float:
 # --------------------------------------------------------------------------- one record
 
 
-def _value(text: Any) -> str:
+def _value(text: str) -> str:
     from .redact import shorten
 
-    text = text if isinstance(text, str) else " ".join(map(str, text)) if isinstance(text, list) else str(text)
     return shorten(text, MAX_VALUE_CHARS) if len(text) > MAX_VALUE_CHARS else text
 
 
@@ -215,12 +210,8 @@ def attributes(record: Mapping[str, Any], workspace: str = "") -> dict[str, Any]
         "bastion.input_digest": str(record.get("input_digest") or ""),
         "session.id": str(record.get("session") or ""),
     }
-    data = record.get("input")
-    if isinstance(data, Mapping):
-        for name, keys in TARGET_FIELDS.items():
-            found = next((data[k] for k in keys if isinstance(data.get(k), (str, list)) and data.get(k)), None)
-            if found is not None:
-                out[name] = _value(found)
+    for kind, text in targets(record.get("input")).items():
+        out[f"bastion.{kind}"] = _value(text)
     for flag in ("interrupt", "fail_closed"):
         if record.get(flag):
             out[f"bastion.{flag}"] = True

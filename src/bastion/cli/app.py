@@ -9,7 +9,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from . import accuracy, audit, check, demo, integrations, mcp, rules, run as run_verbs, scan
+from . import accuracy, audit, check, demo, integrations, mcp, replay, rules, run as run_verbs, scan
 from .common import EXIT_ASK, EXIT_BAD_INPUT, BadInput, Guards, approver, fail, internal_error_decision
 
 
@@ -27,6 +27,7 @@ def build_parser() -> Any:
     mcp.add_parsers(sub)  # mcp trust, pins, forget
     run_verbs.add_parsers(sub)  # run, doctor
     scan.add_parser(sub)  # scan
+    replay.add_parser(sub)  # replay
     return parser
 
 
@@ -83,6 +84,8 @@ def _dispatch(parser: Any, args: Any) -> int:
         return run_verbs.cmd_run(args, guards, lambda call, decision: approver(guards.for_cwd(call.cwd))(call, decision))
     if args.verb == "scan":
         return scan.run(args)
+    if args.verb == "replay":
+        return replay.cmd_replay(args)
     if args.verb == "rules":
         return rules.cmd_rules(args)
     parser.print_help()
