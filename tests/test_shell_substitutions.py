@@ -114,6 +114,10 @@ ATTACKS = [
     'timeout 5 $(cat notes.txt)',
     'n=$(cat notes.txt); sleep $((n))',
     'echo "$(cat notes.txt)" > run.sh && bash run.sh',
+    'python3 - <<EOF\nprint("$(cat notes.txt)")\nEOF',
+    'bash <<EOF\necho $(cat notes.txt)\nEOF',
+    "python3 <<< \"print('$(cat notes.txt)')\"",
+    'if grep -q x f; then rm -rf "$(cat notes.txt)"; fi',
 ]
 
 

@@ -89,8 +89,8 @@ def _lands_well(cmd: SimpleCommand, f: Facts, mark: Unknown) -> bool:
     shape = TEXT if mark.split and mark.shape not in (NUMBER, "ref") else mark.shape
     if shape == NUMBER:
         return True
-    if name in _CODE_TAKERS:
-        return False
+    if name in _CODE_TAKERS or (not any(raw in word for word in argv) and f.cmd.redirects):
+        return False  # code for a program, or text on its stdin (a here-document it may run)
     if shape == "fd":
         return True  # a file to read, named /dev/fd/N: never an option or code
     if no_option(shape) or shape == PATH:

@@ -21,7 +21,15 @@ content, ``raw_string``, ``ansi_c_string``, ``translated_string``, ``concatenati
 ``number``, ``brace_expression``). Values this command line makes known are carried
 forward in the order bash runs it (:mod:`bastion.shell.syntax.values`: ``x=/etc; rm -rf
 $x`` is ``rm -rf /etc``; ``$HOME`` is ``~``, ``$PWD`` the folder); every other expansion
-is too complex. A ``for`` loop over literal words walks its body once per value.
+is too complex. A ``for`` loop over literal words (a glob standing for its files) walks
+its body once per value. The unknown values the parser can follow — ``$(…)`` and
+backticks (whose commands are walked), ``<(…)``, ``$!``/``$?``/``$$``, arithmetic over
+numbers, a loop over words it cannot list, ``read`` — and ``for``/``while``/``if`` give
+*soft* reasons: the commands that hold them or run inside them carry
+:class:`~bastion.shell.syntax.script.Unknown` marks, and ``TooComplex.soft`` lets the
+analysis (:mod:`bastion.shell.meaning.unknowns`) judge the line when every one lands
+where it cannot hurt. Unknown text run as shell code, or assigned to a variable that
+steers which code runs, stays a hard reason.
 
 Context is tracked along a list: ``cd DIR``/``pushd``/``popd`` set ``cwd`` for the
 commands after it; a ``cd`` inside a pipeline stage or a background job (``&``) runs
