@@ -1,7 +1,8 @@
 """A shell given a script name without a folder that the folder lacks runs the first file
-of that name on PATH (bash; POSIX sh may): bastion reads that file, and asks when none is
-on its PATH, since the agent's shell may add folders it does not see. A name the folder
-has, a path with a folder and interpreters that do not search PATH stay as they were."""
+of that name on PATH (bash; POSIX sh may): bastion reads that file (outside the workspace,
+it asks; harmful, it is denied). A name the folder has, a path with a folder, a name PATH
+lacks or names a binary for (the command fails) and interpreters that do not search PATH
+stay as they were."""
 
 from __future__ import annotations
 
@@ -36,13 +37,13 @@ def test_the_file_on_path_is_read(guard_on_path: Guard, project: Path, command: 
     assert _verdict(guard_on_path, project, command) is Verdict.DENY
 
 
-@pytest.mark.parametrize("command", ["sh malicious.sh", "bash setup.sh --fast", "ksh install.sh", "bash greet.sh"])
-def test_a_bare_name_the_folder_lacks_asks(guard_on_path: Guard, project: Path, command: str) -> None:
-    # none on PATH: unknown; greet.sh is on PATH but outside the workspace
+@pytest.mark.parametrize("command", ["bash greet.sh", "sh greet.sh --fast", "ksh greet.sh", "cd sub && bash -x greet.sh"])
+def test_a_harmless_file_on_path_is_outside_the_workspace(guard_on_path: Guard, project: Path, command: str) -> None:
     assert _verdict(guard_on_path, project, command) is Verdict.ASK
 
 
 @pytest.mark.parametrize("command", ["bash run.sh", "sh run.sh", "cd sub && bash x.sh", "bash ./missing.sh",
-                                     "zsh missing.sh", "python3 missing.py", "bash -n missing.sh"])
+                                     "sh malicious.sh", "bash -l echo ok", "bash -- -c 'echo ok'",
+                                     "zsh missing.sh", "python3 missing.py", "bash -n deploy.sh"])
 def test_the_folder_file_or_no_search(guard_on_path: Guard, project: Path, command: str) -> None:
     assert _verdict(guard_on_path, project, command) is Verdict.ALLOW

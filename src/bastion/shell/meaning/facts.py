@@ -213,19 +213,15 @@ def exec_file(f: Facts, path: str, ctx: Ctx, top: str | None = None) -> None:
     is read (``scripts.script_of``) so it is judged by what it does (``Facts.runs``).
     A file inside the workspace that cannot be read asks; a missing one only when an
     earlier command of this line may make it unseen (:func:`_not_made_yet`). A shell
-    given a bare name the folder lacks runs the one on PATH (:func:`_script_on_path`). The
+    given a bare name the folder lacks runs the one on PATH (:func:`_script_on_path`),
+    which is read instead. The
     project modules a Python or JavaScript program imports are read too; ``top`` is
     where its absolute imports are found (the script's folder by default; the working
     directory for ``python -m``)."""
     from .scripts import Unreadable, imported_files, runner_of, script_of, syntax_only
 
     if f.name in PATH_SCRIPT_SHELLS and not syntax_only("sh", f.cmd.argv[1:]):
-        found = _script_on_path(f, path)
-        if found == "":
-            f.hit("CAT006", f"{f.label} ({path.rsplit('/', 1)[-1]} is not in the folder: the shell runs the one on "
-                            "the agent's PATH, which bastion cannot see whole)")
-            return
-        path = found or path
+        path = _script_on_path(f, path) or path
     inside = ctx.inside(path)
     if inside:
         f.at_least(L)
@@ -251,11 +247,10 @@ PATH_SCRIPT_SHELLS = frozenset({"sh", "bash", "rbash", "ksh", "mksh", "pdksh", "
 
 
 def _script_on_path(f: Facts, path: str) -> str | None:
-    """The file a PATH-searching shell runs for ``path``: None when that is ``path`` (it
-    exists, or the word was written with a folder: ``./x.sh``); else the first file of
-    that name on PATH;
-    ``""`` when there is none on bastion's PATH — the agent's shell may add folders
-    bastion does not see (its startup files), so what runs is unknown."""
+    """The file a PATH-searching shell runs instead of the missing ``path``: the first
+    text file of that name on PATH. None when the word was written with a folder
+    (``./x.sh``), the file is in the folder, or PATH has none (bash refuses a binary):
+    then the command only fails, as any missing script does."""
     import os
 
     name = path.rsplit("/", 1)[-1]
@@ -264,8 +259,12 @@ def _script_on_path(f: Facts, path: str) -> str | None:
     for folder in os.environ.get("PATH", "").split(os.pathsep):
         candidate = os.path.join(folder, name)
         if folder and os.path.isfile(candidate):
-            return candidate
-    return ""
+            try:
+                with open(candidate, "rb") as handle:
+                    return None if b"\0" in handle.read(80) else candidate
+            except OSError:
+                return candidate  # cannot be read: judged as unreadable
+    return None
 
 
 def _not_made_yet(f: Facts, path: str, ctx: Ctx) -> bool:
