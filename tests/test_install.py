@@ -369,3 +369,17 @@ def test_cli_install_options(tmp_path: Path, bastion_env: dict[str, str]) -> Non
     assert "Trusted bastion's hooks" in done.stdout and (tmp_path / "codex" / "config.toml").exists()
     local = run_bastion("install", "claude-code", "--local", cwd=project, env=env)
     assert local.returncode == 0 and (project / ".claude" / "settings.local.json").exists()
+
+
+def test_install_hint_names_a_command_that_works_where_bastion_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """bastion-guard is not on the package index: the hint installs the extra's own
+    packages into the environment bastion runs in, as it was installed."""
+    from bastion.adapters.install import install_hint
+
+    hint = install_hint("mcp")
+    assert hint.startswith(f"{shlex.quote(sys.executable)} -m pip install ") and "'mcp<3,>=2.3'" in hint
+    assert "bastion-guard[" not in hint
+    monkeypatch.setattr(sys, "prefix", "/home/u/.local/share/pipx/venvs/bastion-guard")
+    assert install_hint("agent-sdk") == "pipx inject bastion-guard 'claude-agent-sdk>=0.2'"
+    monkeypatch.setattr(sys, "prefix", "/home/u/.local/share/uv/tools/bastion-guard")
+    assert install_hint("mcp").startswith("uv pip install --python ")

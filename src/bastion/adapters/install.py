@@ -170,6 +170,26 @@ def is_bastion_handler(handler: Any) -> bool:
     return isinstance(handler, dict) and MARKER in str(handler.get("command", ""))
 
 
+def install_hint(extra: str) -> str:
+    """A command that adds an optional extra's packages (``mcp``, ``agent-sdk``…) to the
+    environment bastion runs in, as it was installed: bastion-guard is not on the package
+    index, so ``pip install 'bastion-guard[mcp]'`` would find nothing."""
+    from importlib import metadata
+
+    try:
+        wanted = [r.split(";")[0].strip() for r in metadata.requires("bastion-guard") or ()
+                  if f'extra == "{extra}"' in r]
+    except metadata.PackageNotFoundError:
+        wanted = []
+    packages = " ".join(shlex.quote(r) for r in wanted) or shlex.quote(extra)
+    prefix = sys.prefix.replace(os.sep, "/")
+    if "/pipx/venvs/" in prefix:
+        return f"pipx inject {Path(sys.prefix).name} {packages}"
+    if "/uv/tools/" in prefix:
+        return f"uv pip install --python {shlex.quote(sys.executable)} {packages}"
+    return f"{shlex.quote(sys.executable)} -m pip install {packages}"
+
+
 # --------------------------------------------------------------------------- JSON editing
 
 
