@@ -166,16 +166,25 @@ _FILE_COMMANDS = frozenset({"cp", "mv", "rm", "mkdir", "touch", "cat", "echo", "
 
 def _runs_outside(ctx: Context) -> str | None:
     """The first command that changes a directory outside the workspace (a test runner
-    or build in ``/etc`` runs whatever code lives there), or None."""
+    or build in ``/etc`` runs whatever code lives there), or None. A folder below /tmp
+    that an earlier ``mkdir`` of the line made fresh is scratch (``files.scratch_folders``)."""
     import os
 
+    from ..files.scratch_folders import LINKERS, made_by
+    from ..paths.match import within
+
     parsed = ctx.parsed
-    for cmd in parsed.commands if parsed is not None else ():
+    commands = parsed.commands if parsed is not None else ()
+    scratch: list[str] = []  # folders below /tmp an earlier mkdir of this line made fresh
+    linked = any(cmd.name in LINKERS for cmd in commands)
+    for cmd in commands:
         if cmd.name in ("cd", "pushd"):
             continue
         where = ctx.resolve(os.path.join(ctx.call.run_dir, cmd.cwd or "."))
-        if not ctx.workspace.contains(where):
+        if not ctx.workspace.contains(where) and not any(within(where, made) for made in scratch):
             return " ".join(cmd.argv[:2])
+        if not linked:
+            scratch.extend(made_by(cmd, ctx))
     return None
 
 
