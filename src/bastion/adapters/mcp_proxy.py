@@ -325,7 +325,9 @@ def main(command: Sequence[str], *, name: str | None = None, cwd: str | None = N
         import mcp  # noqa: F401
     except ImportError:
         stop(process)
-        print("bastion: mcp-proxy needs the MCP SDK: pip install 'bastion-guard[mcp]'", file=sys.stderr)
+        from .install import install_hint
+
+        print(f"bastion: mcp-proxy needs the MCP SDK: {install_hint('mcp')}", file=sys.stderr)
         return 2
     try:
         gate = ToolGate(server_name(command, name), cwd or os.getcwd())
