@@ -2,7 +2,7 @@
 
 * ``check`` — ``check`` (one call, ``--batch``, ``--prompt``) and ``explain``;
 * ``rules`` — ``rules list|add|test``, ``trust``, ``untrust``;
-* ``audit`` — ``audit tail``;
+* ``audit`` — ``audit tail``; ``replay`` — ``replay`` (agents' histories judged now);
 * ``demo`` — ``demo``; ``accuracy`` — ``eval``;
 * ``integrations`` — ``hook``, ``install``, ``uninstall``, ``mcp-proxy``;
 * ``run`` — ``run`` and ``doctor`` (the sandbox); ``scan`` — ``scan`` (prompt injection);
