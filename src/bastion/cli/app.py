@@ -13,27 +13,41 @@ from . import accuracy, audit, check, demo, integrations, mcp, replay, rules, ru
 from .common import EXIT_ASK, EXIT_BAD_INPUT, BadInput, Guards, approver, fail, internal_error_decision
 
 
-def build_parser() -> Any:
+def _adders() -> list[tuple[Any, tuple[str, ...]]]:
+    """Each verb module's parser builder with the verbs it adds, in ``--help`` order
+    (``tests/test_cli_startup.py`` checks the verbs against the full parser)."""
+    return [
+        (check.add_parsers, ("check", "explain")),
+        (demo.add_parsers, ("demo",)),
+        (accuracy.add_parsers, ("eval",)),
+        (audit.add_parsers, ("audit",)),  # audit tail
+        (rules.add_parsers, ("trust", "untrust", "rules")),
+        (integrations.add_parsers, ("hook", "install", "uninstall", "mcp-proxy")),
+        (mcp.add_parsers, ("mcp",)),  # mcp trust, pins, forget
+        (run_verbs.add_parsers, ("run", "doctor")),
+        (scan.add_parser, ("scan",)),
+        (replay.add_parser, ("replay",)),
+    ]
+
+
+def build_parser(verb: str | None = None) -> Any:
+    """The parser of every verb; given a known ``verb``, only its own module's parsers:
+    building all of them (argparse, and the imports some verbs' options need) costs
+    more than ``bastion check``'s decision. Help and unknown verbs get the full parser."""
     import argparse
 
     parser = argparse.ArgumentParser(prog="bastion", description="Allow, ask or deny AI agents' tool calls.")
     sub = parser.add_subparsers(dest="verb", metavar="COMMAND")
-    check.add_parsers(sub)  # check, explain
-    demo.add_parsers(sub)  # demo
-    accuracy.add_parsers(sub)  # eval
-    audit.add_parsers(sub)  # audit tail
-    rules.add_parsers(sub)  # trust, untrust, rules
-    integrations.add_parsers(sub)  # hook, install, uninstall, mcp-proxy
-    mcp.add_parsers(sub)  # mcp trust, pins, forget
-    run_verbs.add_parsers(sub)  # run, doctor
-    scan.add_parser(sub)  # scan
-    replay.add_parser(sub)  # replay
+    adders = _adders()
+    own = [add for add, verbs in adders if verb in verbs]
+    for add in own or [add for add, _verbs in adders]:
+        add(sub)
     return parser
 
 
 def run(argv: Sequence[str]) -> int:
     """``bastion`` with ``argv`` (anything but ``hook``): the verb's exit status."""
-    parser = build_parser()
+    parser = build_parser(argv[0] if argv else None)
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:
