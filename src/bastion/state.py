@@ -10,7 +10,6 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import functools
-import hashlib
 import json
 import os
 from collections.abc import Callable, Iterator, Mapping
@@ -18,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from . import early
+from .digest import sha256
 
 MANAGED_SETTINGS = "/etc/bastion/managed-settings.json"
 
@@ -49,7 +49,7 @@ def session_file(session_id: str, env: Mapping[str, str] | None = None) -> Path:
 def _session_file(session_id: str, own: str, xdg: str, home: str) -> Path:
     """Cached: several layers ask for the same session's file on every check."""
     env = {k: v for k, v in (("BASTION_STATE_DIR", own), ("XDG_STATE_HOME", xdg), ("HOME", home)) if v}
-    digest = hashlib.sha256(session_id.encode("utf-8", "replace")).hexdigest()[:32]
+    digest = sha256(session_id.encode("utf-8", "replace")).hexdigest()[:32]
     return state_dir(env) / "sessions" / f"{digest}.json"
 
 

@@ -18,7 +18,6 @@ too (``record_fail_closed``), with a short redacted prefix of the input, never a
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import time
@@ -27,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import state
+from ..digest import sha256
 from ..model import Decision, ToolCall
 from .redact import REDACTED, redact, shorten  # noqa: F401 - REDACTED and redact are this module's API too
 
@@ -62,7 +62,7 @@ def digest(value: Any) -> str:
         blob = json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
     except (ValueError, RecursionError):  # nesting too deep for json: hash what can be written
         blob = json.dumps(redact(value), sort_keys=True, ensure_ascii=False, default=str)
-    return "sha256:" + hashlib.sha256(blob.encode("utf-8", "replace")).hexdigest()
+    return "sha256:" + sha256(blob.encode("utf-8", "replace")).hexdigest()
 
 
 def _now() -> str:
@@ -126,7 +126,7 @@ def fail_closed_entry(reason: str, *, verdict: str, agent: str = "", raw: str | 
         # unreadable input only a short prefix of its bytes
         "input": payload.get("tool_input") if raw is None and isinstance(payload.get("tool_input"), Mapping) else {},
         "input_prefix": _safe_prefix(raw_bytes) if raw_bytes else "",
-        "input_digest": "sha256:" + hashlib.sha256(raw_bytes or b"").hexdigest(),
+        "input_digest": "sha256:" + sha256(raw_bytes or b"").hexdigest(),
         "decision": verdict,
         "layer": "input",
         "source": "builtin",
