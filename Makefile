@@ -4,6 +4,7 @@
 demo:
 	@bash scripts/setup.sh
 	@.venv/bin/bastion demo
+	@bash scripts/setup.sh --where
 
 test:
 	@bash scripts/setup.sh --test

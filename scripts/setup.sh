@@ -6,6 +6,17 @@ cd "$(dirname "$0")/.."
 want_test=0
 [ "${1:-}" = "--test" ] && want_test=1
 
+if [ "${1:-}" = "--where" ]; then
+  # The last words of `make demo`: how to use the bastion it installed.
+  here=$(pwd)
+  echo
+  echo "bastion is installed in $here/.venv — run it as .venv/bin/bastion, or put it on your PATH:"
+  echo "  mkdir -p ~/.local/bin && ln -sf '$here/.venv/bin/bastion' ~/.local/bin/   # ~/.local/bin is on Debian's PATH"
+  echo "  pipx install '$here[mcp]'                                              # or its own copy (README: Install)"
+  echo "Then: bastion install claude-code (or codex --trust, gemini), and bastion doctor to check it."
+  exit 0
+fi
+
 py=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
   "$py" -m venv .venv

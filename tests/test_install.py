@@ -383,3 +383,30 @@ def test_install_hint_names_a_command_that_works_where_bastion_runs(monkeypatch:
     assert install_hint("agent-sdk") == "pipx inject bastion-guard 'claude-agent-sdk>=0.2'"
     monkeypatch.setattr(sys, "prefix", "/home/u/.local/share/uv/tools/bastion-guard")
     assert install_hint("mcp").startswith("uv pip install --python ")
+
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_make_demo_ends_by_saying_how_to_use_the_installed_command() -> None:
+    done = subprocess.run(["bash", str(ROOT / "scripts" / "setup.sh"), "--where"], capture_output=True, text=True,
+                          timeout=60, check=True)
+    assert ".venv/bin/bastion" in done.stdout and "pipx install" in done.stdout and "bastion doctor" in done.stdout
+    assert "setup.sh --where" in (ROOT / "Makefile").read_text().split("demo:")[1].split("\n\n")[0]
+
+
+def test_docs_name_install_commands_that_work() -> None:
+    """No ``pip install 'bastion-guard[…]'`` (not on the package index), and every
+    ``bastion install`` line of the README's install section parses."""
+    from bastion.cli.app import build_parser
+
+    readme = (ROOT / "README.md").read_text()
+    for text in (readme, (ROOT / "docs" / "integrations.md").read_text()):
+        assert "pip install 'bastion-guard[" not in text and "pip install bastion-guard" not in text.replace(
+            "`pip install bastion-guard` finds nothing", "")
+    section = readme.split("## Install")[1].split("\n## ")[0]
+    code = "\n".join(block.split("```")[0] for block in section.split("```sh\n")[1:])
+    lines = [line.split("#")[0].split() for line in code.splitlines() if line.startswith("bastion ")]
+    assert len(lines) >= 5
+    for words in lines:
+        build_parser().parse_args(words[1:])
