@@ -4,8 +4,9 @@ scanner's verdict.
 ``injection`` — the scanner's findings reach its threshold: the model is warned and the
 session tainted. ``suspicious`` — some signs, below the threshold: the session is
 tainted without a warning (it may be nothing; a wrong warning would teach the model
-to ignore them, but what the agent does next still needs a person). The scanner will
-report this level itself; until then it is read from its score here.
+to ignore them, but what the agent does next still needs a person). A scan result that
+carries the scanner's own ``level`` is taken as it is; a plain list of findings is read
+from its score here.
 """
 
 from __future__ import annotations
@@ -25,6 +26,11 @@ SUSPICIOUS_SCORE = 2
 
 def level_of(findings: Iterable[Any]) -> str | None:
     """``"injection"``, ``"suspicious"`` or None for a text's scanner findings."""
+    level = getattr(findings, "level", None)  # the scanner's own verdict, when its result carries one
+    if isinstance(level, str):
+        if not findings:
+            return None  # taint needs something in the text: where it came from alone is ``untrusted``
+        return level if level in (INJECTION, SUSPICIOUS) else None
     from .scanner import THRESHOLD, score
 
     value = score(findings)
