@@ -835,11 +835,14 @@ def _remote_copy(args: tuple[str, ...]) -> Iterable[Pair]:
 
 
 def _unzip(args: tuple[str, ...]) -> Iterable[Pair]:
+    """``unzip ARCHIVE`` writes into ``-d DIR`` (or ``.``); listing (``-l``, ``-v``, ``-Z``),
+    testing (``-t``), the comment (``-z``) and ``-p`` (to stdout) write nothing."""
     parsed = parse_args(args, _opts("-d -x -P -I -O"))
     out: list[Pair] = []
     if parsed.operands:
         out.append((READ, parsed.operands[0]))
-    out.append((WRITE, parsed.value("-d") or "."))
+    if not parsed.has("-l", "-t", "-v", "-Z", "-z", "-p"):
+        out.append((WRITE, parsed.value("-d") or "."))
     return out
 
 
