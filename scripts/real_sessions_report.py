@@ -75,6 +75,8 @@ def measure(folder: Path) -> dict[str, Any]:
                     if judged == "not judged" and _elsewhere(decision, text, project, env):
                         judged = "replay"
                     tallies[source][f"ask judged {judged}"] += 1
+                    if _deletes_absent(decision, text, project, home):
+                        tallies[source][f"absent delete judged {judged}"] += 1
             tallies[source]["n"] += 1
     finally:
         shutil.rmtree(os.path.dirname(project), ignore_errors=True)
@@ -96,6 +98,21 @@ def _elsewhere(decision: Any, text: str, project: str, env: dict[str, str]) -> b
         return False
     guard = Guard.from_settings(project, isolated=True, env=env, add_dirs=repos)
     return guard.check(ToolCall("Bash", {"command": text}, cwd=project)).verdict.value == "allow"
+
+
+def _deletes_absent(decision: Any, text: str, project: str, home: str) -> bool:
+    """An ask only for deleting files the throw-away project does not have (``rm
+    tests/x-verification.spec.ts``): in the agent's session the file existed, and bastion
+    allowed the deletion if git did not track it and asked if it did; the replay cannot
+    tell which, so such asks are counted apart (they stay in every figure above)."""
+    if not decision.findings or any(f.code != "CAT010" for f in decision.findings):
+        return False
+    from bastion.shell.meaning.analyse import analyse
+    from bastion.shell.syntax.parse import parse
+
+    deleted = [a.resolved for a in analyse(parse(text), cwd=project, home=home, workspace_roots=(project,)).paths
+               if a.op == "delete"]
+    return bool(deleted) and not any(os.path.lexists(path) for path in deleted)
 
 
 def _pct(part: int, whole: int) -> str:
@@ -149,6 +166,15 @@ def render(data: dict[str, Any]) -> tuple[str, list[str], dict[str, int]]:
         lines.append(f"| {kind} | {count} | {_pct(count, asked(total))} |")
     n = total["n"]
     edits_asked = total["acceptEdits ask"] + total["acceptEdits immune ask"]
+    absent = {kind: total[f"absent delete judged {kind}"] for kind in kinds if total[f"absent delete judged {kind}"]}
+    if absent:
+        lines += [
+            "",
+            f"Of these asks, {sum(absent.values())} only delete files the replay's throw-away project does not have "
+            f"({', '.join(f'{count} judged {kind}' for kind, count in absent.items())}): in the agent's session "
+            "the file was there, and bastion allows deleting it when git does not track it and asks when git does; "
+            "the replay cannot tell which, so they are counted as asks above.",
+        ]
     lines += [
         "",
         f"Asks the study judged justified that still ask (or deny): {total['justified kept']} of {total['justified n']} "
@@ -168,7 +194,8 @@ def render(data: dict[str, Any]) -> tuple[str, list[str], dict[str, int]]:
               "needless": total["ask judged needless"], "justified": total["justified n"],
               "justified_kept": total["justified kept"], "accept_edits_ask": edits_asked,
               "bypass_deny": total["bypassPermissions deny"],
-              "bypass_immune_ask": total["bypassPermissions immune ask"]}
+              "bypass_immune_ask": total["bypassPermissions immune ask"],
+              "absent_deletes": sum(absent.values()), "absent_deletes_needless": absent.get("needless", 0)}
     return "\n".join(lines), headline, totals
 
 
@@ -178,6 +205,11 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--json", action="store_true", help="markdown, headline rows and totals as one JSON object")
     args = parser.parse_args(argv)
     folder = Path(args.folder)
+    try:
+        import tree_sitter_bash  # noqa: F401  (without the parser every command would ask)
+    except ImportError:
+        print("error: tree-sitter-bash is not installed for this Python; run with .venv/bin/python", file=sys.stderr)
+        return 2
     if not (folder / "commands.jsonl").is_file():
         print(f"skipped: no real-session commands at {folder / 'commands.jsonl'} (the ../shared data is absent)", file=sys.stderr)
         return SKIPPED
