@@ -515,11 +515,11 @@ def _scratch_file(path: str, ctx: Ctx) -> bool:
     import stat
 
     try:
-        info = os.lstat(path)
+        info = os.stat(path)
     except OSError:
-        return True
+        return not os.path.lexists(path)  # a dangling link: where it leads is unknown
     if not stat.S_ISREG(info.st_mode):
-        return False
+        return True  # a device, a pipe: writing does not empty anything
     if ctx.inside(path):
         from ...files.tracked import untracked_file
 
