@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import os
 import sys
-import threading
+from _thread import allocate_lock  # what threading.Lock is: threading loads only to export
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -230,7 +230,7 @@ def _severity(verdict: str) -> tuple[Any, str]:
 
 # --------------------------------------------------------------------------- pipelines
 
-_LOCK = threading.Lock()
+_LOCK = allocate_lock()
 _PIPELINES: dict[ExportConfig, _Pipeline] = {}
 _WARNED: set[str] = set()
 _STATE: dict[str, Any] = {"background": False, "exit_hook": False}
@@ -291,6 +291,8 @@ class _Pipeline:
 
     def flush(self, seconds: float) -> bool:
         """Send what is queued, waiting at most ``seconds``; True when it finished."""
+        import threading
+
         worker = threading.Thread(target=self.provider.force_flush, name="bastion-otel-flush", daemon=True)
         worker.start()
         worker.join(seconds)
@@ -350,6 +352,8 @@ def _pipeline(cfg: ExportConfig) -> _Pipeline | None:
             return None
         if len(_PIPELINES) >= MAX_PIPELINES:  # the oldest destination is flushed and dropped
             oldest = _PIPELINES.pop(next(iter(_PIPELINES)))
+            import threading
+
             threading.Thread(target=oldest.provider.shutdown, daemon=True).start()
         _PIPELINES[cfg] = pipeline
         if not _STATE["exit_hook"]:

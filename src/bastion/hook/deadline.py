@@ -25,13 +25,15 @@ from __future__ import annotations
 
 import os
 import sys
-import threading
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import CLIENTS, deadline_seconds
 from .protocol import ClientAdapter, PayloadError, Reply
 from .run import client_module, fail_closed, read_stdin, run
+
+if TYPE_CHECKING:
+    import threading
 
 
 class DeadlinePassed(BaseException):
@@ -65,12 +67,19 @@ def run_within(client: ClientAdapter, raw: bytes | str | None, env: Mapping[str,
     get it before the deadline is answered fail-closed without being decided."""
     env = env if env is not None else os.environ
     seconds = deadline_seconds(env) if seconds is None else seconds
-    if lock is None and threading.current_thread() is threading.main_thread():
+    if lock is None and _in_main_thread():
         import signal
 
         if hasattr(signal, "setitimer"):
             return _with_alarm(client, raw, env, cwd, seconds)
     return _in_worker(client, raw, env, cwd, seconds, lock)
+
+
+def _in_main_thread() -> bool:
+    """Only the main thread can take ``SIGALRM``. A process that never imported
+    ``threading`` (a hook deciding in its own process) started no other thread."""
+    threading = sys.modules.get("threading")
+    return threading is None or threading.current_thread() is threading.main_thread()
 
 
 def _with_alarm(client: ClientAdapter, raw: bytes | str | None, env: Mapping[str, str], cwd: str | None, seconds: float) -> Reply:
@@ -99,6 +108,8 @@ def _with_alarm(client: ClientAdapter, raw: bytes | str | None, env: Mapping[str
 
 def _in_worker(client: ClientAdapter, raw: bytes | str | None, env: Mapping[str, str], cwd: str | None, seconds: float,
                lock: threading.Lock | None) -> Reply:
+    import threading
+
     box: list[Reply] = []
     given_up = threading.Event()
 

@@ -13,7 +13,7 @@ only for the very same call: same session, tool, input, folder and home.
 
 from __future__ import annotations
 
-import threading
+from _thread import allocate_lock  # what threading.Lock is, without importing threading
 from collections import OrderedDict
 from typing import Any
 
@@ -24,7 +24,7 @@ from ..model import Decision, Kind, ToolCall, Verdict
 MAX_KEPT = 256
 
 _kept: OrderedDict[tuple[str, str, str, str], Decision] = OrderedDict()
-_lock = threading.Lock()
+_lock = allocate_lock()
 
 
 def _key(call: ToolCall, home: str) -> tuple[str, str, str, str]:

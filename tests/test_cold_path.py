@@ -1,0 +1,62 @@
+"""What a decision in a fresh process imports: only what the verdict needs.
+
+A hook deciding in its own process (``BASTION_HOOK_SERVER=0``, and every first call of a
+session) and ``bastion check`` start a new interpreter each time, so every module they
+import is paid on every such call. These tests name the modules that must stay out of
+that path (they assert imports, never times)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+#: Never needed to decide ``git status``: the reviewer, the terminal prompt and its
+#: toolkit, the explainer, the sandbox's runner, the MCP SDK, YAML, the injection
+#: scanner, the full CLI parser's verbs, and the stdlib modules bastion avoids on purpose.
+NOT_ON_THE_COLD_PATH = (
+    "bastion.review", "bastion.approve.terminal", "bastion.approve.explainer", "bastion.explain",
+    "bastion.sandbox.runner", "bastion.injection.scanner", "bastion.cli.doctor", "bastion.adapters.install",
+    "prompt_toolkit", "yaml", "mcp", "anyio", "argparse", "hashlib", "threading", "subprocess", "asyncio",
+)
+
+#: Runs a verb, then reports every module the process imported (at exit, so nothing the
+#: verb imports late is missed).
+_RUN = ("import atexit, json, sys\natexit.register(lambda: print(json.dumps(sorted(sys.modules)), file=sys.stderr))\n"
+        "from bastion.cli import main\nsys.exit(main({argv!r}))")
+
+
+def _imported(code: str, cwd: Path, stdin: str = "") -> set[str]:
+    env = dict(os.environ, BASTION_HOOK_SERVER="0", BASTION_AUDIT="0", BASTION_CONFIG_DIR=str(cwd / ".cfg"),
+               BASTION_STATE_DIR=str(cwd / ".state"))
+    done = subprocess.run([sys.executable, "-I", "-c", code], input=stdin, capture_output=True, text=True, env=env,
+                          cwd=cwd, timeout=60, check=False)
+    return set(json.loads(done.stderr.strip().splitlines()[-1]))
+
+
+def _offenders(modules: set[str]) -> list[str]:
+    return sorted(m for m in modules if any(m == bad or m.startswith(bad + ".") for bad in NOT_ON_THE_COLD_PATH))
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    return tmp_path
+
+
+def test_a_hook_deciding_in_its_own_process(project: Path) -> None:
+    call = json.dumps({"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "git status"},
+                       "cwd": str(project), "session_id": "cold", "permission_mode": "default"})
+    modules = _imported(_RUN.format(argv=["hook", "claude-code"]), project, call)
+    assert "bastion.engine" in modules  # it did decide here
+    assert _offenders(modules) == []
+
+
+def test_bastion_check(project: Path) -> None:
+    modules = _imported(_RUN.format(argv=["check", "--isolated", "--", "git status"]), project)
+    assert "bastion.engine" in modules
+    assert _offenders(modules - {"argparse"}) == []  # the command line needs its parser
