@@ -15,7 +15,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 import subprocess
 from collections.abc import Callable
@@ -247,17 +246,13 @@ def trust_hook_entries(hooks: list[dict[str, Any]]) -> str:
 
 
 def codex_hook_hash(event: str, group: dict[str, Any]) -> str:
-    """Codex 0.169's trust hash of one hook handler, from its hooks.json group: SHA-256
-    of the canonical JSON (sorted keys, no spaces) of the event's snake_case name, the
-    matcher and the handler with its timeout defaulted (600 s) and ``async`` spelled out."""
-    handler = group["hooks"][0]
-    normal = {"type": "command", "command": handler["command"], "timeout": max(1, handler.get("timeout", 600)),
-              "async": bool(handler.get("async", False))}
-    identity = {"event_name": event, "matcher": group.get("matcher"), "hooks": [normal]}
-    if identity["matcher"] is None:
-        del identity["matcher"]
-    blob = json.dumps(identity, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return "sha256:" + hashlib.sha256(blob.encode()).hexdigest()
+    """Codex's trust hash of bastion's handler in a hooks.json group, as bastion computes
+    it (``adapters.codex_trust``: SHA-256 of the canonical JSON of the event, the matcher
+    and the handler with its timeout defaulted and ``async`` spelled out)."""
+    from bastion.adapters.codex_trust import handler_hash
+
+    camel = {"pre_tool_use": "PreToolUse", "post_tool_use": "PostToolUse"}[event]
+    return handler_hash(camel, group.get("matcher"), group["hooks"][0])
 
 
 def test_codex_trusted_hook_without_bypass_flag(workspace: Workspace) -> None:
