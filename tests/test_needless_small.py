@@ -230,6 +230,8 @@ TMP_ALLOWED = [
     "mkdir -p $T/process && cd $T && echo '# Tasks' > process/tasks.md",
     "mkdir $T && cd $T && printf 'a\\nb\\n' > in.txt && sort in.txt | uniq -c",
     "mkdir -p $T/a/b && cd $T/a/b && touch x && cd .. && ls -la",
+    "cd /tmp && mkdir -p $T/src/project && touch $T/src/__init__.py && echo 'import os' > $T/src/project/file.py"
+    " && cd $T && find . -type f",
 ]
 
 TMP_ASKED = [
@@ -243,6 +245,8 @@ TMP_ASKED = [
     "mkdir -p $T && cp -r ~/proj/. $T/ && cd $T && make",  # runs a Makefile bastion has not read
     "mkdir -p $T && tar -xf x.tar -C $T && cd $T && ./configure",
     "mkdir -p /tmp && cd /tmp && touch x && make",  # the temp directory itself is everyone's
+    "cd ~ && touch notes.txt",  # a file command's writes are still judged where they land
+    "cd $E && rm -f x",
 ]
 
 

@@ -178,11 +178,12 @@ def _runs_outside(ctx: Context) -> str | None:
     scratch: list[str] = []  # folders below /tmp an earlier mkdir of this line made fresh
     linked = any(cmd.name in LINKERS for cmd in commands)
     for cmd in commands:
-        if cmd.name in ("cd", "pushd"):
-            continue
-        where = ctx.resolve(os.path.join(ctx.call.run_dir, cmd.cwd or "."))
-        if not ctx.workspace.contains(where) and not any(within(where, made) for made in scratch):
-            return " ".join(cmd.argv[:2])
+        # ``cd``, and commands that load no code from their folder (``mkdir``, ``touch``,
+        # ``echo > f``): what they write is judged by the path rules wherever it is
+        if cmd.name not in ("cd", "pushd") and cmd.name not in _FILE_COMMANDS:
+            where = ctx.resolve(os.path.join(ctx.call.run_dir, cmd.cwd or "."))
+            if not ctx.workspace.contains(where) and not any(within(where, made) for made in scratch):
+                return " ".join(cmd.argv[:2])
         if not linked:
             scratch.extend(made_by(cmd, ctx))
     return None
