@@ -15,7 +15,7 @@ import pytest
 from .conftest import Workspace
 from .fake_models import FakeServer, ScriptedCall, anthropic_tool_results, block_text
 
-sdk = pytest.importorskip("claude_agent_sdk", reason="needs claude-agent-sdk: pip install 'bastion-guard[agent-sdk]'")
+sdk = pytest.importorskip("claude_agent_sdk", reason="needs claude-agent-sdk: scripts/setup.sh --test installs it")
 
 import anyio  # noqa: E402
 
