@@ -402,11 +402,11 @@ EMPTY_ASKED = [
     "printf '' > README.md",
     ": >| README.md",
     "cd src && : > ../README.md",
+    ": > new.txt",  # not there yet: the line may put a file there first, as for rm
+    "> new.log",
 ]
 
 EMPTY_ALLOWED = [
-    ": > new.txt",
-    "> new.log",
     ": > debug.log",  # untracked: the agent's own scratch
     "true > $T-out.log",  # a plain file in /tmp
     ": >> README.md",  # appends nothing

@@ -508,16 +508,20 @@ _PRINTS_NOTHING = frozenset({("cat", ("/dev/null",)), ("echo", ("-n",)), ("print
 
 
 def _scratch_file(path: str, ctx: Ctx) -> bool:
-    """Emptying ``path`` loses nothing anyone keeps: it does not exist yet, or it is a
-    workspace file git does not track or a plain file below a temp directory (the
-    agent's scratch, as for deletes: ``files.tracked``)."""
+    """Emptying ``path`` loses nothing anyone keeps: it is a workspace file git does not
+    track, or a plain file below a temp directory, or a new one there (the agent's
+    scratch, as for deletes: ``files.tracked``). A workspace path that does not exist
+    asks, as ``rm`` of one does: the file the line empties may be one an earlier part of
+    it puts there, which bastion does not follow."""
     import os
     import stat
 
     try:
         info = os.stat(path)
     except OSError:
-        return not os.path.lexists(path)  # a dangling link: where it leads is unknown
+        # a new file in /tmp (a workspace under /var/tmp is still the workspace); a dangling
+        # link: where it leads is unknown
+        return not ctx.inside(path) and is_temp(path) and not os.path.lexists(path)
     if not stat.S_ISREG(info.st_mode):
         return True  # a device, a pipe: writing does not empty anything
     if ctx.inside(path):
