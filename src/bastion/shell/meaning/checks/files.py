@@ -179,8 +179,8 @@ def _made_by_line(path: str, f: Facts, ctx: Ctx) -> bool:
     its model writes as ``mkdir -p -- /tmp/tmpXXXXXXXX`` then ``rm -rf -- …``): what is
     in it, the line put there. A folder that exists already may hold other programs'
     files, and asks as before."""
-    if "$" in path or "`" in path or not is_temp(path) or is_temp_dir(path) or os.path.lexists(path):
-        return False
+    if "$" in path or "`" in path or not is_temp(path) or is_temp_dir(path) or ctx.inside(path) or os.path.lexists(path):
+        return False  # (a workspace under /var/tmp is the workspace: its own rules)
     at = ctx.source.find(f.cmd.text) if f.cmd.text else -1
     if at <= 0:
         return False
