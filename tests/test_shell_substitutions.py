@@ -18,7 +18,6 @@ from bastion.engine import Guard
 from bastion.model import Mode, ToolCall
 from bastion.shell.syntax.parse import parse
 from bastion.shell.syntax.shapes import NUMBER, PATH, REF, TEXT, output_shape
-
 from conftest import throwaway_workspace
 
 ALLOWED = [

@@ -228,9 +228,8 @@ async def serve(command: Sequence[str], gate: ToolGate, process: Any = None) -> 
     import mcp_types as types
     from mcp import ClientSession
     from mcp.server.lowlevel import Server
-    from mcp.server.stdio import stdio_server
-
     from mcp.server.lowlevel.server import NotificationOptions
+    from mcp.server.stdio import stdio_server
 
     from .mcp_upstream import connect, start
 

@@ -61,8 +61,10 @@ def _show(servers: dict[str, dict[str, Any]], only: str | None) -> int:
         print("no pinned MCP tools" + (f" for {only}" if only else ""))
         return 0
     for name, entry in sorted(shown.items()):
-        tools = entry.get("tools") if isinstance(entry.get("tools"), dict) else {}
-        pending = entry.get("pending") if isinstance(entry.get("pending"), dict) else {}
+        tools = entry.get("tools")
+        pending = entry.get("pending")
+        tools = tools if isinstance(tools, dict) else {}
+        pending = pending if isinstance(pending, dict) else {}
         print(f"{name}: {len(tools)} pinned" + (f", {len(pending)} changed (bastion mcp trust {name})" if pending else ""))
         for tool in sorted(pending):
             item = pending[tool] if isinstance(pending[tool], dict) else {}

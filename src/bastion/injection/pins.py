@@ -148,5 +148,7 @@ def forget(server: str, env: Mapping[str, str] | None = None) -> bool:
 def servers(env: Mapping[str, str] | None = None) -> dict[str, dict[str, Any]]:
     """Every server's pins and pending changes, as stored (raises Unreadable)."""
     data = _load(env)
-    raw = data.get("servers") if isinstance(data.get("servers"), dict) else {}
+    raw = data.get("servers")
+    if not isinstance(raw, dict):
+        return {}
     return {name: entry for name, entry in raw.items() if isinstance(entry, dict)}

@@ -53,7 +53,7 @@ def resolved(commands: Sequence[SimpleCommand], facts: Sequence[Facts]) -> bool:
     for f in facts:
         if f.cmd.pipeline >= 0:
             stages.setdefault(f.cmd.pipeline, []).append(f)
-    for cmd, f in zip(commands, facts):
+    for cmd, f in zip(commands, facts, strict=True):
         marks = cmd.unknowns
         if not marks:
             continue

@@ -343,7 +343,7 @@ class _Walker:
         #: Commands read from written files that are run (not counted against MAX_COMMANDS).
         self.file_commands = 0
         #: What the last :meth:`assignment` left its name holding (None: not known).
-        self.assigned: Value | None = None
+        self.assigned: Value | Soft | None = None
         #: The words of the command about to be emitted were all known as written
         #: (``set -- a b`` sets the positional parameters only then).
         self.literal_argv = False
@@ -1387,7 +1387,7 @@ class _Walker:
         argv: list[str] = []
         assigns: list[tuple[str, str]] = []
         env = ctx.scope()
-        written: list[tuple[str, Value | None]] = []
+        written: list[tuple[str, Value | Soft | None]] = []
         for child in node.children:
             kind = child.type
             if not child.is_named:
