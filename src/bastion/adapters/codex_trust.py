@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import state
-from .install import InstallError, codex_home, is_bastion_handler
+from .client_files import InstallError, codex_home, is_bastion_handler
 
 #: Codex's names of the events bastion registers, as its trust keys spell them.
 EVENT_KEYS = {"PreToolUse": "pre_tool_use", "PostToolUse": "post_tool_use"}

@@ -35,11 +35,15 @@ from pathlib import Path
 from typing import Any
 
 from .. import state
+from .client_files import (
+    MARKER as MARKER,  # re-exported: tamper.installed reads it here
+    InstallError,
+    codex_home,
+    home as _home,
+    is_bastion_handler,
+)
 
 BACKUP_SUFFIX = ".bastion-backup"
-#: Marks a hook command as bastion's (install updates it, uninstall removes it); every
-#: form :func:`hook_command` writes holds it, and so did the earlier ``-m bastion hook``.
-MARKER = "bastion hook "
 #: What a client shows for bastion's hook where it can show a name (Codex's /hooks list,
 #: Gemini CLI's hook messages).
 HOOK_NAME = "bastion"
@@ -65,14 +69,6 @@ class ClientHooks:
     #: Whether a hook can put bastion's question to a person; where it cannot, every
     #: file edit bastion would ask about is refused unless edits are let through.
     can_ask: bool = True
-
-
-def _home(env: Mapping[str, str]) -> Path:
-    return Path(env.get("HOME") or os.path.expanduser("~"))
-
-
-def codex_home(env: Mapping[str, str]) -> Path:
-    return Path(env.get("CODEX_HOME") or _home(env) / ".codex")
 
 
 CLIENTS: dict[str, ClientHooks] = {
@@ -103,10 +99,6 @@ CLIENTS: dict[str, ClientHooks] = {
         can_ask=False,
     ),
 }
-
-
-class InstallError(ValueError):
-    """A settings file bastion will not touch (broken JSON, wrong shape); one line."""
 
 
 @dataclass
@@ -164,10 +156,6 @@ def parse_hook_command(command: str) -> HookCommand | None:
                 return HookCommand(client, words[python_at]) if python_at >= 0 else None
             return HookCommand(client, None)
     return None
-
-
-def is_bastion_handler(handler: Any) -> bool:
-    return isinstance(handler, dict) and MARKER in str(handler.get("command", ""))
 
 
 def install_hint(extra: str) -> str:
