@@ -97,6 +97,8 @@ VARIABLES: tuple[tuple[str, str, "Callable[[str], bool]", str], ...] = (
     ("OPENAI_API_KEY", HARMLESS, _always, "as BASTION_REVIEW_API_KEY; sent only to api.openai.com"),
     ("ANTHROPIC_API_KEY", HARMLESS, _always, "as BASTION_REVIEW_API_KEY; sent only to api.anthropic.com"),
     ("CLAUDE_PROJECT_DIR", HARMLESS, _always, "only adds a folder to look for project files in"),
+    ("BASTION_SESSION_ID", HARMLESS, _always,
+     "which session the MCP proxy's results taint; the hooks also apply every live proxy's results in their folder"),
     # The OpenTelemetry export of decisions (audit.otel): where they go, with which credentials, under
     # which name; a project's value could send them to its own collector, or switch the team's record off.
     ("OTEL_LOGS_EXPORTER", POINTS, _never, "switches the export of decisions on (otlp) or off"),
