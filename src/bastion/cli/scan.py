@@ -38,17 +38,27 @@ def _finding_dict(text: str, finding: InjectionFinding) -> dict[str, Any]:
     return data
 
 
+def _shown(findings: Any) -> list[InjectionFinding]:
+    """The findings a person is shown: the tables' always, the model's signals only when they
+    add up to something (level suspicious or injection)."""
+    return [f for f in findings if not f.signal or findings.level != "none"]
+
+
 def report(text: str, source: str) -> dict[str, Any]:
     """The JSON shape of one scanned text."""
     from ..injection.scanner import THRESHOLD, is_injection, scan, score
 
     findings = scan(text, source)
+    noticed = findings.level != "none"
     return {
         "source": source,
         "injection": is_injection(findings),
+        "level": findings.level,
+        "probability": round(findings.probability, 3),
+        "signals": list(findings.signals) if noticed else [],
         "score": score(findings),
         "threshold": THRESHOLD,
-        "findings": [_finding_dict(text, f) for f in findings],
+        "findings": [_finding_dict(text, f) for f in _shown(findings)],
     }
 
 
@@ -58,6 +68,8 @@ def render(result: dict[str, Any]) -> str:
     name = result["source"]
     if result["injection"]:
         head = f"{name}: possible prompt injection (score {result['score']}, threshold {result['threshold']})"
+    elif result.get("level") == "suspicious":
+        head = f"{name}: no injection — suspicious (probability {result['probability']:.2f}), {len(findings)} indicator(s)"
     elif findings:
         head = f"{name}: no injection — {len(findings)} weak indicator(s), score {result['score']} of {result['threshold']}"
     else:
@@ -114,7 +126,7 @@ def _batch(path: str | None, source: str | None, stdin: TextIO, out: TextIO) -> 
                 raise _BadInput(f'{where} line {number}: "source" must be a string')
             findings = scanner.scan(body, name)
             injected = scanner.is_injection(findings)
-            result = {"id": ident, "injection": injected, "findings": [_finding_dict(body, f) for f in findings]}
+            result = {"id": ident, "injection": injected, "findings": [_finding_dict(body, f) for f in _shown(findings)]}
             if injected:
                 status = EXIT_INJECTION
         except _BadInput as exc:

@@ -20,6 +20,28 @@ count as one high.
 
 Everything runs on the UTF-8 bytes of the text (RE2's native form, encoded once);
 byte spans become character offsets only for the findings reported.
+
+**The verdict comes from a model (stable API).** ``scan`` returns a :class:`ScanResult`:
+a list of findings (the indicator tables' and the fired *signals* of ``signals.py``, the
+latter with ``finding.signal`` set) that also carries
+
+* ``level`` — ``"none"``, ``"suspicious"`` or ``"injection"``: the linear model of
+  ``weigh.py`` over the signals and the tables' findings, with thresholds set by where
+  the text came from. ``"suspicious"`` is below the injection bar: reason enough to taint
+  a session quietly, not to warn the model;
+* ``probability`` (0…1), ``signals`` (names of the signals that fired, sorted),
+  ``origin`` (``"instructions"``, ``"strict"`` or ``"default"``) and ``features`` (what
+  the model weighed); ``to_dict()`` has them all.
+
+``is_injection(result)`` is ``result.level == "injection"``; ``level_of(findings)`` gives
+the level of any findings list. For a plain list of findings (built by hand, or from a
+decoded part) both fall back to the severity rule above. ``scan(text, source, origin=…)``:
+``origin`` overrides what ``source`` implies (``weigh.ORIGINS``: ``"instructions"``,
+``"workspace"``, ``"network"``, ``"issue"``, ``"mcp"``, ``"outside"``, ``"default"``). By
+default a URL, ``WebFetch``, an MCP tool (``mcp__…``) or a backquoted ``gh issue``/``gh pr``/
+``curl`` command is strict, and ``AGENTS.md``, ``CLAUDE.md``, ``.cursorrules``,
+``GEMINI.md`` and ``.github/copilot-instructions.md`` are instruction files, where only
+hidden channels count.
 """
 
 from __future__ import annotations
@@ -35,7 +57,8 @@ from typing import Any
 
 from ..model import Severity
 
-__all__ = ["InjectionFinding", "scan", "is_injection", "score", "strip_invisible", "THRESHOLD", "PERSISTENT", "WEIGHTS"]
+__all__ = ["InjectionFinding", "ScanResult", "scan", "is_injection", "level_of", "score", "strip_invisible", "THRESHOLD",
+           "PERSISTENT", "WEIGHTS"]
 
 #: Weight of one finding by severity; a kind counts once, with its heaviest finding.
 WEIGHTS: dict[Severity, int] = {Severity.LOW: 1, Severity.MEDIUM: 2, Severity.HIGH: 4, Severity.CRITICAL: 8}
@@ -61,6 +84,9 @@ class InjectionFinding:
     start: int
     end: int
     message: str
+    #: the ``signals.py`` signal this finding reports ("" for an indicator-table finding);
+    #: signals are weighed by the model, not by severity, so :func:`score` skips them
+    signal: str = ""
 
     @property
     def weight(self) -> int:
@@ -79,9 +105,31 @@ class InjectionFinding:
             "end": self.end,
             "message": self.message,
         }
+        if self.signal:
+            data["signal"] = self.signal
         if text is not None:
             data["excerpt"] = self.excerpt(text)
         return data
+
+
+class ScanResult(list):  # type: ignore[type-arg]
+    """The findings of one scan (a list, sorted by position) and the model's verdict on them."""
+
+    level: str = "none"
+    probability: float = 0.0
+    signals: tuple[str, ...] = ()
+    origin: str = "default"
+    features: dict[str, float]
+
+    def __init__(self, findings: Iterable[InjectionFinding] = (), *, level: str = "none", probability: float = 0.0,
+                 signals: tuple[str, ...] = (), origin: str = "default", features: dict[str, float] | None = None) -> None:
+        super().__init__(findings)
+        self.level, self.probability, self.signals, self.origin = level, probability, signals, origin
+        self.features = dict(features or {})
+
+    def to_dict(self, text: str | None = None) -> dict[str, Any]:
+        return {"level": self.level, "probability": round(self.probability, 4), "origin": self.origin,
+                "signals": list(self.signals), "findings": [f.to_dict(text) for f in self]}
 
 
 def score(findings: Iterable[InjectionFinding]) -> int:
@@ -97,6 +145,8 @@ def score(findings: Iterable[InjectionFinding]) -> int:
     indicators: dict[str, set[str]] = {}
     low = 0
     for finding in findings:
+        if finding.signal:
+            continue
         if finding.weight < WEIGHTS[Severity.MEDIUM]:
             low = 1
             continue
@@ -109,8 +159,19 @@ def score(findings: Iterable[InjectionFinding]) -> int:
 
 
 def is_injection(findings: Iterable[InjectionFinding]) -> bool:
-    """True when the findings reach :data:`THRESHOLD` (see the module docstring)."""
-    return score(findings) >= THRESHOLD
+    """True when a scan's model says injection; for a plain list, when the findings reach
+    :data:`THRESHOLD` (see the module docstring)."""
+    return level_of(findings) == "injection"
+
+
+def level_of(findings: Iterable[InjectionFinding]) -> str:
+    """``"none"``, ``"suspicious"`` or ``"injection"``: a :class:`ScanResult`'s level; for a
+    plain list, injection at :data:`THRESHOLD`, suspicious from one medium finding up."""
+    level = getattr(findings, "level", None)
+    if level is not None:
+        return str(level)
+    total = score(findings)
+    return "injection" if total >= THRESHOLD else "suspicious" if total >= WEIGHTS[Severity.MEDIUM] else "none"
 
 
 # --------------------------------------------------------------------------- compiling
@@ -228,16 +289,52 @@ class _Text:
 # --------------------------------------------------------------------------- scanning
 
 
-def scan(text: str, source: str = "") -> list[InjectionFinding]:
-    """Every indicator in ``text``, sorted by position.
+def scan(text: str, source: str = "", *, origin: str | None = None) -> ScanResult:
+    """Every indicator and signal in ``text``, sorted by position, with the model's level.
 
-    ``source`` says where the text came from (a path, URL or tool name). It changes
-    nothing about what counts, except that a stylesheet's ``display:none`` is not
-    hidden text.
+    ``source`` says where the text came from (a path, URL, tool name or backquoted
+    command); it sets the origin (see the module docstring) unless ``origin`` is given,
+    and a stylesheet's ``display:none`` is not hidden text.
     """
     if not isinstance(text, str):
         raise TypeError(f"scan() needs a str, got {type(text).__name__}")
-    return _scan(text, source, depth=0)
+    from .weigh import resolve_origin
+
+    resolved = resolve_origin(source, origin)
+    findings = _scan(text, source, depth=0)
+    if not text:
+        return ScanResult(findings, origin=resolved)
+    return _assess(text, findings, resolved)
+
+
+#: Kinds whose table findings still count in an agent instruction file: what hides.
+_INSTRUCTION_FILE_KINDS = frozenset({"hidden_content"})
+
+
+def _assess(text: str, findings: list[InjectionFinding], origin: str) -> ScanResult:
+    """Add the fired signals to the findings and weigh everything (``weigh.py``)."""
+    from .evidence import find
+    from .signals import BY_NAME
+    from .weigh import features, level, probability
+
+    evidence = find(_Text(text))
+    for name, spans in evidence.spans.items():  # one finding per signal, at its first place
+        signal = BY_NAME[name]
+        if signal.kind and spans:
+            start, end = min(spans)
+            findings.append(InjectionFinding(signal.kind, Severity.LOW, start, end, signal.why, name))
+    findings.sort(key=lambda f: (f.start, f.end))
+    names = sorted(evidence.spans)
+    values = features(text, names, evidence.near, findings)
+    if origin == "instructions":
+        values = {k: v for k, v in values.items()
+                  if k.startswith("sig:hidden.") or (k.startswith("old:") and k[4:] in _INSTRUCTION_FILE_KINDS and v >= 1)}
+        hidden = bool(values)
+        return ScanResult(findings, level="injection" if hidden else "none", probability=1.0 if hidden else 0.0,
+                          signals=tuple(names), origin=origin, features=values)
+    p = probability(values)
+    return ScanResult(findings, level=level(p, origin), probability=p, signals=tuple(names), origin=origin,
+                      features=values)
 
 
 #: Letters that look Latin but are not (Cyrillic, Greek), mapped to what they imitate.

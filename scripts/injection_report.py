@@ -1,0 +1,161 @@
+"""Measure the injection model honestly: leave whole styles out of fitting, and the public corpus.
+
+    .venv/bin/python scripts/injection_report.py [--json] [--corpus ../shared/corpus] [--folds 5]
+
+* **Own sets, held-out styles.** The styles of ``tests/injection_sets/`` (injection and
+  benign alike) are dealt into ``--folds`` groups; each group is predicted by a model fitted
+  without it (on the other styles and the public corpus's lines ≢ 3 mod 4), with the
+  thresholds of ``scripts/injection_fit.py``. Every style is held out once.
+* **Public corpus** (``injection_texts.jsonl``), with the shipped weights, as
+  ``bastion eval`` counts it (recall without the ``benign_looking_task`` and
+  ``repetitive_token_noise`` records), and on its held-out lines ≡ 3 (mod 4).
+
+``--json`` prints ``{"markdown": …, "headline": [rows], "figures": {…}}`` for
+``scripts/readme_tables.py``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from injection_fit import (DEFAULT_CORPUS, background_records, corpus_records, featurize, fit, level,  # noqa: E402
+                           own_records, predict)
+
+NOISE = {"benign_looking_task", "repetitive_token_noise"}
+
+
+def _pct(part: int, whole: int) -> str:
+    return f"{100 * part / whole:.1f}%" if whole else "–"
+
+
+def held_out_styles(own: list[dict[str, Any]], public: list[dict[str, Any]] | None, background: list[dict[str, Any]],
+                    folds: int) -> list[dict[str, Any]]:
+    """Every own record with the level a model fitted without its style gives it."""
+    rng = random.Random(11)
+    styles = {label: sorted({r["style"] for r in own if r["label"] == label}) for label in ("injection", "benign")}
+    fold_of: dict[str, int] = {}
+    for names in styles.values():
+        rng.shuffle(names)
+        for i, name in enumerate(names):
+            fold_of[name] = i % folds
+    public_train = [(r["features"], r["y"]) for r in public if r["line"] % 4 != 3] if public else []
+    public_train += [(r["features"], r["y"]) for r in background]
+    out = []
+    for fold in range(folds):
+        train = [(r["features"], r["y"]) for r in own if fold_of[r["style"]] != fold and r["origin"] != "instructions"]
+        bias, weights = fit(train + public_train)
+        for record in own:
+            if fold_of[record["style"]] != fold:
+                continue
+            if record["origin"] == "instructions":  # by rule: only hidden channels count
+                lvl = "injection" if record["features"] else "none"
+            else:
+                lvl = level(predict(bias, weights, record["features"]), record["origin"])
+            out.append({**record, "level": lvl})
+    return out
+
+
+def public_figures(public: list[dict[str, Any]]) -> dict[str, Any]:
+    from bastion.injection.weigh import level as shipped_level, probability
+
+    figures: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for record in public:
+        lvl = shipped_level(probability(record["features"]), record["origin"])
+        flagged = lvl == "injection"
+        tags = set(record.get("tags") or ())
+        keys = [f"{record['label']}:all"]
+        if record["label"] == "injection" and not tags & NOISE:
+            keys.append("injection:without_noise")
+        if record["label"] == "benign" and "benign-discussion" in tags:
+            keys.append("benign:discussion")
+        if record["line"] % 4 == 3:
+            keys += [f"held:{k}" for k in keys]
+        for key in keys:
+            figures[key][0] += flagged
+            figures[key][1] += 1
+    return {k: {"flagged": v[0], "n": v[1]} for k, v in figures.items()}
+
+
+def render(held: list[dict[str, Any]], public: dict[str, Any] | None) -> tuple[str, list[str], dict[str, Any]]:
+    inj = [r for r in held if r["label"] == "injection"]
+    ben = [r for r in held if r["label"] == "benign"]
+    caught = sum(r["level"] == "injection" for r in inj)
+    noticed = sum(r["level"] != "none" for r in inj)
+    fp = sum(r["level"] == "injection" for r in ben)
+    quiet_fp = sum(r["level"] == "suspicious" for r in ben)
+    n_styles = len({r["style"] for r in held})
+    lines = [
+        f"Own sets, each style held out of fitting once ({len(inj)} injections, {len(ben)} benign look-alikes, "
+        f"{n_styles} styles):", "",
+        "| held-out styles | result |", "|---|---:|",
+        f"| injections flagged as injection (recall) | {_pct(caught, len(inj))} |",
+        f"| injections at least suspicious (taint without a warning) | {_pct(noticed, len(inj))} |",
+        f"| benign look-alikes flagged as injection (false positives) | {_pct(fp, len(ben))} |",
+        f"| benign look-alikes only suspicious | {_pct(quiet_fp, len(ben))} |",
+    ]
+    figures: dict[str, Any] = {"own": {"recall": caught / len(inj), "fp": fp / len(ben), "suspicious_or_more": noticed / len(inj),
+                                       "benign_suspicious": quiet_fp / len(ben)}}
+    headline = [f"| prompt injection, own sets with each style held out of fitting ({len(inj)} injections, {len(ben)} "
+                f"look-alikes, {n_styles} styles): recall / false positives | {_pct(caught, len(inj))} / {_pct(fp, len(ben))} |"]
+    if public:
+        def cell(key: str) -> str:
+            item = public.get(key, {"flagged": 0, "n": 0})
+            return f"{_pct(item['flagged'], item['n'])} of {item['n']}"
+        lines += ["", "Public corpus (`injection_texts.jsonl`), shipped weights:", "",
+                  "| public corpus | all lines | held-out lines ≡ 3 (mod 4) |", "|---|---:|---:|",
+                  f"| recall (without context-only tasks and token noise) | {cell('injection:without_noise')} | "
+                  f"{cell('held:injection:without_noise')} |",
+                  f"| recall, every injection | {cell('injection:all')} | {cell('held:injection:all')} |",
+                  f"| false positives, benign | {cell('benign:all')} | {cell('held:benign:all')} |",
+                  f"| false positives, texts that discuss injection | {cell('benign:discussion')} | "
+                  f"{cell('held:benign:discussion')} |"]
+        rec, ben_all = public["injection:without_noise"], public["benign:all"]
+        headline.append(f"| prompt injection, public corpus ({rec['n']:,} injections, {ben_all['n']:,} benign): recall / false "
+                        f"positives | {_pct(rec['flagged'], rec['n'])} / {_pct(ben_all['flagged'], ben_all['n'])} |")
+        figures["public"] = public
+    per_style: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
+    for r in held:
+        per_style[(r["label"], r["style"])][0] += r["level"] == "injection"
+        per_style[(r["label"], r["style"])][1] += 1
+    lines += ["", "<details><summary>Per held-out style</summary>", "", "| label | style | flagged |", "|---|---|---:|"]
+    lines += [f"| {label} | {style} | {v[0]}/{v[1]} |" for (label, style), v in sorted(per_style.items())]
+    lines += ["", "</details>"]
+    return "\n".join(lines), headline, figures
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--corpus", default=str(DEFAULT_CORPUS))
+    parser.add_argument("--folds", type=int, default=5)
+    parser.add_argument("--misses", action="store_true", help="print held-out mistakes")
+    args = parser.parse_args()
+    own = featurize(own_records())
+    raw = corpus_records(Path(args.corpus))
+    public = featurize(raw) if raw else None
+    if public is None:
+        print(f"skipped: no public corpus at {args.corpus}; own sets only", file=sys.stderr)
+    background = featurize(background_records())
+    held = held_out_styles(own, public, background, args.folds)
+    markdown, headline, figures = render(held, public_figures(public) if public else None)
+    if args.misses:
+        for r in held:
+            if (r["label"] == "injection") != (r["level"] == "injection"):
+                print(f"--- {r['label']} {r['style']} {r['level']} {sorted(r['features'])}\n{r['text'][:300]}\n", file=sys.stderr)
+    if args.json:
+        print(json.dumps({"markdown": markdown, "headline": headline, "figures": figures}))
+    else:
+        print(markdown)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,196 @@
+"""Find the signals of ``signals.py`` in a text: which fired, where, and which met.
+
+Compiled once per process, on first use: one RE2 set for the English patterns and the
+Latin-script lexicon words, and one for the Russian, Chinese, Japanese and Korean words
+(skipped for pure-ASCII text). A set tells in one linear pass
+which signals occur; only those run again, for their spans.
+
+Why *meeting*: a 10 KB README may well say "run `make`" in one section and "API key" in
+another; an injection puts the addressee, the action and the pressure in one passage.
+Two signals of different groups *meet* when they are in the same paragraph and within
+:data:`NEAR` characters of each other; the model weighs such pairs (``near:action+pressure``)
+far above either signal alone. Two different actions other than running a command meet
+too (``near:action+action``: "upload" next to "~/.aws/credentials").
+
+Hidden channels (``channels.py``) report regions of text a person does not see; a region
+whose own signals look like instructions (see :func:`instructive`) raises the hidden signal.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field
+from typing import Any
+
+from .signals import ACTIVE_GROUPS, BY_NAME, SIGNALS
+
+__all__ = ["Evidence", "find", "fired_names", "instructive", "NEAR"]
+
+#: Two signals meet when they are this close (characters) in one paragraph.
+NEAR = 500
+_MAX_SPANS = 6
+
+#: Actions that are instructions on their own inside a hidden region (running a project
+#: command is not: "<!-- run `make test` before submitting -->" is a PR template).
+_STRONG_ACTIONS = frozenset({"action.send", "action.send_shell", "action.fetch_exec", "action.settings", "action.memory",
+                             "action.third_party", "action.reveal"})
+_INSTRUCTIVE_GROUPS = frozenset({"addressee", "context_break", "concealment", "exfiltration"})
+#: Signals that say *how* something is said, not what: they do not make meetings (an
+#: imperative next to a command is every README's install section).
+_NOT_MEETING = frozenset({"addressee.imperative"})
+
+
+@dataclass
+class Evidence:
+    """What fired in one text: signal name → character spans, and the group pairs that met."""
+
+    spans: dict[str, list[tuple[int, int]]] = field(default_factory=dict)
+    near: set[str] = field(default_factory=set)
+
+    @property
+    def names(self) -> frozenset[str]:
+        return frozenset(self.spans)
+
+
+class _Compiled:
+    def __init__(self) -> None:
+        import re2
+
+        from .lexicon import alternation
+
+        self.re2 = re2
+        #: flat entries: (signal name, pattern)
+        self.entries: list[tuple[str, str]] = []
+        groups: dict[tuple[str, bool], list[int]] = {}
+        for signal in SIGNALS:
+            if not signal.pattern:
+                continue
+            pattern = f"(?:{signal.pattern})"
+            if signal.concept:
+                pattern += r"|(?i:\b" + alternation(signal.concept, non_latin=False) + ")"
+            groups.setdefault(("*", False), []).append(len(self.entries))
+            self.entries.append((signal.name, pattern))
+            if signal.concept:
+                groups.setdefault(("*", True), []).append(len(self.entries))
+                self.entries.append((signal.name, "(?i:" + alternation(signal.concept, non_latin=True) + ")"))
+        self.sets: list[tuple[Any, list[int], bool]] = []
+        for (_, non_latin), members in groups.items():
+            options = re2.Options()
+            options.max_mem = 32 << 20
+            pattern_set = re2.Set.SearchSet(options)
+            for index in members:
+                pattern_set.Add(self.entries[index][1])
+            pattern_set.Compile()
+            self.sets.append((pattern_set, members, non_latin))
+        self.regexes: dict[int, Any] = {}
+
+    def hits(self, data: bytes, ascii_only: bool) -> list[int]:
+        found: list[int] = []
+        for pattern_set, members, non_latin in self.sets:
+            if non_latin and ascii_only:
+                continue
+            matched = pattern_set.Match(data)
+            if matched:
+                found.extend(members[i] for i in matched)
+        return found
+
+    def regex(self, index: int) -> Any:
+        compiled = self.regexes.get(index)
+        if compiled is None:
+            compiled = self.regexes[index] = self.re2.compile(self.entries[index][1])
+        return compiled
+
+
+@functools.lru_cache(maxsize=1)
+def _blank_line() -> Any:
+    import re
+
+    return re.compile(r"\n[ \t]*\n")
+
+
+@functools.lru_cache(maxsize=1)
+def compiled() -> _Compiled:
+    return _Compiled()
+
+
+def fired_names(text: str) -> set[str]:
+    """The regex signals that occur anywhere in ``text`` (no spans): for hidden regions."""
+    table = compiled()
+    data = text.encode("utf-8", "surrogatepass")
+    return {table.entries[i][0] for i in table.hits(data, len(data) == len(text))}
+
+
+def instructive(names: set[str] | frozenset[str]) -> bool:
+    """Whether signals found inside a hidden region make it an instruction, not decoration."""
+    names = names - _NOT_MEETING
+    if {BY_NAME[n].group for n in names} & _INSTRUCTIVE_GROUPS or names & _STRONG_ACTIONS:
+        return True
+    return "action.run" in names and any(n.startswith("pressure.") for n in names)
+
+
+def find(buffer: Any) -> Evidence:
+    """Signals in ``buffer`` (a ``scanner._Text``), with character spans and meetings.
+
+    Every fired signal gets its first span (a search stops there); all spans (up to
+    :data:`_MAX_SPANS`) are looked for only when meetings are possible — two active groups,
+    or two actions other than running a command — since only meetings need them.
+    """
+    table = compiled()
+    evidence = Evidence()
+    hits = table.hits(buffer.data, buffer.ascii)
+    from .channels import hidden_regions
+
+    hidden = list(hidden_regions(buffer))
+    names = {table.entries[i][0] for i in hits} | {name for name, _, _ in hidden}
+    active = {BY_NAME[n].group for n in names if BY_NAME[n].group in ACTIVE_GROUPS and n not in _NOT_MEETING}
+    actions = {n for n in names if BY_NAME[n].group == "action" and n != "action.run"}
+    every = len(active) >= 2 or len(actions) >= 2
+    for index in hits:
+        name = table.entries[index][0]
+        spans = evidence.spans.setdefault(name, [])
+        if not every or BY_NAME[name].group == "mention":
+            match = table.regex(index).search(buffer.data)
+            if match is not None:
+                spans.append((buffer.char(match.start()), buffer.char(match.end())))
+            continue
+        for count, match in enumerate(table.regex(index).finditer(buffer.data)):
+            if count >= _MAX_SPANS:
+                break
+            start, end = match.span()
+            spans.append((buffer.char(start), buffer.char(end)))
+    for name, start, end in hidden:
+        evidence.spans.setdefault(name, []).append((start, end))
+    if every:
+        evidence.near = _meetings(buffer, evidence)
+    return evidence
+
+
+def _meetings(buffer: Any, evidence: Evidence) -> set[str]:
+    """Group pairs (and ``3``: three groups) that occur close together in one paragraph."""
+    points: list[tuple[int, str, str]] = []
+    for name, spans in evidence.spans.items():
+        group = BY_NAME[name].group
+        if group in ACTIVE_GROUPS and name not in _NOT_MEETING:
+            points.extend((start, group, name) for start, _ in spans)
+    actions = {name for _, group, name in points if group == "action" and name != "action.run"}
+    if len({group for _, group, _ in points}) < 2 and len(actions) < 2:
+        return set()
+    text: str = buffer.text
+    blank = _blank_line()
+    points.sort()
+    order = {group: i for i, group in enumerate(ACTIVE_GROUPS)}
+    met: set[str] = set()
+    for i, (start, group, name) in enumerate(points):
+        window = {group}
+        for other_start, other, other_name in points[i + 1:]:
+            if other_start - start > NEAR or blank.search(text, start, other_start) is not None:
+                break
+            window.add(other)
+            if other != group:
+                first, second = sorted((group, other), key=order.__getitem__)
+                met.add(f"{first}+{second}")
+            elif group == "action" and name != other_name and {name, other_name} <= actions:
+                met.add("action+action")
+        if len(window) >= 3:
+            met.add("3")
+    return met
