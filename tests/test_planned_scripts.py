@@ -137,3 +137,14 @@ def test_a_body_after_the_run_on_the_same_line_is_the_script(setup: tuple[object
 def test_an_expanded_rewrite_forgets_the_literal_text(setup: tuple[object, str, str]) -> None:
     command = "cat > $S/twice.py <<'EOF'\nprint(1)\nEOF\ncat > $S/twice.py <<EOF\n$(cat src/app.py)\nEOF\npython $S/twice.py"
     assert _decide(setup, command, Mode.ACCEPT_EDITS)[0] != "allow"
+
+
+def test_a_scratch_script_rewritten_and_run_again_is_judged_by_the_new_text(setup: tuple[object, str, str]) -> None:
+    """The second round of an agent's scratch script: the file is there from the first
+    round, the line overwrites it before running it, so the new text is what runs."""
+    _, _, scratch = setup
+    Path(scratch, "again.py").write_text("print('first round')\n")
+    harmless = "cat > $S/again.py <<'EOF'\nprint('second round')\nEOF\npython3 $S/again.py"
+    assert _decide(setup, harmless, Mode.DEFAULT)[0] == "allow"
+    wipe = "cat > $S/again.py <<'EOF'\nimport shutil, os\nshutil.rmtree(os.path.expanduser('~'))\nEOF\npython3 $S/again.py"
+    assert _decide(setup, wipe, Mode.BYPASS)[0] == "deny"

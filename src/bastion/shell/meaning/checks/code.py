@@ -131,8 +131,8 @@ def run_file(f: Facts, path: str, ctx: Ctx) -> None:
     """``f`` runs the file at ``path``: one the line writes from literal text just before
     (``cat > /tmp/fix.py <<'EOF' … EOF && python /tmp/fix.py``, see ``planned``) is
     judged by that text as inline code is; any other file by ``exec_file``."""
-    if "<<" in ctx.source and not os.path.lexists(path) and _run_planned(f, path, ctx):
-        return
+    if "<<" in ctx.source and _run_planned(f, path, ctx):
+        return  # the file may be there already: the line rewrites it before it runs
     exec_file(f, path, ctx)
 
 
