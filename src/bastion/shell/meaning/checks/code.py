@@ -10,8 +10,6 @@ strings it hands to ``system()`` (analysed again by ``analyse.py``).
 
 from __future__ import annotations
 
-import os
-
 from ...catalog import catalog as C
 from ...syntax.lazyre import LazyPattern
 from ...syntax.options import parse_args
