@@ -68,28 +68,45 @@ def _absolute(path: str, cwd: str, home: str) -> str:
 _KERNEL_REAL: bool | None = None
 
 
+def _kernel_real(path: str) -> str | None:
+    """Where ``path`` leads by the kernel's own reading, or None when it does not open."""
+    try:
+        fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
+    except (OSError, ValueError):
+        return None
+    try:
+        real = os.readlink(f"/proc/self/fd/{fd}")
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    return real if real.startswith(_SEP) and not real.endswith(" (deleted)") else None
+
+
 def _realpath(path: str) -> str:
     """``os.path.realpath(path)``, asked of the kernel where it can answer: one lstat per
-    component is the larger part of resolving a path. What does not open — a missing
-    tail, a dangling link, a loop, a folder without search permission — goes to
-    ``os.path.realpath``, which resolves what exists and keeps the rest."""
+    component is the larger part of resolving a path. A file not there yet (what a write
+    creates) is its folder's real path and its name, as ``os.path.realpath`` makes it —
+    unless the name is a dangling link. Anything else that does not open — a missing
+    folder, a loop, a folder without search permission — goes to ``os.path.realpath``,
+    which resolves what exists and keeps the rest."""
     global _KERNEL_REAL
     if _KERNEL_REAL is None:
         _KERNEL_REAL = hasattr(os, "O_PATH") and os.path.isdir("/proc/self/fd")
     if _KERNEL_REAL:
-        try:
-            fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
-        except (OSError, ValueError):
-            pass
-        else:
+        real = _kernel_real(path)
+        if real is not None:
+            return real
+        folder, _, name = path.rpartition(_SEP)
+        if folder and name not in ("", ".", ".."):
             try:
-                real = os.readlink(f"/proc/self/fd/{fd}")
-            except OSError:
-                real = ""
-            finally:
-                os.close(fd)
-            if real.startswith(_SEP) and not real.endswith(" (deleted)"):
-                return real
+                os.lstat(path)
+            except FileNotFoundError:  # nothing by that name, not even a link
+                parent = _kernel_real(folder)
+                if parent is not None:
+                    return parent.rstrip(_SEP) + _SEP + name
+            except (OSError, ValueError):
+                pass
     return os.path.realpath(path)
 
 
