@@ -37,9 +37,11 @@ sys.path.insert(0, str(ROOT / "src"))
 SETS = ROOT / "tests" / "injection_sets"
 WEIGHTS = ROOT / "src" / "bastion" / "data" / "injection_weights.json"
 DEFAULT_CORPUS = ROOT.parent / "shared" / "corpus"
-#: Fixed before looking at any held-out figure: a text is an injection at p ≥ 0.5 (0.3 from
-#: a strict origin) and suspicious at p ≥ 0.2 (0.1).
-THRESHOLDS = {"injection": {"default": 0.5, "strict": 0.3}, "suspicious": {"default": 0.2, "strict": 0.1}}
+#: Fixed, not fitted: a text is an injection at p ≥ 0.5 (0.35 from a strict origin) and
+#: suspicious at p ≥ 0.3 (0.22). A suspicious text taints the session, which makes the next
+#: test run an immune ask, so the bar sits close to the injection one: it catches what
+#: falls just short, not every text with one weak sign.
+THRESHOLDS = {"injection": {"default": 0.5, "strict": 0.35}, "suspicious": {"default": 0.3, "strict": 0.22}}
 L2 = 0.002
 EPOCHS = 600
 RATE = 0.5

@@ -11,7 +11,9 @@
   ``repetitive_token_noise`` records), and on its held-out lines ≡ 3 (mod 4).
 
 ``--json`` prints ``{"markdown": …, "headline": [rows], "figures": {…}}`` for
-``scripts/readme_tables.py``.
+``scripts/readme_tables.py``. ``--docs`` writes the table of signals (from their records in
+``bastion.injection.signals``) into docs/injection.md, between ``<!-- injection-signals:start -->``
+and ``<!-- injection-signals:end -->``, and does nothing else.
 """
 
 from __future__ import annotations
@@ -131,13 +133,44 @@ def render(held: list[dict[str, Any]], public: dict[str, Any] | None) -> tuple[s
     return "\n".join(lines), headline, figures
 
 
+def signals_table() -> str:
+    """One row per signal record: name, group, reported kind, why, an example it flags."""
+    from bastion.injection.signals import SIGNALS
+
+    def cell(text: str, width: int = 90) -> str:
+        shown = text if len(text) <= width else text[:width - 1] + "…"
+        shown = shown.encode("unicode_escape").decode("ascii") if not shown.isprintable() else shown
+        return shown.replace("|", "\\|").replace("\n", " ")
+
+    rows = ["| signal | group | reported as | why | for example |", "|---|---|---|---|---|"]
+    for s in SIGNALS:
+        rows.append(f"| `{s.name}` | {s.group} | {('`' + s.kind + '`') if s.kind else '–'} | {cell(s.why, 400)} | "
+                    f"{cell(s.match[0])} |")
+    return "\n".join(rows)
+
+
+def write_docs() -> None:
+    import re
+
+    page = Path(__file__).resolve().parents[1] / "docs" / "injection.md"
+    text = page.read_text(encoding="utf-8")
+    block = re.compile(r"(<!-- injection-signals:start -->\n).*?(<!-- injection-signals:end -->)", re.S)
+    if not block.search(text):
+        raise SystemExit("no <!-- injection-signals:start --> block in docs/injection.md")
+    page.write_text(block.sub(lambda m: m.group(1) + signals_table() + "\n" + m.group(2), text), encoding="utf-8")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
+    parser.add_argument("--docs", action="store_true", help="only write the signals table into docs/injection.md")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--corpus", default=str(DEFAULT_CORPUS))
     parser.add_argument("--folds", type=int, default=5)
     parser.add_argument("--misses", action="store_true", help="print held-out mistakes")
     args = parser.parse_args()
+    if args.docs:
+        write_docs()
+        return 0
     own = featurize(own_records())
     raw = corpus_records(Path(args.corpus))
     public = featurize(raw) if raw else None
