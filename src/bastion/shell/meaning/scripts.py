@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from ..syntax.script import SimpleCommand
     from .facts import Ctx
 
-__all__ = ["MAX_BYTES", "MAX_FILES", "Unreadable", "script_of", "language_of", "runner_of", "module_files", "imported_files",
+__all__ = ["MAX_BYTES", "MAX_FILES", "Unreadable", "script_of", "language_of", "runner_of", "module_files", "module_roots", "find_module", "imported_files",
            "earlier_commands", "syntax_only", "SELF"]
 
 #: Largest file read (bytes). Larger text asks; larger binaries keep today's behaviour.
@@ -160,6 +160,55 @@ def script_of(path: str, ctx: Ctx, runner: str | None = SELF) -> tuple[str, str]
     if len(text) > limit:
         return Unreadable(f"{len(text) // 1024} KB of {language}, more than bastion reads whole")
     return language, text
+
+
+#: Files next to a ``src/`` folder that make it a src layout (see :func:`module_roots`).
+_PROJECT_FILES = ("pyproject.toml", "setup.py", "setup.cfg")
+
+
+def module_roots(base: str, assignments: tuple[tuple[str, str], ...], ctx: Ctx) -> list[str]:
+    """The folders ``python -m`` finds a project module in, in Python's order, as far
+    as bastion reads them: the working directory ``base`` (``sys.path[0]``), then each
+    ``PYTHONPATH`` entry inside the workspace (the command's own assignment or an
+    earlier ``export`` on the line; a value known only when it runs is skipped), then
+    the ``src/`` folder of a src layout.
+
+    The src layout rule: a folder from ``base`` up to its workspace root that holds a
+    Python project file (``pyproject.toml``, ``setup.py``, ``setup.cfg``) and a ``src/``
+    folder. Every build backend (setuptools, hatch, flit, pdm, poetry) finds the
+    packages of ``src/`` from such a project without being told, and an editable
+    install (``pip install -e .``, ``uv sync``, ``uv run``) puts that folder on the
+    path, so ``python -m app.main`` there runs ``src/app/main.py``. A module found in
+    none of these folders is installed code bastion does not read (it asks)."""
+    roots = [base]
+    for name, value in assignments:
+        if name != "PYTHONPATH" or any(c in value for c in "$`~"):
+            continue
+        for entry in value.split(":"):
+            folder = os.path.normpath(os.path.join(base, entry)) if entry else ""
+            if folder and folder not in roots and ctx.inside(folder):
+                roots.append(folder)
+    top = next((r for r in ctx.roots if base == r or base.startswith(r.rstrip("/") + "/")), None)
+    folder = base
+    while top is not None:
+        src = os.path.join(folder, "src")
+        if src not in roots and os.path.isdir(src) \
+                and any(os.path.isfile(os.path.join(folder, n)) for n in _PROJECT_FILES):
+            roots.append(src)
+        if folder == top or folder in ("/", ""):
+            break
+        folder = os.path.dirname(folder)
+    return roots
+
+
+def find_module(module: str, base: str, assignments: tuple[tuple[str, str], ...], ctx: Ctx) -> tuple[str, list[str]]:
+    """``(folder, files)`` for the first of :func:`module_roots` that holds ``module``
+    (:func:`module_files`); ``("", [])`` when none does."""
+    for root in module_roots(base, assignments, ctx):
+        files = module_files(module, root)
+        if files:
+            return root, files
+    return "", []
 
 
 def module_files(module: str, base: str) -> list[str]:

@@ -243,14 +243,15 @@ def python_module_command(f: Facts, module: str, operands: list[str], ctx: Ctx) 
 
 
 def _python_module(f: Facts, module: str, operands: list[str], ctx: Ctx) -> None:
-    from ..scripts import module_files
+    from ..scripts import find_module
 
     # a module in the command's folder wins over an installed one of the same name
-    # (``json/tool.py`` written here runs for ``python -m json.tool``): read and judged
-    files = module_files(module, f.base)
+    # (``json/tool.py`` written here runs for ``python -m json.tool``), then PYTHONPATH
+    # inside the workspace and a src layout's ``src/`` (``scripts.module_roots``): read and judged
+    root, files = find_module(module, f.base, f.cmd.assignments, ctx)
     if files:
         for path in files:
-            exec_file(f, path, ctx, top=f.base)
+            exec_file(f, path, ctx, top=root)
         return
     # ``python -m zipfile -l x.zip`` only lists, ``twine check`` only checks: the module
     # with its first word wins over the module alone (``PYTHON_MODULES`` lists both).
