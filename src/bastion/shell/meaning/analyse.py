@@ -85,7 +85,7 @@ from ..syntax.script import Script, SimpleCommand, TooComplex
 from .flows import fed_effects
 from .inline import fork_bomb, heredoc_bodies
 from .models import MODELS
-from .paths import EXEC, PathAccess, find_roots, resolve
+from .paths import EXEC, READ, WRITE, PathAccess, find_roots, resolve
 from .planted import CRON_FIELDS
 from .semantics import ANALYSER, Ctx, Facts, classify
 from .targets import persistence_level, secret_level
@@ -687,6 +687,32 @@ def _exfiltration(facts: list[Facts], hits: list[_Hit]) -> None:
             what = f.secrets[0][0] if f.secrets else "the environment"
             hits.append(_Hit("HB008", f"{what} via {f.label} into {senders[0].label}", f.label))
             return
+    dumped = _dumped_files(facts)
+    for sender in senders:
+        sent = next((a.resolved for a in sender.paths if a.op == READ and a.resolved in dumped), None)
+        if sent is not None and "send" in sender.roles:
+            hits.append(_Hit("HB008", f"{dumped[sent]} written to {sent} and sent by {sender.label}", sender.label))
+            return
+
+
+def _dumped_files(facts: list[Facts]) -> dict[str, str]:
+    """Files a command fills with secrets or the whole environment (``env > /tmp/e``,
+    ``env | tee /tmp/e``, a program printing ``os.environ`` into a file): resolved path →
+    what they hold. A sender that reads one later in the line sends that (a file in
+    between is still the same flow)."""
+    out: dict[str, str] = {}
+    for f in facts:
+        what = f.secrets[0][0] if f.secrets else "the environment" if "env_dump" in f.roles else None
+        if what is None:
+            continue
+        stages = [f]
+        if f.cmd.pipeline >= 0:
+            stages += [g for g in facts if g.cmd.pipeline == f.cmd.pipeline and g.cmd.pipe_index > f.cmd.pipe_index]
+        for g in stages:
+            for access in g.paths:
+                if access.op == WRITE:
+                    out.setdefault(access.resolved, f"{what} (by {f.label})")
+    return out
 
 
 def _payloads(facts: list[Facts], ctx: Ctx, depth: int, hits: list[_Hit]) -> None:
