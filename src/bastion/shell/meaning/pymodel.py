@@ -272,7 +272,9 @@ class PathV:
 
 @dataclass(frozen=True)
 class Glob:
-    """Any of the paths a shell pattern matches (``os.listdir``, ``glob`` results)."""
+    """Any of the paths a shell pattern matches (``os.listdir``, ``glob`` results). A
+    ``/**`` part stands for every folder below (``rglob``, ``os.walk``): a delete through
+    it is said as ``find BASE -name NAME -delete``, what deleting each match does."""
 
     pattern: str
 
@@ -367,6 +369,12 @@ _DATA_METHODS = frozenset(
 _RUN_METHODS = frozenset({"system", "popen", "spawn", "exec_command", "execute", "eval", "exec", "run_command", "Popen",
                           "check_output", "check_call", "call", "run"})
 _SENTINEL = object()
+#: Attributes that reach the interpreter's own machinery (``().__class__.__base__
+#: .__subclasses__()``, ``f.__globals__``, ``x.__dict__``): what they hold is looked up
+#: at run time, so calling it is opaque.
+_REFLECT = frozenset({"__class__", "__base__", "__bases__", "__mro__", "__subclasses__", "__globals__", "__builtins__",
+                      "__dict__", "__code__", "__closure__", "__func__", "__self__", "__getattribute__", "__reduce__",
+                      "__reduce_ex__", "__loader__", "__spec__", "__import__", "__call__", "__getitem__"})
 #: Calls that name a fresh temporary file or directory.
 _TEMP_PATHS = frozenset({"tempfile.mkdtemp", "tempfile.mkstemp", "tempfile.gettempdir", "tempfile.TemporaryDirectory",
                          "tempfile.NamedTemporaryFile", "tempfile.TemporaryFile", "tempfile.SpooledTemporaryFile",
@@ -669,6 +677,9 @@ class _State:
     net_files: set[str] = field(default_factory=set)
     unknown_read: bool = False
     forking_funcs: set[int] = field(default_factory=set)
+    #: Fresh temporary names the program made (``tempfile.mkstemp``): deleting one
+    #: removes only what the program itself created.
+    own_temp: set[str] = field(default_factory=set)
     recursive_funcs: set[int] = field(default_factory=set)
 
 
@@ -1115,10 +1126,27 @@ class _Interp:
                 stem, suffix = posixpath.splitext(base)
                 return stem if attr == "stem" else suffix
             return UNKNOWN
+        if isinstance(obj, Glob):
+            return self.glob_attribute(obj, attr)
         if isinstance(obj, Handle) and attr == "name":
             return obj.path
+        if attr in _REFLECT:
+            return Unknown(frozenset({"dyn"}) | _taint(obj))
         if isinstance(obj, Unknown):
             return Unknown(obj.taint)
+        return UNKNOWN
+
+    def glob_attribute(self, g: Glob, attr: str) -> object:
+        """``entry.path`` of an ``os.scandir`` entry is the entry; ``p.name`` and
+        ``p.parent`` of a pattern are patterns."""
+        import posixpath
+
+        if attr == "path":
+            return g
+        if attr == "name":
+            return Glob(posixpath.basename(g.pattern.rstrip("/")) or "*")
+        if attr == "parent":
+            return Glob(posixpath.dirname(g.pattern.rstrip("/")) or ".")
         return UNKNOWN
 
     def subscript(self, obj: object, sl: ast.expr) -> object:
@@ -1126,6 +1154,9 @@ class _Interp:
         if isinstance(obj, Ref):
             if obj.name in ("os.environ", "os.environb"):
                 return self.getenv(key)
+            space = _namespace(obj.name)
+            if space is not None:  # ``os.__dict__['system']``, ``__builtins__['exec']``
+                return self.attribute(Ref(space), key) if isinstance(key, str) else Unknown(frozenset({"dyn"}) | _taint(key))
             if obj.name == "sys.modules" and isinstance(key, str):
                 return Ref(_canon(key))
             if obj.name == "sys.argv":
@@ -1165,6 +1196,9 @@ class _Interp:
             t = _text(b)
             joined = _join(a.path, t) if t is not None else _unknown(b)
             return PathV(joined) if isinstance(joined, str) else joined
+        if isinstance(op, ast.Div) and isinstance(a, Glob):
+            t = _text(b)
+            return Glob(_join(a.pattern, t)) if t is not None else _unknown(b)  # type: ignore[arg-type]
         if isinstance(op, ast.Add) and isinstance(a, str) and isinstance(b, Glob):
             return Glob(a + b.pattern)
         if isinstance(op, ast.Add) and isinstance(a, Glob) and isinstance(b, str):
@@ -1284,6 +1318,8 @@ class _Interp:
         if not isinstance(suffix, str) or not isinstance(prefix, str):
             suffix, prefix = "", "tmp"
         path = "/tmp" if name == "tempfile.gettempdir" else f"/tmp/{prefix}XXXXXXXX{suffix}"
+        if name != "tempfile.gettempdir" and "dir" not in kw and "/" not in prefix + suffix:
+            self.s.own_temp.add(path)
         if name in ("tempfile.mkdtemp", "tempfile.TemporaryDirectory"):
             self.line(f"mkdir -p -- {shell_word(path)}")
         if name in ("tempfile.NamedTemporaryFile", "tempfile.TemporaryFile", "tempfile.SpooledTemporaryFile"):
@@ -1322,14 +1358,17 @@ class _Interp:
             return self.temp(name, args, kw)
         if name == "pwd.getpwuid":
             return {"pw_dir": "~"}
-        if name in ("os.listdir", "os.scandir"):
-            return [Glob("*")] if name == "os.listdir" else [PathV("*")]
+        if name == "os.listdir":
+            return [Glob("*")]  # names only: ``os.path.join(base, name)`` adds the base
+        if name == "os.scandir":
+            entries = _join(args[0] if args else ".", Glob("*"))
+            return [entries] if isinstance(entries, Glob) else _unknown(entries)
         if name in ("glob.glob", "glob.iglob"):
             t = _text(args[0]) if args else None
             return [Glob(t)] if t is not None else _unknown(*args)
-        if name == "os.walk":
-            top = args[0] if args else "."
-            return [(top, [Glob("*")], [Glob("*")])]
+        if name == "os.walk":  # each folder at or below top, with its entries' names
+            below = _join(args[0] if args else kw.get("top", "."), Glob("**"))
+            return [(below, [Glob("*")], [Glob("*")])] if isinstance(below, Glob) else _unknown(below)
         if name == "str.maketrans" and args and all(isinstance(a, str) for a in args):
             try:
                 return str.maketrans(*args)  # type: ignore[call-overload]
@@ -1431,7 +1470,7 @@ class _Interp:
     def method(self, obj: object, attr: str, args: list[object], kw: dict[str, object]) -> object:
         if isinstance(obj, (str, bytes)):
             return self.str_method(obj, attr, args, kw)
-        if isinstance(obj, PathV):
+        if isinstance(obj, (PathV, Glob)):
             return self.path_method(obj, attr, args, kw)
         if isinstance(obj, Handle):
             if attr in ("write", "writelines"):
@@ -1475,7 +1514,7 @@ class _Interp:
             return UNKNOWN
         if isinstance(obj, (list, tuple)) and attr in ("append", "extend", "index", "count", "copy", "pop", "sort", "insert"):
             return UNKNOWN
-        if isinstance(obj, Func | Code | SockFd | Glob):
+        if isinstance(obj, Func | Code | SockFd):
             return UNKNOWN
         self.s.unknown_call = True
         return UNKNOWN
@@ -1519,28 +1558,36 @@ class _Interp:
             return UNKNOWN
         return out
 
-    def path_method(self, p: PathV, attr: str, args: list[object], kw: dict[str, object]) -> object:
+    def path_method(self, p: PathV | Glob, attr: str, args: list[object], kw: dict[str, object]) -> object:
+        """A ``pathlib.Path`` method; on a pattern (each path ``rglob`` yields) it acts on
+        every match."""
         import posixpath
+
+        text = p.path if isinstance(p, PathV) else p.pattern
+
+        def same_kind(path: object) -> object:
+            if not isinstance(path, str):
+                return path
+            return PathV(path) if isinstance(p, PathV) else Glob(path)
 
         if attr in ("expanduser", "resolve", "absolute", "__fspath__"):
             return p
         if attr == "joinpath":
-            joined = _join(p.path, *args)
-            return PathV(joined) if isinstance(joined, str) else joined
+            return same_kind(_join(text, *args))
         if attr in ("with_name", "with_suffix") and args and isinstance(args[0], str):
-            base, ext = posixpath.splitext(p.path)
-            return PathV(base + args[0] if attr == "with_suffix" else posixpath.join(posixpath.dirname(p.path), args[0]))
+            base, ext = posixpath.splitext(text)
+            return same_kind(base + args[0] if attr == "with_suffix" else posixpath.join(posixpath.dirname(text), args[0]))
         if attr in ("glob", "rglob", "iterdir"):
             pattern = _text(args[0]) if args else "*"
             if pattern is None:
                 return _unknown(*args)
-            return [Glob(posixpath.join(p.path, "**", pattern) if attr == "rglob" else posixpath.join(p.path, pattern))]
+            return [Glob(posixpath.join(text, "**", pattern) if attr == "rglob" else posixpath.join(text, pattern))]
         if attr in ("read_text", "read_bytes"):
-            return self.read_file(p.path)
+            return self.read_file(p.path if isinstance(p, PathV) else p)
         if attr == "open":
             return self._k_open("open", [p, *args], kw)
         if attr in ("write_text", "write_bytes"):
-            self.write(Handle(p.path, True, False), args[0] if args else kw.get("data", UNKNOWN))
+            self.write(Handle(p.path if isinstance(p, PathV) else p, True, False), args[0] if args else kw.get("data", UNKNOWN))
             return None
         if attr == "unlink":
             return self._k_remove("os.remove", [p], {})
@@ -1560,7 +1607,7 @@ class _Interp:
             return (self._k_symlink if attr == "symlink_to" else self._k_link)("", [target, p], {})
         if attr in ("exists", "is_dir", "is_file", "is_symlink", "stat", "lstat", "owner", "group", "samefile", "match",
                     "is_absolute", "relative_to", "as_posix", "as_uri", "__str__"):
-            return p.path if attr in ("as_posix", "__str__") else UNKNOWN
+            return (p.path if isinstance(p, PathV) else p) if attr in ("as_posix", "__str__") else UNKNOWN
         self.s.unknown_call = True
         return UNKNOWN
 
@@ -1617,6 +1664,11 @@ class _Interp:
     def path_line(self, head: list[str], paths: list[object], what: str) -> None:
         if head[0] in ("cp", "mv", "ln") and paths:
             self.s.written.add(_text(paths[-1]) or "")
+        if head[0] in ("rm", "rmdir") and len(paths) == 1 and isinstance(paths[0], Glob):
+            found = _find_delete(paths[0].pattern, head)
+            if found is not None:
+                self.line(found)
+                return
         words = [_word(p) for p in paths]
         if any(w is None for w in words):
             self.opaque(f"{what} of a path the model cannot name")
@@ -1640,6 +1692,14 @@ class _Interp:
                 self.s.wired.add(sock.role)
         if isinstance(argv, PathV):
             argv = [argv.path]
+        if isinstance(argv, Glob):  # ``'rm -rf ' + os.path.join(h, name)`` for each name: the shell line's own glob
+            self.process(prefix + argv.pattern, what)
+            return
+        if isinstance(argv, (list, tuple)) and any(isinstance(a, Glob) for a in argv):
+            globbed = [_word(a) for a in argv]
+            if all(w is not None for w in globbed):
+                self.process(prefix + " ".join(w for w in globbed if w is not None), what)
+                return
         if isinstance(argv, (str, bytes)):
             self.process(prefix + (_text(argv) or ""), what)
             return
@@ -1713,7 +1773,10 @@ class _Interp:
         return None
 
     def _k_remove(self, name: str, args: list[object], kw: dict[str, object]) -> object:
-        self.path_line(["rm", "-f", "--"], [args[0] if args else kw.get("path", UNKNOWN)], "a delete")
+        path = args[0] if args else kw.get("path", UNKNOWN)
+        if isinstance(path, (str, PathV)) and _text(path) in self.s.own_temp:
+            return None
+        self.path_line(["rm", "-f", "--"], [path], "a delete")
         return None
 
     def _k_rmdir(self, name: str, args: list[object], kw: dict[str, object]) -> object:
@@ -2035,6 +2098,34 @@ class _Interp:
             env_dump="env_dump" in flags, library_load="library_load" in flags, prints=prints, opaque=opaque,
             inert=inert, harmless=harmless, handed=list(s.handed),
         )
+
+
+def _namespace(name: str) -> str | None:
+    """The module whose namespace ``name`` is (``os.__dict__`` → ``os``; the builtins'
+    own, ``__builtins__`` or ``__dict__`` of it, → ``""``), or None."""
+    if name in ("__builtins__", "builtins", "", "__dict__"):
+        return ""
+    if name.endswith(".__dict__"):
+        return name[: -len(".__dict__")]
+    return None
+
+
+def _find_delete(pattern: str, head: list[str]) -> str | None:
+    """A delete of each path a recursive pattern matches (``BASE/**/NAME``), as the
+    ``find`` line that does the same: ``find BASE -name NAME -type f -delete`` for files
+    (``rm -f``), without ``-type f`` for trees (``rm -rf``), ``-type d`` for ``rmdir``.
+    None when the pattern is not recursive or has more parts after ``**``."""
+    if "**" not in pattern.split("/"):
+        return None
+    parts = pattern.split("/")
+    cut = parts.index("**")
+    base = "/".join(parts[:cut]) or ("/" if pattern.startswith("/") else ".")
+    rest = [x for x in parts[cut + 1:] if x not in ("", "**")]
+    if len(rest) > 1 or any(c in base for c in "*?["):
+        return None
+    name = rest[0] if rest else "*"
+    kind = " -type d" if head[0] == "rmdir" else "" if "-rf" in head or "-r" in head else " -type f"
+    return f"find {_word(Glob(base))} -name {shell_word(name)}{kind} -delete"
 
 
 def _addr(value: object) -> object:
