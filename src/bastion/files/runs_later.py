@@ -67,9 +67,11 @@ class RunsLater:
         targets = [(use.path, level) for use in ctx.path_uses
                    if use.op == "write" and (level := persistence_level(use.path, ctx.home))]
         if call.kind in (Kind.SHELL, Kind.MCP) and ctx.command:
+            from ..paths.match import planted_only
             from .runs_later_shell import shell_plants
 
-            found = shell_plants(ctx, [path for path, _ in targets])
+            plain = [use.path for use in ctx.path_uses if use.op == "write" and planted_only(use.path, ctx.home)]
+            found = shell_plants(ctx, [path for path, _ in targets] + plain)
             if found:
                 return _deny(f"blocked: {found[0].message}", found)
         if not targets:

@@ -420,6 +420,15 @@ ROWS: tuple[Row, ...] = (
         "pip install ., pip install -e . and every build run setup.py as Python (level 0: editing it is "
         "ordinary project work, so only what it plants is judged: a catastrophic plant is denied)",
         ("setup.py", "packages/core/setup.py"), ("setup.cfg", "setup.py.orig", "src/app/setup_py.py")),
+    Row("python-startup", RUNS_LATER, "Python start-up and test hook",
+        ("conftest.py", "sitecustomize.py", "usercustomize.py", "*.pth"), 0,
+        "pytest imports every conftest.py on its way to the tests, and Python imports sitecustomize.py, "
+        "usercustomize.py and runs the import lines of each .pth file in site-packages at every start: code "
+        "planted there runs at the next test run or Python start (level 0: editing them is ordinary project "
+        "work, so only what it plants is judged: a catastrophic plant is denied)",
+        ("conftest.py", "tests/unit/conftest.py", ".venv/lib/python3.11/site-packages/sitecustomize.py",
+         "~/.local/lib/python3.11/site-packages/usercustomize.py", ".venv/lib/python3.11/site-packages/x.pth"),
+        ("conftest.py.bak", "tests/test_conftest.py", "sitecustomize.txt", "depth.txt")),
     Row("tiltfile", RUNS_LATER, "Tiltfile", ("tiltfile",), 1,
         "tilt up runs its local(), local_resource() and custom_build() commands on this machine, and again on "
         "every change it watches (level 1)",

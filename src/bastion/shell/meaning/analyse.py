@@ -86,7 +86,7 @@ from .flows import fed_effects
 from .inline import fork_bomb, heredoc_bodies
 from .models import MODELS
 from .paths import EXEC, READ, WRITE, PathAccess, find_roots, resolve
-from .planted import CRON_FIELDS
+from .planted import as_commands
 from .semantics import ANALYSER, Ctx, Facts, classify
 from .targets import persistence_level, secret_level
 
@@ -716,30 +716,35 @@ def _dumped_files(facts: list[Facts]) -> dict[str, str]:
 
 
 def _payloads(facts: list[Facts], ctx: Ctx, depth: int, hits: list[_Hit]) -> None:
-    """Text written into a file that runs later (rc files, cron) is code: an echoed
-    ``curl … | sh`` appended to ``~/.bashrc`` is a hard block, not data."""
+    """Text written into a file that runs later (rc files, cron, a conftest.py) is code:
+    an echoed ``curl … | sh`` appended to ``~/.bashrc`` is a hard block, not data. The
+    text is read as what it becomes in that file (``planted.as_commands``: a crontab
+    line's command, a Python file's program), and a program's constant output or its
+    file writes (which its model gives as ``printf``) count as echoed text."""
+    from ...paths.match import planted_only
+
+    def runs_later(path: str) -> bool:
+        return bool(persistence_level(path, ctx.home)) or planted_only(path, ctx.home)
+
     for f in facts:
-        if f.name not in ("echo", "printf") or len(f.cmd.argv) < 2:
-            continue
-        targets = [a for a in f.paths if a.op == "write" and persistence_level(a.resolved, ctx.home)]
+        if f.prints is None and (f.name not in ("echo", "printf") or len(f.cmd.argv) < 2):
+            continue  # (a program that prints only constants prints text as literal as echo's)
+        targets = [a for a in f.paths if a.op == "write" and runs_later(a.resolved)]
         if not targets and f.cmd.pipeline >= 0:
             targets = [
                 a
                 for g in facts
                 if g.cmd.pipeline == f.cmd.pipeline and g.cmd.pipe_index > f.cmd.pipe_index and g.name in ("tee", "crontab")
                 for a in (g.paths or [PathAccess("write", "crontab", "/var/spool/cron/crontab", "crontab")])
-                if a.op == "write" and (g.name == "crontab" or persistence_level(a.resolved, ctx.home))
+                if a.op == "write" and (g.name == "crontab" or runs_later(a.resolved))
             ]
         if not targets:
             continue
-        text = literal_output(f.cmd.argv)
+        text = f.prints if f.prints is not None else literal_output(f.cmd.argv)
         if text is None:
             text = " ".join(a for a in f.cmd.argv[1:] if a not in ("-e", "-n", "-E"))
         target = targets[0].resolved
-        if "cron" in target:
-            text = CRON_FIELDS.sub("", text, count=1)
-            if target.startswith(("/etc/crontab", "/etc/cron.d/")):
-                text = text.split(None, 1)[1] if len(text.split(None, 1)) > 1 else ""
+        text = as_commands(text, target)
         found: list[_Hit] = []
         _nested(text, f"text written to {target}", ctx, depth, found)
         for hit in found:
@@ -896,7 +901,7 @@ def _summarise(parsed: Script | TooComplex, facts: list[Facts], hits: list[_Hit]
         tier = Tier.DESTRUCTIVE
     out.tier = tier
     out.destructive = destructive or bool(out.hard_blocks)
-    fed = [f for f in facts if "exec_stdin" in f.roles and f.name in C.INTERPRETERS]
+    fed = [f for f in facts if "exec_stdin" in f.roles and (f.name in C.INTERPRETERS or f.name in C.LOCAL_SQL)]
     if fed and all("program_read" in f.roles for f in fed):
         out.answered = _ANSWERED
     if out.resolved:

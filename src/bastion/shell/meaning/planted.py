@@ -104,7 +104,15 @@ def _reader(lower: str, name: str) -> Callable[[str], list[Piece]] | None:
         return lambda text: [("node", text)]
     if name.endswith(".py"):
         return lambda text: [("python", text)]
+    if name.endswith(".pth"):
+        return _pth
     return None
+
+
+def _pth(text: str) -> list[Piece]:
+    """A .pth file: Python runs its lines that start with ``import`` (the others are
+    folders added to the import path)."""
+    return [("python", "\n".join(line for line in text.splitlines() if line.startswith(("import ", "import\t"))))]
 
 
 def _cron(text: str, system: bool) -> str:
