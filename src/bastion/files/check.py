@@ -60,7 +60,7 @@ class CodeRecord(NamedTuple):
 CODES: tuple[CodeRecord, ...] = (
     CodeRecord("FS001", "deny", True, "delete", "dangerous removal target",
                "removing the root, a system folder, the home folder or a workspace root cannot be undone",
-               ("Bash rmdir /usr/local", "Bash mv /usr /tmp/x", "Bash rm ../project"), ("Bash rm -r build",)),
+               ("Bash rm /bin", "Bash mv /usr /tmp/x", "Bash rm ../project"), ("Bash rm -r build",)),
     CodeRecord("FS000", "ask", True, "any", "unusable input (unknown access kind, path not resolved)",
                "a path bastion cannot judge is asked about rather than allowed (fail closed)", (), ()),
     CodeRecord("FS002", "ask", True, "write, delete", "protected file or folder, bastion's own files",
