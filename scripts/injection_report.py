@@ -9,6 +9,9 @@
 * **Public corpus** (``injection_texts.jsonl``), with the shipped weights, as
   ``bastion eval`` counts it (recall without the ``benign_looking_task`` and
   ``repetitive_token_noise`` records), and on its held-out lines ≡ 3 (mod 4).
+* **Real files never used in fitting**: Python modules of the virtualenv's packages and of
+  the standard library's sub-packages (fitting saw only top-level standard-library modules
+  and documentation files), their first 4,000 characters.
 
 ``--json`` prints ``{"markdown": …, "headline": [rows], "figures": {…}}`` for
 ``scripts/readme_tables.py``. ``--docs`` writes the table of signals (from their records in
@@ -65,6 +68,24 @@ def held_out_styles(own: list[dict[str, Any]], public: list[dict[str, Any]] | No
     return out
 
 
+def real_files(limit: int = 3000) -> list[dict[str, Any]]:
+    """Benign pieces of Python modules the fit never saw (see the module docstring)."""
+    import sysconfig
+
+    roots = [Path(sysconfig.get_paths()["purelib"]), Path(sysconfig.get_paths()["stdlib"])]
+    files = sorted({p for root in roots if root.is_dir() for p in root.glob("*/**/*.py")})
+    step = max(1, len(files) // limit)
+    out = []
+    for path in files[::step][:limit]:
+        try:
+            text = path.read_text(encoding="utf-8")[:4000]
+        except (OSError, UnicodeDecodeError):
+            continue
+        if text.strip():
+            out.append({"text": text, "label": "benign", "source": path.name})
+    return out
+
+
 def public_figures(public: list[dict[str, Any]]) -> dict[str, Any]:
     from bastion.injection.weigh import level as shipped_level, probability
 
@@ -86,7 +107,8 @@ def public_figures(public: list[dict[str, Any]]) -> dict[str, Any]:
     return {k: {"flagged": v[0], "n": v[1]} for k, v in figures.items()}
 
 
-def render(held: list[dict[str, Any]], public: dict[str, Any] | None) -> tuple[str, list[str], dict[str, Any]]:
+def render(held: list[dict[str, Any]], public: dict[str, Any] | None,
+           files: list[dict[str, Any]]) -> tuple[str, list[str], dict[str, Any]]:
     inj = [r for r in held if r["label"] == "injection"]
     ben = [r for r in held if r["label"] == "benign"]
     caught = sum(r["level"] == "injection" for r in inj)
@@ -123,6 +145,15 @@ def render(held: list[dict[str, Any]], public: dict[str, Any] | None) -> tuple[s
         headline.append(f"| prompt injection, public corpus ({rec['n']:,} injections, {ben_all['n']:,} benign): recall / false "
                         f"positives | {_pct(rec['flagged'], rec['n'])} / {_pct(ben_all['flagged'], ben_all['n'])} |")
         figures["public"] = public
+    if files:
+        from bastion.injection.weigh import level as shipped_level, probability
+
+        levels = [shipped_level(probability(r["features"]), r["origin"]) for r in files]
+        flagged, quiet = levels.count("injection"), levels.count("suspicious")
+        lines += ["", f"Real files never used in fitting ({len(files):,} Python modules of installed packages and the "
+                  f"standard library's sub-packages): flagged as injection {flagged} ({100 * flagged / len(files):.2f}%), "
+                  f"suspicious {quiet} ({100 * quiet / len(files):.2f}%)."]
+        figures["real_files"] = {"n": len(files), "injection": flagged, "suspicious": quiet}
     per_style: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
     for r in held:
         per_style[(r["label"], r["style"])][0] += r["level"] == "injection"
@@ -178,8 +209,14 @@ def main() -> int:
         print(f"skipped: no public corpus at {args.corpus}; own sets only", file=sys.stderr)
     background = featurize(background_records())
     held = held_out_styles(own, public, background, args.folds)
-    markdown, headline, figures = render(held, public_figures(public) if public else None)
+    files = featurize(real_files())
+    markdown, headline, figures = render(held, public_figures(public) if public else None, files)
     if args.misses:
+        from bastion.injection.weigh import level as shipped_level, probability
+
+        for r in files:
+            if shipped_level(probability(r["features"]), r["origin"]) != "none":
+                print(f"--- real file {r['source']} {sorted(r['features'])}", file=sys.stderr)
         for r in held:
             if (r["label"] == "injection") != (r["level"] == "injection"):
                 print(f"--- {r['label']} {r['style']} {r['level']} {sorted(r['features'])}\n{r['text'][:300]}\n", file=sys.stderr)
