@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..model import Kind, LayerResult, Tier, ToolCall, Verdict
 from .commands import bastion_args, command_name, python_module
-from .installed import changes_install, deletes_hook_entries, hook_files, install_paths, package_dir
+from .installed import changes_command, changes_install, deletes_hook_entries, hook_files, install_paths, package_dir
 from .processes import kills_bastion
 from .scene import MAX_DEPTH, Scene, expand, inner_commands, scene_of
 from .verbs import DIST, adds_allow_rule, runs_isolated, runs_unchecked, trusts_mcp_tools, uninstalls_package, verb_is
@@ -173,6 +173,16 @@ RECORDS: tuple[Tamper, ...] = (
                "bastion rules add --scope project 'WebFetch'", "bastion rules add --behavior=allow Read"),
         not_match=("bastion rules add 'Bash(rm:*)' --behavior deny", "bastion rules add --beh ask 'Bash(git push:*)'",
                    "bastion rules list", "bastion rules test .bastion/settings.json"),
+    ),
+    Tamper(
+        "disable_command", LOOSEN, "disables the bastion command",
+        "a client's hook runs the bastion command: made not executable, replaced or removed, the hook fails or "
+        "answers whatever the replacement says, and every later tool call may run unchecked",
+        changes_command,
+        match=('chmod -x "$(command -v bastion)"', "chmod 000 $(which bastion)", 'mv "$(command -v bastion)" /tmp/b',
+               'ln -sf /bin/true "$(command -v bastion)"', "cp /bin/true ~/.local/bin/bastion"),
+        not_match=("command -v bastion", 'ls -l "$(command -v bastion)"', "chmod -x /tmp/run.sh",
+                   "cp bin/bastion.md /tmp/", "rm -f build/bastion.log"),
     ),
     Tamper(
         "install_hook", LOOSEN, "rewrites bastion's hook entry",

@@ -49,6 +49,35 @@ def changes_install(scene: Scene) -> str | None:
     return None
 
 
+def changes_command(scene: Scene) -> str | None:
+    """A change to the ``bastion`` command a client's hook runs: a file of that name in a
+    ``bin`` folder (wherever ``$(command -v bastion)`` finds it: the parse folds that to
+    a bin folder's path) or the interpreter's own ``bin`` folder, made not executable
+    (``chmod -x``), replaced, linked over or removed. Only an immune ask: which copy the
+    hook runs is not known here (the installed one is :func:`changes_install`'s)."""
+    venv = _interpreter_bin()
+    for use in scene.path_uses:
+        if use.op not in CHANGES:
+            continue
+        path = use.path.rstrip("/")
+        folder, _, name = path.rpartition("/")
+        ours = (name == "bastion" and folder.rpartition("/")[2] == "bin") or (venv and within(path, venv))
+        if ours and not scene.workspace.contains(path):
+            verb = "deletes" if use.op == "delete" else "changes"
+            return f"{verb} {use.raw or use.path} (the bastion command, or the interpreter that runs it)"
+    return None
+
+
+@functools.lru_cache(maxsize=1)
+def _interpreter_bin() -> str:
+    """The ``bin`` folder of the virtual environment bastion runs in ('' outside one)."""
+    import sys
+
+    if sys.prefix == sys.base_prefix:
+        return ""
+    return os.path.join(os.path.realpath(sys.prefix), "bin")
+
+
 def _leaves(scene: Scene, use: Any) -> bool:
     from ..files.folder_deletes import leaves_folder
 

@@ -466,9 +466,13 @@ def _jq(args: tuple[str, ...]) -> Iterable[Pair]:
 def _chmod_like(args: tuple[str, ...]) -> Iterable[Pair]:
     parsed = parse_args(args, _opts("--reference --from"))
     ops = list(parsed.operands)
-    if parsed.value("--reference") is None and ops:
-        ops = ops[1:]  # the mode or the owner
+    if parsed.value("--reference") is None and ops and not any(_DASH_MODE.fullmatch(a) for a in args):
+        ops = ops[1:]  # the mode or the owner (``chmod -x f``: the mode looks like an option)
     return [(WRITE, a) for a in ops]
+
+
+#: A chmod mode that starts with a dash (``-x``, ``-rwx``): chmod takes it as the mode.
+_DASH_MODE = re.compile(r"-[rwxXst]+")
 
 
 def _dd(args: tuple[str, ...]) -> Iterable[Pair]:
