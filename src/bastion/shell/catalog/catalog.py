@@ -829,6 +829,24 @@ SQL_CLIENTS: dict[str, frozenset[str]] = {
     "mongosh": frozenset({"--eval"}),
     "mongo": frozenset({"--eval"}),
 }
+#: Local database files: the first operand is a file, not a server (``checks.localsql``
+#: judges them; ``duckdb`` stays with :data:`SQL_CLIENTS`, its SQL reads URLs).
+LOCAL_SQL = frozenset({"sqlite3"})
+#: sqlite3 dot-commands → what they do. ``r``: prints, or sets how output looks;
+#: ``write``: writes the file its last argument names (a path the file rules judge;
+#: ``|cmd`` is a shell, ``embedded``); ``open``: opens or creates the database file it
+#: names; a finding code: ``CAT036`` changes data, ``CAT006`` runs a program or loads
+#: code. A dot-command not listed asks (``checks.localsql``: unknown is not harmless).
+SQLITE_DOT_COMMANDS: dict[str, str] = {
+    **dict.fromkeys(
+        ("tables table schema fullschema indexes indices dump headers header mode width timer help databases "
+         "show stats eqp print echo nullvalue separator bail changes dbinfo lint expert explain prompt quit exit "
+         "timeout limit scanstats sha3sum vfsinfo vfslist vfsname version parameter").split(), "r"),
+    **dict.fromkeys(("output", "once", "save", "backup", "log", "trace", "clone"), "write"),
+    "open": "open",
+    **dict.fromkeys(("import", "restore", "recover", "read", "dbconfig", "filectrl", "testctrl"), "CAT036"),
+    **dict.fromkeys(("shell", "system", "load", "excel", "cd", "iotrace"), "CAT006"),
+}
 SQL_VALUE_OPTS = frozenset({"-h", "--host", "-p", "--port", "-U", "--username", "-u", "--user", "-d", "--dbname", "-D", "--database", "-P", "-S", "-f", "--file", "-o", "--output", "-v", "--set", "--variable", "-F", "-R"})
 #: Database admin commands that destroy by name.
 DB_DESTROYERS = frozenset({"dropdb", "dropuser", "mysqladmin", "pg_resetwal", "pg_resetxlog"})

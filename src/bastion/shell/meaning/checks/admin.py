@@ -114,6 +114,11 @@ def is_http_delete(args: tuple[str, ...]) -> bool:
 
 
 def check_sql_client(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
+    if f.name in C.LOCAL_SQL:  # a database file, not a server (``localsql``)
+        from .localsql import check_local_sql
+
+        check_local_sql(f, args, ctx)
+        return
     opts = C.SQL_CLIENTS.get(f.name, frozenset())
     if any(a.startswith(("--default-auth", "--plugin-dir", "--init-command")) for a in args):
         f.hit("CAT021", f"{f.label} (loads a plugin or runs an init command)")
