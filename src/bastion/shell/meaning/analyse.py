@@ -84,6 +84,7 @@ from ..syntax.options import parse_args
 from ..syntax.script import Script, SimpleCommand, TooComplex
 from .flows import fed_effects
 from .inline import fork_bomb, heredoc_bodies
+from .links import MAKERS as LINK_MAKERS, through_links
 from .models import MODELS
 from .paths import EXEC, READ, WRITE, PathAccess, find_roots, resolve
 from .planted import as_commands
@@ -187,6 +188,9 @@ def _run(commands: Sequence[SimpleCommand], raw: str, complex_: bool, ctx: Ctx, 
         hits.extend(_Hit(*hit) for hit in flow_hits)
         for text, where in flow_texts:
             _nested(text, where, ctx, depth, hits)
+        if any(f.name in LINK_MAKERS for f in facts):
+            for f, text, where in through_links(facts, ctx):  # ``ln -s ~ /tmp/l && rm -rf /tmp/l/``
+                _take_effects(f, _nested(text, f"{f.label}, through the link {where}", ctx, depth, hits))
         for f in facts:
             if f.nested:
                 for text in _nested_texts(f.nested):
