@@ -73,10 +73,12 @@ DENY = [
     # node options that load code, before or after -e
     f"node --import 'data:text/javascript,{_RM_HOME_JS}' -e 'console.log(1)'",
     f"node -e 'console.log(1)' --import 'data:text/javascript,{_RM_HOME_JS}'",
-    f"node --import=data:text/javascript;base64,{_RM_HOME_B64} -e 'console.log(1)'",
+    f"node --import='data:text/javascript;base64,{_RM_HOME_B64}' -e 'console.log(1)'",
     f"node -p 1 --experimental-loader 'data:text/javascript,{_RM_HOME_JS}'",
     f"node --loader 'data:text/javascript,{_RM_HOME_JS}' -e 1",
-    f"NODE_OPTIONS='--import=data:text/javascript,{_RM_HOME_JS}' node -e 'console.log(1)'",
+    "NODE_OPTIONS=\"--import=data:text/javascript,import('child_process').then(c=>c.execSync('rm%20-rf%20~'))\" "
+    "node -e 'console.log(1)'",
+    "env NODE_OPTIONS='--import=\"data:text/javascript,require(`fs`).rmSync(`/etc`,{recursive:true})\"' node -e 1",
 ]
 
 #: Not allowed in default mode (asks or denies).

@@ -65,8 +65,10 @@ class _TooMuch(Exception):
 @dataclass(eq=False)
 class V:
     """An abstract value. ``kind``: str, num, bool, null, ref (a known API by its dotted
-    path in ``text``), arr, obj, fn (a function of the program), promise, any (unknown,
-    ``tags`` say where it came from: net, sock, server, proc, env, wfile)."""
+    path in ``text``), arr, obj, fn (a function of the program), promise, glob (any of
+    the names a shell pattern in ``text`` matches: an entry ``readdirSync`` listed, so
+    ``path.join(home, f)`` is ``~/*``), any (unknown, ``tags`` say where it came from:
+    net, sock, server, proc, env, wfile; ``listing``: a directory listing's size)."""
 
     kind: str
     text: str = ""
@@ -997,9 +999,11 @@ class _Reader:
                 i = int(key)
                 return _str(obj.text[i]) if i < len(obj.text) else UNDEFINED
             return ANY
+        if obj.kind == "glob":
+            return obj if key in ("name", "path") else ANY  # a Dirent's name
         if obj.kind == "arr":
             if key == "length":
-                return _num(len(obj.items))
+                return ANY if "listing" in obj.tags else _num(len(obj.items))
             if key.isdigit():
                 i = int(key)
                 return obj.items[i] if i < len(obj.items) else UNDEFINED
@@ -1031,6 +1035,11 @@ class _Reader:
             for text, part in zip(texts, parts[1:], strict=True):
                 out += (text or "") + part
             return _str(out), parts, values
+        if any(v.kind == "glob" for v in values) and all(x is not None or v.kind == "glob" for x, v in zip(texts, values, strict=True)):
+            out = parts[0]
+            for text, v, part in zip(texts, values, parts[1:], strict=True):
+                out += (v.text if v.kind == "glob" else text or "") + part
+            return V("glob", out), parts, values
         return _any(*values), parts, values
 
     def object(self, node: Any, scope: _Scope) -> V:
@@ -1393,6 +1402,8 @@ class _Reader:
 
     def target(self, path: str, value: V | None, args: list[V]) -> str | None:
         """The path a file call acts on, or None (then it went to opaque)."""
+        if value is not None and value.kind == "glob":
+            return _glob_word(value.text)  # each entry of a listing
         text = _text(value) if value is not None else None
         if text is None or value is None or value.kind != "str":
             self.opaque(f"{path} of a computed path", args)
@@ -1477,11 +1488,14 @@ class _Reader:
         return ANY
 
     def _do_list(self, path: str, api: Api, args: list[V]) -> V:
+        """A directory's entries: one value standing for each name (a loop over them
+        runs once, with the name as a pattern)."""
         text = _text(args[0]) if args else None
         if text is not None:
             self.fx.shell.append(f"ls -- {shell_word(text)}")
         self.callbacks(args, _NO_TAGS)
-        return ANY
+        entries = V("arr", items=(V("glob", "*"),), tags=frozenset({"listing"}))
+        return V("promise", items=(entries,)) if ".promises." in f".{path}." else entries
 
     def _do_chmod(self, path: str, api: Api, args: list[V]) -> V:
         target = self.target(path, args[0] if args else None, args)
@@ -1697,6 +1711,11 @@ class _Reader:
         return _str(".")
 
     def _do_path(self, path: str, api: Api, args: list[V]) -> V:
+        if any(a.kind == "glob" for a in args) and path.rsplit(".", 1)[1] in ("join", "resolve"):
+            pieces = [a.text if a.kind == "glob" else _text(a) for a in args]
+            if all(x is not None for x in pieces):
+                return V("glob", posixpath.normpath("/".join(x for x in pieces if x)))
+            return ANY
         texts = [_text(a) for a in args]
         if any(t is None for t in texts) or not texts:
             return ANY
@@ -1805,6 +1824,9 @@ def _same(a: V, b: V) -> bool:
 
 def _binop(op: str, left: V, right: V) -> V:
     if op == "+":
+        if "glob" in (left.kind, right.kind) and {left.kind, right.kind} <= {"glob", "str"}:
+            return V("glob", (left.text if left.kind == "glob" else _text(left) or "")
+                     + (right.text if right.kind == "glob" else _text(right) or ""))
         if left.kind == "str" or right.kind == "str":
             ltext, rtext = _text(left), _text(right)
             return _str(ltext + rtext) if ltext is not None and rtext is not None else _any(left, right)
@@ -1836,6 +1858,11 @@ def _binop(op: str, left: V, right: V) -> V:
         except (OverflowError, ValueError):
             return ANY
     return _any(left, right)
+
+
+def _glob_word(pattern: str) -> str:
+    """``pattern`` as one shell word whose ``*``, ``?`` and leading ``~`` stay live."""
+    return "".join(ch if ch.isalnum() or ch in "*?/._-~" else shell_word(ch) for ch in pattern)
 
 
 def _unop(op: str, arg: V) -> V:

@@ -50,6 +50,8 @@ def check_interpreter(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
     if f.name == "deno":
         _deno(f, args, ctx)
         return
+    if f.name in ("node", "nodejs"):
+        node_loads(f, args, ctx)
     if f.name in ("java",):
         f.at_least(L)
         f.hit("CAT032", f.label)
@@ -163,6 +165,117 @@ def _run_planned(f: Facts, path: str, ctx: Ctx) -> bool:
         else:
             _inline_code(f, text, ctx, language)
     return True
+
+
+#: node options whose value is code node loads before the program, wherever they stand
+#: on the line (after ``-e`` too); ``--env-file`` may set ``NODE_OPTIONS``.
+NODE_LOADS = frozenset({"-r", "--require", "--import", "--loader", "--experimental-loader", "--env-file"})
+_NODE_CODE = frozenset({"-e", "--eval", "-p", "--print"})
+
+
+def node_loads(f: Facts, args: tuple[str, ...], ctx: Ctx, depth: int = 0) -> None:
+    """The code node's options load (``--import URL``, ``-r FILE``, ``--loader``, and
+    those in ``NODE_OPTIONS``), judged as what it is: a ``data:`` URL is inline code, an
+    http(s) URL fetched code, a file a script (``run_file``); a bare package name
+    (``-r dotenv/config``) is an installed module, as ``require`` of it is. Options after
+    a script name are the script's own; after ``-e CODE`` they are still node's."""
+    if depth == 0:
+        for name, value in f.cmd.assignments:
+            if name == "NODE_OPTIONS":
+                node_loads(f, _node_options_words(value), ctx, 1)
+    value_opts = C.INTERPRETER_VALUE_OPTS.get("node", frozenset())
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        opt, eq, attached = arg.partition("=")
+        if arg == "--":
+            return
+        if opt in NODE_LOADS and opt.startswith("--") and eq:
+            _node_load(f, opt, attached, ctx, depth)
+        elif arg in NODE_LOADS:
+            if i + 1 < len(args):
+                _node_load(f, arg, args[i + 1], ctx, depth)
+            i += 1
+        elif arg in _NODE_CODE or arg in value_opts or (arg.startswith("-") and not arg.startswith("--") and arg[-1] in "ep"):
+            i += 1  # its value is code or a setting, not a script
+        elif not arg.startswith("-") and not any(a in _NODE_CODE or a.startswith(("--eval=", "--print=")) for a in args[:i]):
+            return  # the script: what follows is its own
+        i += 1
+
+
+def _node_load(f: Facts, opt: str, value: str, ctx: Ctx, depth: int) -> None:
+    from urllib.parse import unquote
+
+    if opt == "--env-file":
+        if depth == 0:
+            _node_env_file(f, resolve(value, f.base, ctx.home), ctx)
+        return
+    if value.startswith("data:"):
+        head, _, body = value.partition(",")
+        if head.endswith(";base64"):
+            import base64
+            import binascii
+
+            try:
+                code = base64.b64decode(unquote(body), validate=False).decode("utf-8", "replace")
+            except (binascii.Error, ValueError):
+                f.hit("CAT006", f"{f.label} ({opt} of a data: URL that does not decode)")
+                return
+        else:
+            code = unquote(body)
+        _inline_code(f, code, ctx, "node")
+        return
+    if value.startswith(("http://", "https://")):
+        f.hit("CAT006", f"{f.label} ({opt} loads code from {value})")
+        f.hit("CAT001", f.label)
+        host = host_of(value)
+        if host:
+            f.hosts.append(host)
+        return
+    path = value.removeprefix("file://")
+    if path.startswith(("/", "./", "../", "~")) or path.endswith((".js", ".mjs", ".cjs", ".ts", ".mts", ".cts")):
+        if dynamic(path):
+            f.hit("CAT006", f"{f.label} ({opt} of a computed name)")
+            return
+        run_file(f, resolve(path, f.base, ctx.home), ctx)
+
+
+def _node_env_file(f: Facts, path: str, ctx: Ctx) -> None:
+    """``--env-file FILE``: a ``NODE_OPTIONS`` line in it loads code as the option does."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            text = fh.read(65536)
+    except OSError:
+        return  # node stops: the file is missing
+    for line in text.splitlines():
+        key, eq, value = line.strip().removeprefix("export ").partition("=")
+        if eq and key.strip() == "NODE_OPTIONS":
+            node_loads(f, _node_options_words(value.strip().strip("'\"")), ctx, 1)
+
+
+def _node_options_words(value: str) -> tuple[str, ...]:
+    """``NODE_OPTIONS`` split as node splits it: at spaces, with double quotes (and
+    backslash escapes inside them) grouping; single quotes are plain characters."""
+    words: list[str] = []
+    word, quoted, i, any_text = "", False, 0, False
+    while i < len(value):
+        ch = value[i]
+        if quoted and ch == "\\" and i + 1 < len(value):
+            word += value[i + 1]
+            i += 2
+            continue
+        if ch == '"':
+            quoted, any_text = not quoted, True
+        elif ch.isspace() and not quoted:
+            if word or any_text:
+                words.append(word)
+            word, any_text = "", False
+        else:
+            word += ch
+        i += 1
+    if word or any_text:
+        words.append(word)
+    return tuple(words)
 
 
 #: java options that take a value (the class path ones name where classes come from).
