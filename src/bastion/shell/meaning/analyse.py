@@ -663,10 +663,13 @@ def _fetched(path: str, downloaded: dict[str, Facts]) -> Facts | None:
 def _executed(f: Facts, ctx: Ctx) -> list[str]:
     out = [a.resolved for a in f.paths if a.op == EXEC]
     argv = f.cmd.argv
-    if argv and (f.name in C.SHELLS or f.name in C.INTERPRETERS):
+    if argv and (f.name in C.SHELLS or f.name in C.INTERPRETERS or f.name in ("source", ".")):
         ops = [a for a in argv[1:] if not a.startswith("-")]
         if ops:
             out.append(resolve(ops[0], f.base, ctx.home))
+            if "/" not in ops[0] and f.name not in C.INTERPRETERS:  # ``PATH=/tmp:$PATH bash NAME`` finds NAME there
+                folders = next((v for k, v in reversed(f.cmd.assignments) if k == "PATH"), "")
+                out += [resolve(f"{d.rstrip('/')}/{ops[0]}", f.base, ctx.home) for d in folders.split(":") if d]
     return out
 
 

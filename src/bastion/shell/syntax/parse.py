@@ -1534,14 +1534,14 @@ class _Walker:
                 self.nested(unit, fed, "heredoc", effective, merged, redirects, wrappers + (name,), cwd, ctx,
                             text, level)
                 return
-            content = self.file_text(operand, cwd) if how == "file" else None
+            content = self.searched_text(operand, merged, cwd) if how == "file" else None
             if content is not None:
                 self.run_file(unit, content, "script", effective, merged, redirects, wrappers, cwd, origin, ctx,
                               text, level)
                 return
         elif name in ("source", ".") and len(effective) > 1:
             # a file written earlier in this command line, or stdin, read by this shell
-            content = fed if effective[1] in _STDIN_FILES else self.file_text(effective[1], cwd)
+            content = fed if effective[1] in _STDIN_FILES else self.searched_text(effective[1], merged, cwd)
             if content is not None:
                 self.run_file(unit, content, "source", effective, merged, redirects, wrappers, cwd, origin, ctx,
                               text, level)
@@ -1704,6 +1704,21 @@ class _Walker:
     def file_text(self, path: str, cwd: str | None) -> str | None:
         """The literal content this command line wrote to ``path``, if any."""
         return self.files.get(_file_key(cwd, path)) if path else None
+
+    def searched_text(self, name: str, env: list[tuple[str, str]], cwd: str | None) -> str | None:
+        """:meth:`file_text` of the file ``bash NAME`` or ``source NAME`` runs: NAME in the
+        folder, else (no slash in it) in a ``PATH`` folder the line set, where the line
+        may have written it (``PATH=/tmp/bin:$PATH bash setup``)."""
+        content = self.file_text(name, cwd)
+        if content is not None or not name or "/" in name or not self.files:
+            return content
+        folders = next((v for k, v in reversed(env) if k == "PATH"), "")
+        for folder in folders.split(":"):
+            if folder:
+                content = self.file_text(folder.rstrip("/") + "/" + name, cwd)
+                if content is not None:
+                    return content
+        return None
 
     def write_file(self, cwd: str | None, path: str, text: str | None, append: bool) -> None:
         """Remember what a write put in ``path``; text not known (None) forgets a file a
