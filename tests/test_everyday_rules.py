@@ -3,6 +3,12 @@
 The held-out set (``tests/everyday/heldout.jsonl``) found the kinds; these are other
 commands of the same kinds, written for the rules, not copied from that set:
 
+* ``sqlite3 FILE SQL``: a local file, not a server; reads are reads, changes ask;
+* ``pnpm``/``bun`` with a word that is none of their commands: the package.json script
+  of that name, else the project's binary, judged as ``npx`` judges it;
+* publishing to GitHub (``gh pr create``), adding or updating dependencies past the
+  lockfile (``cargo add``, ``npm update``) and printing a secret file through ``git
+  diff --no-index`` ask;
 * ``python -m PKG.MOD`` where the module is the project's own: found in the working
   folder, on a ``PYTHONPATH`` inside the workspace, or in a src layout's ``src/``
   (``scripts.module_roots``), and judged by its content; a module found nowhere in the
@@ -41,6 +47,13 @@ FILES: dict[str, str] = {
     "devtools/__init__.py": "",
     "devtools/lint_names.py": "import pathlib\nfor p in pathlib.Path('src').rglob('*.py'):\n    print(p)\n",
     "services/api/README.md": "the api\n",
+    "package.json": '{"name": "shop-web", "private": true, "scripts": {"check": "tsc --noEmit", '
+                    '"smoke": "node tools/smoke.js", "wipe": "rm -rf ~"}, '
+                    '"devDependencies": {"typescript": "^5", "vitest": "^1", "eslint": "^8", "tsx": "^4"}}\n',
+    "tools/smoke.js": "console.log('ok');\n",
+    "config/.env.local": "STRIPE_KEY=sk_live_abc\n",
+    "config/.env.sample": "STRIPE_KEY=\n",
+    "Cargo.toml": '[package]\nname = "shop-core"\nversion = "0.1.0"\n',
 }
 
 
@@ -173,3 +186,51 @@ def test_sqlite_shell_escape_is_judged_as_shell(check: Callable[..., object], co
     for mode in (Mode.DEFAULT, Mode.BYPASS):
         decision = check(command, mode)
         assert decision.verdict is Verdict.DENY, (command, mode, decision.reason)
+
+
+# --------------------------------------------------------------------- package tools and publishing
+
+ALLOWED_TOOLS = [
+    "pnpm vitest run src/cart.test.ts",   # the project's binary, judged as vitest
+    "bun eslint src",
+    "pnpm check",                         # a package.json script, read and judged
+    "pnpm smoke",
+    "go mod tidy",                        # records what the project's imports need; Go runs no module code
+    "cargo tree",
+    "gh pr checks 12",
+    "gh issue list --label bug",
+    "git diff --no-index config/.env.sample README.md",
+]
+
+ASKED_TOOLS = [
+    ("gh issue create --title 'flaky test' --body 'see CI'", "CAT001"),  # publishes to GitHub, as git push
+    ("gh pr comment 12 --body 'rebased'", "CAT001"),
+    ("gh pr create --draft --fill", "CAT001"),
+    ("glab mr create --fill", "CAT001"),
+    ("cargo add tokio --features full", "CAT026"),                      # a new dependency, as npm install PKG
+    ("cargo update -p serde", "CAT026"),                                 # past what Cargo.lock pins
+    ("npm update react", "CAT026"),
+    ("pnpm up --latest", "CAT026"),
+    ("poetry update", "CAT026"),
+    ("git diff --no-index config/.env.sample config/.env.local", "CAT003"),  # prints the secret file
+    ("pnpm leftpad-cli", "CAT026"),                                      # no script, not installed
+]
+
+
+@pytest.mark.parametrize("command", ALLOWED_TOOLS)
+def test_everyday_tool_passes(check: Callable[..., object], command: str) -> None:
+    decision = check(command)
+    assert decision.verdict is Verdict.ALLOW, (command, decision.reason)
+
+
+@pytest.mark.parametrize(("command", "code"), ASKED_TOOLS)
+def test_publishing_updating_and_secret_reads_ask(check: Callable[..., object], command: str, code: str) -> None:
+    decision = check(command)
+    assert decision.verdict is Verdict.ASK, (command, decision.reason)
+    assert code in {f.code for f in decision.findings}, (command, decision.findings)
+
+
+def test_a_script_run_by_pnpm_is_judged_by_its_text(check: Callable[..., object]) -> None:
+    for mode in (Mode.DEFAULT, Mode.BYPASS):
+        decision = check("pnpm wipe", mode)
+        assert decision.verdict is Verdict.DENY, (mode, decision.reason)

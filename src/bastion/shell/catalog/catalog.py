@@ -312,7 +312,10 @@ _NPM_LIKE = _subs(
     "cache clean:CAT010;"
     "config set,config delete,set,adduser,login,logout,profile,star,unstar:CAT009;"
     "exec,x,dlx,npx:CAT026;"
-    "install,i,add,update,up,upgrade,isntall,in,ins,inst,insta,instal,isnt,isnta,isntal:l"
+    "install,i,add,isntall,in,ins,inst,insta,instal,isnt,isnta,isntal:l;"
+    # update moves dependencies past the versions the lockfile pins: new third-party code
+    # (its install scripts run now, the rest at the next build) that nobody reviewed
+    "update,up,upgrade:CAT026"
 )
 
 TOOLS: dict[str, Tool] = {
@@ -340,7 +343,7 @@ TOOLS: dict[str, Tool] = {
     "poetry": Tool(
         _subs(
             "show,check,version,about,env info,env list,config --list,search,lock --check,debug,help:r;"
-            "install,lock,build,run,init,new,shell,env use,update,add,export,sync:l;"
+            "install,lock,build,run,init,new,shell,env use,add,export,sync:l;update:CAT026;"
             "remove:CAT010;publish:CAT017;cache clear:CAT010"
         ),
         installs=frozenset({"add"}),
@@ -350,8 +353,8 @@ TOOLS: dict[str, Tool] = {
     "pdm": Tool(
         _subs(
             "list,show,info,config$,search,outdated,--version,-V,help,venv list,cache info,cache list,fix --dry-run:r;"
-            "install,sync,lock,update,build,init,run,venv create,venv activate,use,export,import,fix,config:l;"
-            "add:CAT026;remove:CAT010;publish:CAT017;cache clear:CAT010;self update:CAT026"
+            "install,sync,lock,build,init,run,venv create,venv activate,use,export,import,fix,config:l;"
+            "add,update:CAT026;remove:CAT010;publish:CAT017;cache clear:CAT010;self update:CAT026"
         ),
         value_opts=frozenset({"-p", "--project"}),
     ),
@@ -361,16 +364,21 @@ TOOLS: dict[str, Tool] = {
     "cargo": Tool(
         _subs(
             "tree,metadata,search,version,--version,-V,help,verify-project,locate-project,pkgid,read-manifest,info:r;"
-            "build,b,check,c,test,t,bench,run,r,doc,d,fmt,clippy,fix,new,init,update,fetch,generate-lockfile,vendor,package,nextest,"
+            "build,b,check,c,test,t,bench,run,r,doc,d,fmt,clippy,fix,new,init,fetch,generate-lockfile,vendor,package,nextest,"
             "expand,llvm-cov,tarpaulin,watch,miri,udeps,outdated,audit,deny,machete,add,rm-dep,criterion,insta,make,msrv,"
-            "hack,sort,semver-checks,upgrade,about,bloat,flamegraph,component:l;"
+            "hack,sort,semver-checks,about,bloat,flamegraph,component:l;"
+            # update/upgrade move Cargo.lock past what it pins: new crates whose build.rs runs at the next build
+            "update,upgrade:CAT026;"
             "install:CAT026;uninstall:CAT010;clean:CAT010;publish,yank,owner,login,logout:CAT017"
         ),
         value_opts=frozenset({"--manifest-path", "-Z", "--config", "-C", "--color"}),
+        installs=frozenset({"add"}),  # ``cargo add CRATE`` adds a new dependency, as ``npm install PKG``
     ),
     "go": Tool(
         _subs(
             "version,env,list,doc,help,vet,mod graph,mod why,mod verify:r;"
+            # ``mod tidy`` only records the modules the project's own imports need, and Go runs no
+            # code of a module it downloads (as ``mod download``); ``get MODULE`` adds a new one
             "build,test,run,fmt,generate,mod tidy,mod download,mod init,mod vendor,mod edit,work,fix,tool,get:l;"
             "install:CAT026;clean:CAT010"
         ),
@@ -383,9 +391,9 @@ TOOLS: dict[str, Tool] = {
     "mvnw": Tool(_subs("dependency:tree,-v,--version,validate:r;compile,test,package,verify,install,clean,spring-boot:run:l;deploy,release:perform,release:prepare:CAT017"), default="l", value_opts=frozenset({"-f", "-pl", "-P", "-s", "-D"})),
     "dotnet": Tool(_subs("--info,--version,--list-sdks,--list-runtimes,list,help:r;build,test,run,restore,format,new,clean,pack,watch,add,sln,publish-local:l;nuget push,nuget delete:CAT017;tool install:CAT026;fsi:CAT006")),
     "swift": Tool(_subs("--version:r;build,test,run,package:l")),
-    "bundle": Tool(_subs("list,show,outdated,check,info,--version,version:r;install,update,exec,config,lock,init:l;add:l;remove:CAT010")),
+    "bundle": Tool(_subs("list,show,outdated,check,info,--version,version:r;install,exec,config,lock,init:l;add:l;update:CAT026;remove:CAT010")),
     "gem": Tool(_subs("list,search,query,info,contents,dependency,environment,help,which,specification,--version:r;build:l;install,update:CAT026;uninstall,cleanup:CAT010;push,yank,owner:CAT017")),
-    "composer": Tool(_subs("show,info,outdated,licenses,validate,diagnose,depends,why,why-not,check-platform-reqs,--version:r;install,update,dump-autoload,dumpautoload,require,run-script,run,test,init,create-project:l;remove:CAT010;global require:CAT026")),
+    "composer": Tool(_subs("show,info,outdated,licenses,validate,diagnose,depends,why,why-not,check-platform-reqs,--version:r;update,upgrade:CAT026;install,dump-autoload,dumpautoload,require,run-script,run,test,init,create-project:l;remove:CAT010;global require:CAT026")),
     "brew": Tool(_subs("list,ls,info,search,deps,uses,leaves,outdated,config,doctor,--version,--prefix,--cellar,home,desc,log,cat,tap-info,services list:r;install,upgrade,reinstall,tap,update,bundle,link,unlink,pin,unpin,services start,services stop,services restart:CAT026;uninstall,remove,rm,untap,cleanup,autoremove:CAT010")),
     "apt": Tool(_subs("list,search,show,policy,depends,rdepends,changelog,showsrc:r;update,install,upgrade,full-upgrade,dist-upgrade,reinstall,source,build-dep:CAT026;remove,purge,autoremove,autopurge,clean,autoclean:CAT010"), value_opts=frozenset({"-o", "-c", "-t"})),
     "apt-get": Tool(_subs("check,changelog:r;update,install,upgrade,dist-upgrade,reinstall,source,build-dep,download:CAT026;remove,purge,autoremove,clean,autoclean:CAT010"), value_opts=frozenset({"-o", "-c", "-t"})),
@@ -479,9 +487,11 @@ TOOLS: dict[str, Tool] = {
             "issue view,issue status,run list,run view,run watch,workflow list,workflow view,release list,release view,gist list,gist view,"
             "label list,cache list,secret list,variable list,ruleset list,ruleset view,project list,search repos,search issues,search prs,"
             "extension list,config get,config list,--version,version:r;"
-            "repo clone,pr checkout,pr create,pr edit,pr comment,pr review,issue create,issue comment,issue edit,repo fork,"
-            "run rerun,workflow run,pr ready,label create,auth login,auth refresh,auth setup-git,codespace list,repo sync:l;"
-            "gist edit:CAT001;"
+            "repo clone,pr checkout,auth login,auth refresh,auth setup-git,codespace list:l;"
+            # writes on GitHub publish the project's text (and a pull request its branch) to
+            # others, as ``git push`` does: network access that asks
+            "pr create,pr edit,pr comment,pr review,pr ready,issue create,issue comment,issue edit,repo fork,"
+            "run rerun,workflow run,label create,repo sync,gist edit:CAT001;"
             "pr merge,pr close,issue close,issue delete,repo delete,repo archive,repo rename,release delete,release delete-asset,run delete,"
             "cache delete,secret delete,variable delete,gist delete,label delete,workflow disable,extension remove,repo edit:CAT016;"
             "release create,release upload,release edit:CAT017;secret set,variable set,auth logout,extension install,config set:CAT009;"
@@ -490,7 +500,7 @@ TOOLS: dict[str, Tool] = {
         # a file's contents published to GitHub (`--body-file .env`) is a network send
         risky={"--body-file": "CAT001", "-F": "CAT001", "--notes-file": "CAT001"},
     ),
-    "glab": Tool(_subs("mr list,mr view,issue list,issue view,repo view,ci list,ci view,ci status,release list,variable list,auth status,--version:r;mr create,issue create,repo clone,mr checkout,mr note,ci run:l;mr merge,mr close,issue close,issue delete,repo delete,release delete,variable delete,ci delete:CAT016;release create:CAT017;api:CAT001;variable set:CAT009")),
+    "glab": Tool(_subs("mr list,mr view,issue list,issue view,repo view,ci list,ci view,ci status,release list,variable list,auth status,--version:r;repo clone,mr checkout:l;mr create,issue create,mr note,ci run:CAT001;mr merge,mr close,issue close,issue delete,repo delete,release delete,variable delete,ci delete:CAT016;release create:CAT017;api:CAT001;variable set:CAT009")),
     "redis-cli": Tool(_subs("ping,info,get,keys,scan,ttl,type,exists,llen,lrange,hget,hgetall,smembers,zrange,dbsize,monitor,--version,config get,client list,memory,slowlog get:r;set,hset,lpush,rpush,sadd,zadd,expire,incr,decr,publish,subscribe:CAT009;flushall,flushdb,del,unlink,config set,shutdown,debug,script flush,client kill:CAT016"), default="CAT009", value_opts=frozenset({"-h", "-p", "-a", "-n", "-u", "--user", "--pass"})),
 }
 _extend = {

@@ -559,6 +559,8 @@ def _git(args: tuple[str, ...]) -> Iterable[Pair]:
         out.extend((op if sub != "add" else READ, a) for a in parse_args(rest, _opts("--chmod --pathspec-from-file")).operands)
     elif sub == "config":
         out.extend(_git_config_files(rest))
+    elif sub == "diff" and "--no-index" in rest:  # compares any two files, printing both
+        out.extend((READ, a) for a in parse_args(rest, _opts("-U --unified -O --inter-hunk-context")).operands)
     elif sub == "clone":
         ops = parse_args(rest, _GIT_CLONE_VALUE).operands
         if len(ops) >= 2:

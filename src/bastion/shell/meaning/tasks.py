@@ -256,6 +256,18 @@ def _workspace_dirs(home: str, package: _Package) -> list[str]:
     return list(found)
 
 
+def package_script(name: str, base: str, ctx: Ctx) -> bool:
+    """The package.json that ``base`` belongs to defines a script called ``name``."""
+    home = _package_dir({}, base, ctx)
+    if home is None:
+        return False
+    try:
+        package = read_cached(posixpath.join(home, "package.json"), _package_json, "package.json")
+    except (Unreadable, ValueError):
+        return False
+    return name in package.scripts
+
+
 def _package_scripts(tool: str, ops: list[str]) -> tuple[tuple[str, ...], list[str], bool]:
     """``(script names, their extra arguments, whether pre/post scripts run)`` for a
     package tool's operands: ``npm run X``, ``npm test``, ``yarn X``, ``pnpm X``,

@@ -14,7 +14,7 @@ from ...catalog.catalog_cli import CliTool, cli_spec, match_option_key
 from ...syntax.options import Args, parse_args
 from ..facts import Ctx, Facts, L, apply_value, destructive_verb, exec_file, host_of, judge_as, risky_options
 from ..paths import resolve
-from ..tasks import RUNNERS, add_runs
+from ..tasks import RUNNERS, add_runs, package_script
 from ..tasks_files import Unreadable, find_up, read_cached
 from .admin import is_http_delete
 from .code import check_interpreter
@@ -53,6 +53,13 @@ def check_tool(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
         return
     if (f.name, key) in PACKAGE_RUN_SUBS:
         run_package(f, args[args.index(key) + 1 :], ctx)
+        return
+    if value == "?" and f.name in BINARY_FALLBACK and key == w1 and w1 in args:
+        if package_script(w1, f.base, ctx):  # its text was read above (``add_runs``)
+            f.at_least(L)
+            f.hit("CAT032", detail)
+        else:  # ``pnpm vitest run`` is ``pnpm exec vitest run``: judged as npx judges it
+            run_package(f, args[args.index(w1) :], ctx)
         return
     refine = _TOOL_REFINERS.get(f.name)
     if refine is not None and refine(f, parsed, value, key):
@@ -145,6 +152,9 @@ def run_inside(f: Facts, args: tuple[str, ...], key: str, runner: EnvRunner, ctx
 #: Sub-commands of npm-style tools that run a package's binary like ``npx``.
 PACKAGE_RUN_SUBS = frozenset({("npm", "exec"), ("npm", "x"), ("npm", "npx"), ("pnpm", "dlx"), ("pnpm", "exec"),
                               ("yarn", "dlx"), ("yarn", "exec"), ("bun", "x")})
+#: Tools that run a word that is none of their own commands as the package.json script of
+#: that name, else as the project's binary of that name (``pnpm vitest``, ``bun tsc``).
+BINARY_FALLBACK = frozenset({"pnpm", "bun"})
 #: Runner options that take a value (``-p PKG``: the package to fetch; ``-c CMD``: a shell string).
 _RUNNER_VALUE = frozenset({"-p", "--package", "-c", "--call", "--shell-mode", "-w", "--workspace", "--prefix"})
 
