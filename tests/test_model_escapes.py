@@ -14,12 +14,28 @@ what the program made itself, and stay allowed.
 from __future__ import annotations
 
 import base64
+import datetime
+import pickle
 from pathlib import Path
 
 import pytest
 
 from bastion.model import Mode, ToolCall
 from conftest import guard_with_settings, throwaway_workspace
+
+
+class _Wipe:
+    """Pickles as a call of ``os.system('rm -rf ~')`` (never unpickled here)."""
+
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        import os
+
+        return (os.system, ("rm -rf ~",))
+
+
+_PICKLED_WIPE = base64.b64encode(pickle.dumps(_Wipe(), protocol=4)).decode()
+_PICKLED_DATA = base64.b64encode(pickle.dumps({"a": [1, "x"], "when": datetime.date(2020, 1, 1)})).decode()
+_PICKLED_CHAIN = b"c__builtin__\ngetattr\n(c__builtin__\n__import__\n(Vos\ntRVsystem\ntR(Vrm -rf ~\ntR."
 
 _RM_HOME_JS = 'import("child_process").then(c=>c.execSync("rm -rf ~"))'
 _RM_HOME_B64 = base64.b64encode(b'import("child_process").then(c=>c.execSync("rm -rf ~"))').decode()
@@ -58,6 +74,8 @@ DENY = [
     "python3 -c \"__builtins__.__dict__['ex'+'ec'](\\\"import os; os.system('rm -rf ~')\\\")\"",
     "python3 -c \"import os; os.__dict__['sys'+'tem']('rm -rf ~')\"",
     "python3 -c \"getattr(__import__('o'+'s'), 'sys'+'tem')('rm -rf ~')\"",
+    # a constant pickle is read for the calls it names
+    f"python3 -c \"import pickle, base64; pickle.loads(base64.b64decode('{_PICKLED_WIPE}'))\"",
     # node: a loop over the home's entries
     "node -e \"for (const f of require('fs').readdirSync(require('os').homedir())) console.log(require('fs').rmSync("
     "require('path').join(require('os').homedir(), f), {recursive: true, force: true}))\"",
@@ -94,6 +112,7 @@ ASK = [
     "NODE_OPTIONS='--require /tmp/e.js' node -e 'console.log(1)'",
     "python3 -c \"import pickle, base64; pickle.loads(base64.b64decode('gASVJQAAAAAAAACMBXBvc2l4lIwGc3lzdGVtlJOUjAhybSAtcmYgfpSFlFKULg=='))\"",
     "python3 -c \"import marshal; exec(marshal.loads(open('/tmp/c.bin','rb').read()))\"",
+    f"python3 -c \"import pickle; pickle.loads({_PICKLED_CHAIN!r})\"",
     "python3 -c \"import os, sys; getattr(os, sys.argv[1])('rm -rf ~')\"",
     "python3 -c \"vars(__import__('os'))[input()]('rm -rf ~')\"",
     "python3 -c \"__builtins__.__dict__[input()](input())\"",
@@ -122,6 +141,7 @@ ALLOW = [
     "python3 -c \"import pathlib; print(sum(p.stat().st_size for p in pathlib.Path('.').rglob('*') if p.is_file()))\"",
     "python3 -c \"import pathlib; print(pathlib.Path('/etc').rglob('*'))\"",
     "python3 -c \"import shutil; print(shutil.rmtree)\"",
+    f"python3 -c \"import pickle, base64; print(pickle.loads(base64.b64decode('{_PICKLED_DATA}')))\"",
     "python3 -c \"import os; print(os.__dict__['sep'])\"",
     "python3 -c \"print(getattr(__import__('sys'), 'version'))\"",
     "python3 -c \"import os; print(sorted(os.listdir(os.path.expanduser('~'))))\"",

@@ -133,8 +133,15 @@ CALLS: tuple[CallRule, ...] = (
              not_match=("print('exec(1)')",)),
     CallRule(("compile",), "compile", "the code object is run by a later exec/eval",
              match=(("exec(compile('import os; os.system(\"rm -rf /y\")', 'x', 'exec'))", "rm -rf /y"),)),
-    CallRule(("pickle.loads", "pickle.load", "marshal.loads", "marshal.load", "dill.loads", "cloudpickle.loads"), "opaque_eval",
-             "unpickling runs whatever the data names", match=(("import pickle, sys; pickle.loads(sys.stdin.buffer.read())", "opaque"),)),
+    CallRule(("pickle.loads", "dill.loads", "cloudpickle.loads", "_pickle.loads"), "unpickle",
+             "unpickling calls whatever the data names: a constant pickle is read (never run) for the callables it "
+             "names and their text arguments; one the model cannot read is opaque",
+             match=(("import pickle; pickle.loads(b'cposix\\nsystem\\n(Vrm -rf /q\\ntR.')", "rm -rf /q"),
+                    ("import pickle, sys; pickle.loads(sys.stdin.buffer.read())", "opaque")),
+             not_match=("import pickle; print(pickle.loads(b'(lp0\\nI1\\naI2\\na.'))",)),
+    CallRule(("pickle.load", "marshal.loads", "marshal.load", "dill.load", "cloudpickle.load"), "opaque_eval",
+             "unpickling a file, or loading marshalled code, runs whatever the data names",
+             match=(("import marshal, sys; exec(marshal.loads(sys.stdin.buffer.read()))", "opaque"),)),
     CallRule(("runpy.run_path", "runpy.run_module"), "runpy", "runs another Python file or module",
              match=(("import runpy; runpy.run_path('/tmp/x.py')", "python3 /tmp/x.py"),)),
     CallRule(("importlib.import_module", "__import__"), "import", "a module named by a constant is that module",
@@ -1936,6 +1943,20 @@ class _Interp:
         self.opaque(f"{name} runs what the data names")
         return UNKNOWN
 
+    def _k_unpickle(self, name: str, args: list[object], kw: dict[str, object]) -> object:
+        data = args[0] if args else kw.get("data", UNKNOWN)
+        calls = _pickle_calls(data) if isinstance(data, (bytes, bytearray)) else None
+        if calls is None:
+            return self._k_opaque_eval(name, args, kw)
+        for target, texts in calls:
+            rule = _rule(target)
+            if rule is None and not _is_harmless(target):
+                self.opaque(f"{name} calls {target}, which the model does not know")
+            elif rule is not None:
+                given: list[object] = [list(texts)] if rule.kind in ("popen", "exec", "pty") else list(texts)
+                self.apply(Ref(target), given, {})
+        return UNKNOWN
+
     def _k_runpy(self, name: str, args: list[object], kw: dict[str, object]) -> object:
         target = args[0] if args else UNKNOWN
         argv = ["python3", "-m", target] if name.endswith("module") else ["python3", target]
@@ -2108,6 +2129,50 @@ def _namespace(name: str) -> str | None:
     if name.endswith(".__dict__"):
         return name[: -len(".__dict__")]
     return None
+
+
+def _pickle_calls(data: bytes | bytearray) -> list[tuple[str, list[str]]] | None:
+    """The callables a pickle names (``GLOBAL``/``STACK_GLOBAL``), each with the text
+    constants that follow it, read with ``pickletools`` (nothing is unpickled); None
+    when it does not parse or is too large."""
+    import pickletools
+
+    if len(data) > MAX_DECODED:
+        return None
+    calls: list[tuple[str, list[str]]] = []
+    texts: list[str] = []
+    called = 0
+    try:
+        for op, arg, _pos in pickletools.genops(bytes(data)):
+            if op.name in ("REDUCE", "NEWOBJ", "NEWOBJ_EX", "OBJ", "INST"):
+                called += 1
+            if op.name in ("GLOBAL", "INST") and isinstance(arg, str):
+                module, _, fn = arg.partition(" ")
+                texts = []
+                calls.append((_canon(f"{module}.{fn}"), texts))
+            elif op.name == "STACK_GLOBAL":
+                if len(texts) < 2:
+                    return None
+                module, fn = texts[-2], texts[-1]
+                del texts[-2:]
+                texts = []
+                calls.append((_canon(f"{module}.{fn}"), texts))
+            elif isinstance(arg, (str, bytes)) and any(k in op.name for k in ("UNICODE", "STRING", "BYTES")):
+                texts.append(arg.decode("utf-8", "replace") if isinstance(arg, bytes) else arg)
+    except Exception:
+        return None
+    # a call of something no GLOBAL named calls a computed value (``getattr(os, 'system')``'s result)
+    if called > len(calls) or any(name in _PICKLE_COMPUTES for name, _ in calls):
+        return None
+    return calls
+
+
+#: Callables whose result is another callable (or that call one): a pickle using them
+#: calls what the model cannot name.
+_PICKLE_COMPUTES = frozenset({"getattr", "__import__", "importlib.import_module", "operator.attrgetter",
+                              "operator.methodcaller", "operator.itemgetter", "functools.partial", "functools.reduce",
+                              "map", "filter", "vars", "globals", "locals", "apply", "copyreg._reconstructor",
+                              "object.__new__", "type"})
 
 
 def _find_delete(pattern: str, head: list[str]) -> str | None:
