@@ -115,7 +115,7 @@ def render(held: list[dict[str, Any]], public: dict[str, Any] | None,
     noticed = sum(r["level"] != "none" for r in inj)
     fp = sum(r["level"] == "injection" for r in ben)
     quiet_fp = sum(r["level"] == "suspicious" for r in ben)
-    n_styles = len({r["style"] for r in held})
+    n_styles = f"{len({r['style'] for r in inj})} + {len({r['style'] for r in ben})}"
     lines = [
         f"Own sets, each style held out of fitting once ({len(inj)} injections, {len(ben)} benign look-alikes, "
         f"{n_styles} styles):", "",

@@ -8,7 +8,9 @@ the heading it sits under. The blocks: ``demo`` (``bastion demo``), ``accuracy``
 (``bastion eval`` over the corpus), ``attacks`` (``scripts/attack_report.py``), ``effects``
 (``bastion eval`` over the effects attack sets), ``runs`` (``scripts/runs_report.py``),
 ``real-sessions`` (``scripts/real_sessions_report.py``), ``peer-suites``
-(``scripts/peer_suites_report.py``), ``speed`` (``benchmarks/bench.py``), and the README's
+(``scripts/peer_suites_report.py``), ``injection-accuracy`` (``scripts/injection_report.py``:
+the injection model on bastion's own sets with each style held out of fitting, the public
+corpus, real files), ``speed`` (``benchmarks/bench.py``), and the README's
 summaries ``headline-accuracy`` (from the runs above) and ``headline-speed`` (read from the
 ``speed`` block, so ``--skip-bench`` keeps both as they were). A block whose data is absent
 (no ``../shared``) keeps its last values, with a message. Run it whenever decisions or speed
@@ -226,6 +228,13 @@ def main() -> int:
             continue
         report = json.loads(out)
         fill(texts, name, report["markdown"])
+        if headline is not None:
+            headline += report["headline"]
+
+    injection = _run([python, str(ROOT / "scripts" / "injection_report.py"), "--json", "--corpus", args.corpus])
+    if injection:
+        report = json.loads(injection)
+        fill(texts, "injection-accuracy", report["markdown"])
         if headline is not None:
             headline += report["headline"]
 
