@@ -88,6 +88,12 @@ DENY = [
     "node -e \"const fs=require('fs/promises'); const h=require('os').homedir(); (async()=>{for (const f of await "
     "fs.readdir(h)) await fs.rm(h+'/'+f,{recursive:true})})()\"",
     "node -e \"const fs=require('fs'); for (const f of fs.readdirSync('/etc')) fs.unlinkSync('/etc/' + f)\"",
+    "node -e \"const fs=require('fs'); for (const d of fs.readdirSync('/usr', {withFileTypes: true})) "
+    "fs.rmSync('/usr/' + d.name, {recursive: true})\"",
+    "deno eval \"for (const e of Deno.readDirSync(Deno.env.get('HOME'))) Deno.removeSync(Deno.env.get('HOME') + '/' "
+    "+ e.name, {recursive: true})\"",
+    "bun -e \"const fs=require('fs'),os=require('os'); for (const f of fs.readdirSync(os.homedir())) "
+    "fs.rmSync(os.homedir()+'/'+f, {recursive:true, force:true})\"",
     # node options that load code, before or after -e
     f"node --import 'data:text/javascript,{_RM_HOME_JS}' -e 'console.log(1)'",
     f"node -e 'console.log(1)' --import 'data:text/javascript,{_RM_HOME_JS}'",
@@ -161,6 +167,7 @@ ALLOW = [
     "node --import 'data:text/javascript,console.log(1)' -e 'console.log(2)'",
     "node -e \"console.log(1)\" --no-warnings",
     "node --no-warnings -p \"1 + 1\"",
+    "bun -e \"for (const f of require('fs').readdirSync('.')) console.log(f)\"",
 ]
 
 
