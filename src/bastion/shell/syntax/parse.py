@@ -85,6 +85,7 @@ from typing import Any
 
 from ...model import Finding, Severity
 from .embedded import ENV_VARS as EMBEDDED_ENV_VARS, embedded_shell
+from .carried import COPIERS, copies, module_files
 from .env import is_dangerous_env, is_safe_env
 from .fastinit import fast_factory
 from .gnu import gnu_name
@@ -1599,6 +1600,8 @@ class _Walker:
                  wrappers: tuple[str, ...], cwd: str | None, ctx: _Ctx, text: str, level: int) -> None:
         """Shell strings the command's options or environment hand to a shell
         (:mod:`bastion.shell.syntax.embedded`): parsed again, the command stays recorded."""
+        if self.files and effective:
+            self.carried(unit, effective, merged, wrappers, cwd, ctx, text, level)
         found = embedded_shell(effective, merged)
         if not found:
             return
@@ -1607,6 +1610,27 @@ class _Walker:
         for origin, script in found:
             self.nested(unit, script, origin, effective, inner, [], wrappers + (name,), cwd, ctx, text, level,
                         recorded=True)
+
+    def carried(self, unit: _Unit, effective: tuple[str, ...], merged: list[tuple[str, str]],
+                wrappers: tuple[str, ...], cwd: str | None, ctx: _Ctx, text: str, level: int) -> None:
+        """A file this line wrote, under another name (:mod:`.carried`): a copy or link
+        holds its text, and a module written where Python imports from runs as the
+        program it is (``python3 -c '<its text>'``, read by the Python model)."""
+        name = _base_name(effective[0])
+        if name in COPIERS:
+            for source, target in copies(effective):
+                content = self.file_text(source, cwd)
+                if content is not None:
+                    self.write_file(cwd, target, content, False)
+        elif name.startswith("python"):
+            import shlex
+
+            for path in module_files(effective, merged):
+                content = self.file_text(path, cwd)
+                if content is not None:
+                    program = f"{shlex.quote(effective[0])} -c {shlex.quote(content)}"
+                    self.nested(unit, program, "module", effective, merged, [], wrappers + (name,), cwd, ctx, text,
+                                level, recorded=True)
 
     def nested(self, unit: _Unit, script: str, origin: str, effective: tuple[str, ...],
                merged: list[tuple[str, str]], redirects: list[Redirect], wrappers: tuple[str, ...],
