@@ -20,83 +20,18 @@ is never scanned.
 from __future__ import annotations
 
 import posixpath
+from typing import Any
 
+from ...files.patch import PATCH_COMMANDS
 from ..catalog import catalog as C
 from ..catalog.catalog_cli import cli_spec
 from ..syntax.env import is_dangerous_env, search_path_folders
 from ..syntax.script import SimpleCommand
-from .checks.admin import (
-    check_accounts,
-    check_db_destroyer,
-    check_kernel,
-    check_power,
-    check_privilege,
-    check_publish,
-    check_remote_admin,
-    check_security,
-    check_sql_client,
-    check_sql_keyword,
-    is_http_delete,
-)
-from .checks.code import (
-    check_credential_tool,
-    check_interactive,
-    check_interpreter,
-    check_pager,
-    check_shell,
-    check_shell_server,
-    check_tex,
-    check_wrapper,
-    run_file,
-)
-from .checks.files import (
-    check_alias,
-    check_assign_words,
-    check_awk,
-    check_busybox,
-    check_chmod_like,
-    check_crontab,
-    check_dd,
-    check_disk_destroyer,
-    check_enable,
-    check_env,
-    check_eval,
-    check_find,
-    check_getent,
-    check_grep,
-    check_history,
-    check_hostname,
-    check_ifconfig,
-    check_install,
-    check_jq,
-    check_kill,
-    check_make,
-    check_partitioner,
-    check_read_only,
-    check_rm,
-    check_rmdir,
-    check_routine,
-    check_sed,
-    check_setfacl,
-    check_source,
-    check_tar,
-    check_trap,
-    check_truncate,
-    check_wiper,
-    check_xargs,
-)
-from .checks.fill import fills_disk
-from .checks.git import check_git
 from .checks.guard import GUARD_NAMES, GUARD_PREFIXES, check_guard_off
 from .checks.loads import LOADING, check_loads
-from .checks.network import check_network, check_openssl, check_rsync
-from .checks.patch import PATCH_COMMANDS, check_patch
-from .checks.root import check_setcap
-from .checks.tools import check_cli, check_package_runner, check_tool
 from .effects import SHELL_SERVERS
 from .facts import (
     SHELL_PATHS,
-    Checker,
     Ctx,
     Facts,
     H,
@@ -110,100 +45,115 @@ from .facts import (
 from .paths import EXEC, EXTRACTORS, READ, WRITE, PathAccess, command_base, extract_paths_in, resolve
 from .targets import is_block_device, is_temp, persistence_level, secret_level
 
-__all__ = ["ANALYSER", "Ctx", "Facts", "classify", "DISPATCH"]
+__all__ = ["ANALYSER", "Ctx", "Facts", "classify", "DISPATCH", "checker_of"]
 
 # =========================================================================== dispatch
 
 
-def _build_dispatch() -> dict[str, Checker]:
-    table: dict[str, Checker] = {}
+def _build_dispatch() -> dict[str, str]:
+    table: dict[str, str] = {}
 
-    def put(names, checker: Checker) -> None:  # type: ignore[no-untyped-def]
+    def put(names, checker: str) -> None:  # type: ignore[no-untyped-def]
         for name in names:
             table.setdefault(name, checker)
 
-    special: dict[str, Checker] = {
-        "git": check_git,
-        "rm": check_rm,
-        "unlink": check_rm,
-        "rmdir": check_rmdir,
-        "dd": check_dd,
-        "tar": check_tar,
-        "bsdtar": check_tar,
-        "find": check_find,
-        "bfs": check_find,
-        "chmod": check_chmod_like,
-        "chown": check_chmod_like,
-        "chgrp": check_chmod_like,
-        "setfacl": check_setfacl,
-        "crontab": check_crontab,
-        "history": check_history,
-        "source": check_source,
-        ".": check_source,
-        "eval": check_eval,
-        "trap": check_trap,
-        "enable": check_enable,
-        "make": check_make,
-        "gmake": check_make,
-        "truncate": check_truncate,
-        "env": check_env,
-        "printenv": check_env,
-        "set": check_env,
-        "export": check_assign_words,
-        "declare": check_assign_words,
-        "typeset": check_assign_words,
-        "local": check_assign_words,
-        "readonly": check_assign_words,
-        "unset": check_assign_words,
-        "alias": check_alias,
-        "hostname": check_hostname,
-        "ifconfig": check_ifconfig,
-        "getent": check_getent,
-        "xargs": check_xargs,
-        "busybox": check_busybox,
-        "openssl": check_openssl,
-        "rsync": check_rsync,
-        "setcap": check_setcap,
-        "install": check_install,
-        **dict.fromkeys(SHELL_SERVERS, check_shell_server),
-        **dict.fromkeys(PATCH_COMMANDS, check_patch),
-        "jq": check_jq,
-        "gojq": check_jq,
-        **dict.fromkeys(C.PAGERS, check_pager),
-        **dict.fromkeys(("grep", "egrep", "fgrep", "rg", "ag", "ack", "ugrep", "zgrep"), check_grep),
+    special: dict[str, str] = {
+        "git": "git:check_git",
+        "rm": "files:check_rm",
+        "unlink": "files:check_rm",
+        "rmdir": "files:check_rmdir",
+        "dd": "files:check_dd",
+        "tar": "files:check_tar",
+        "bsdtar": "files:check_tar",
+        "find": "files:check_find",
+        "bfs": "files:check_find",
+        "chmod": "files:check_chmod_like",
+        "chown": "files:check_chmod_like",
+        "chgrp": "files:check_chmod_like",
+        "setfacl": "files:check_setfacl",
+        "crontab": "files:check_crontab",
+        "history": "files:check_history",
+        "source": "files:check_source",
+        ".": "files:check_source",
+        "eval": "files:check_eval",
+        "trap": "files:check_trap",
+        "enable": "files:check_enable",
+        "make": "files:check_make",
+        "gmake": "files:check_make",
+        "truncate": "files:check_truncate",
+        "env": "files:check_env",
+        "printenv": "files:check_env",
+        "set": "files:check_env",
+        "export": "files:check_assign_words",
+        "declare": "files:check_assign_words",
+        "typeset": "files:check_assign_words",
+        "local": "files:check_assign_words",
+        "readonly": "files:check_assign_words",
+        "unset": "files:check_assign_words",
+        "alias": "files:check_alias",
+        "hostname": "files:check_hostname",
+        "ifconfig": "files:check_ifconfig",
+        "getent": "files:check_getent",
+        "xargs": "files:check_xargs",
+        "busybox": "files:check_busybox",
+        "openssl": "network:check_openssl",
+        "rsync": "network:check_rsync",
+        "setcap": "root:check_setcap",
+        "install": "files:check_install",
+        **dict.fromkeys(SHELL_SERVERS, "code:check_shell_server"),
+        **dict.fromkeys(PATCH_COMMANDS, "patch:check_patch"),
+        "jq": "files:check_jq",
+        "gojq": "files:check_jq",
+        **dict.fromkeys(C.PAGERS, "code:check_pager"),
+        **dict.fromkeys(("grep", "egrep", "fgrep", "rg", "ag", "ack", "ugrep", "zgrep"), "files:check_grep"),
     }
     table.update(special)
-    put(C.SEDS, check_sed)
-    put(C.TEX, check_tex)
-    put(C.CREDENTIAL_TOOLS, check_credential_tool)
-    put(C.AWKS, check_awk)
-    put(C.PROCESS_KILLERS, check_kill)
-    put(C.WIPERS, check_wiper)
-    put(C.DISK_DESTROYERS, check_disk_destroyer)
-    put(C.DISK_PARTITIONERS, check_partitioner)
-    put(C.POWER, check_power)
-    put(C.ACCOUNTS, check_accounts)
-    put(C.KERNEL, check_kernel)
-    put(C.SECURITY_DISABLE, check_security)
-    put(C.PUBLISH, check_publish)
-    put(C.DB_DESTROYERS, check_db_destroyer)
-    put(C.SQL_CLIENTS, check_sql_client)
-    put(C.TOOLS, check_tool)
-    put(C.NETWORK, check_network)
-    put(C.SHELLS, check_shell)
-    put(C.INTERPRETERS, check_interpreter)
-    put(C.INTERACTIVE, check_interactive)
-    put(C.PRIVILEGE, check_privilege)
-    put(C.PACKAGE_RUNNERS, check_package_runner)
-    put(C.REMOTE_ADMIN, check_remote_admin)
-    put(C.WRAPPERS, check_wrapper)
-    put(C.READ_ONLY, check_read_only)
-    put(C.ROUTINE, check_routine)
-    put(C.SQL_KEYWORDS, check_sql_keyword)
+    put(C.SEDS, "files:check_sed")
+    put(C.TEX, "code:check_tex")
+    put(C.CREDENTIAL_TOOLS, "code:check_credential_tool")
+    put(C.AWKS, "files:check_awk")
+    put(C.PROCESS_KILLERS, "files:check_kill")
+    put(C.WIPERS, "files:check_wiper")
+    put(C.DISK_DESTROYERS, "files:check_disk_destroyer")
+    put(C.DISK_PARTITIONERS, "files:check_partitioner")
+    put(C.POWER, "admin:check_power")
+    put(C.ACCOUNTS, "admin:check_accounts")
+    put(C.KERNEL, "admin:check_kernel")
+    put(C.SECURITY_DISABLE, "admin:check_security")
+    put(C.PUBLISH, "admin:check_publish")
+    put(C.DB_DESTROYERS, "admin:check_db_destroyer")
+    put(C.SQL_CLIENTS, "admin:check_sql_client")
+    put(C.TOOLS, "tools:check_tool")
+    put(C.NETWORK, "network:check_network")
+    put(C.SHELLS, "code:check_shell")
+    put(C.INTERPRETERS, "code:check_interpreter")
+    put(C.INTERACTIVE, "code:check_interactive")
+    put(C.PRIVILEGE, "admin:check_privilege")
+    put(C.PACKAGE_RUNNERS, "tools:check_package_runner")
+    put(C.REMOTE_ADMIN, "admin:check_remote_admin")
+    put(C.WRAPPERS, "code:check_wrapper")
+    put(C.READ_ONLY, "files:check_read_only")
+    put(C.ROUTINE, "files:check_routine")
+    put(C.SQL_KEYWORDS, "admin:check_sql_keyword")
     return table
 
 
-DISPATCH: dict[str, Checker] = _build_dispatch()
+#: Which checker reads a command's options: ``"module:function"`` in ``checks/``. The
+#: table holds names only; :func:`checker_of` imports a checker's module the first time a
+#: command needs it, so a line imports only the checks it runs.
+DISPATCH: dict[str, str] = _build_dispatch()
+_LOADED: dict[str, Any] = {}
+
+
+def checker_of(spec: str) -> Any:
+    """The function a ``module:function`` name in ``checks/`` stands for, imported once
+    (a checker, or a helper such as ``fill:fills_disk``)."""
+    function = _LOADED.get(spec)
+    if function is None:
+        module, _, name = spec.partition(":")
+        function = _LOADED[spec] = getattr(__import__(f"{__package__}.checks.{module}", fromlist=(name,)), name)
+    return function
+
 
 #: A lone ``--help`` or ``--version`` prints and exits (GNU coding standards; every
 #: argument parser implements both), so ``tool --help`` is read-only for any tool on
@@ -265,13 +215,14 @@ def classify(cmd: SimpleCommand, ctx: Ctx) -> Facts:
             and not local and name not in NO_HELP_SHORTCUT:
         _common(f, ctx)  # ``tool --help`` / ``tool --version`` only print
         return f
-    checker = DISPATCH.get(name)
-    if checker is None and cli_spec(name) is not None:
-        checker = check_cli
+    spec = DISPATCH.get(name)
+    if spec is None and cli_spec(name) is not None:
+        spec = "tools:check_cli"
     if name in C.SQL_KEYWORDS and (raw_name.isupper() or any(a.endswith(";") for a in cmd.argv)):
-        checker = check_sql_keyword
+        spec = "admin:check_sql_keyword"
+    checker = checker_of(spec) if spec is not None else None
     if local and name not in ("gradlew", "mvnw"):
-        run_file(f, resolve(head, f.base, ctx.home), ctx)
+        checker_of("code:run_file")(f, resolve(head, f.base, ctx.home), ctx)
         if checker is not None and name not in C.READ_ONLY and name not in C.ROUTINE:
             checker(f, cmd.argv[1:], ctx)
     elif checker is not None:
@@ -282,7 +233,7 @@ def classify(cmd: SimpleCommand, ctx: Ctx) -> Facts:
         check_loads(f, cmd.argv[1:], ctx)  # the files whose code a build or test tool loads
     if name in GUARD_NAMES or name.startswith(GUARD_PREFIXES):
         check_guard_off(f, ctx)  # switching the guard off (HB016), wherever the command runs
-    if name in _STREAMERS and (why := fills_disk(f)):
+    if name in _STREAMERS and (why := checker_of("fill:fills_disk")(f)):
         f.hit("CAT040", f"{f.label} ({why})")  # even into scratch space
     _common(f, ctx)
     return f
@@ -314,7 +265,7 @@ def _unknown(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
     f.known = False
     f.at_least(H)
     ops = [a for a in args if not a.startswith("-")]
-    if any(destructive_verb(o) for o in ops[:4]) or is_http_delete(args):
+    if any(destructive_verb(o) for o in ops[:4]) or checker_of("admin:is_http_delete")(args):
         f.hit("CAT016", f.label)
 
 
