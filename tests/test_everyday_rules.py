@@ -234,3 +234,34 @@ def test_a_script_run_by_pnpm_is_judged_by_its_text(check: Callable[..., object]
     for mode in (Mode.DEFAULT, Mode.BYPASS):
         decision = check("pnpm wipe", mode)
         assert decision.verdict is Verdict.DENY, (mode, decision.reason)
+
+
+# --------------------------------------------------------------------- variables and substitutions
+
+def _variable_examples(kind: str) -> list[str]:
+    from bastion.shell.syntax.shapes import VARIABLES
+
+    return [example for record in VARIABLES for example in getattr(record, kind)]
+
+
+@pytest.mark.parametrize("command", _variable_examples("match") + [
+    "echo \"python: $(which python3)\"",       # folded into the path it prints
+    "ls -la \"$(pwd)\"",
+    "echo $MANPATH | tr : '\\n' | sort -u",
+    "go test ./... 2>&1 | tail -20; echo status=${PIPESTATUS[0]}",
+])
+def test_variables_the_line_does_not_set_land_where_they_cannot_hurt(check: Callable[..., object], command: str) -> None:
+    decision = check(command)
+    assert decision.verdict is Verdict.ALLOW, (command, decision.reason)
+
+
+@pytest.mark.parametrize("command", _variable_examples("not_match") + [
+    "echo $PATH | sh",                         # printed text run by a shell
+    "PATH=/tmp/evil:$PATH; echo $PATH",        # set on the line: followed, not taken from the table
+    "echo $OPENAI_API_KEY",                    # a secret variable
+    "cp $HOME/.netrc $TMPDIR/x",
+    "echo ${PIPESTATUS[$(id)]}",
+])
+def test_variables_in_risky_places_still_ask(check: Callable[..., object], command: str) -> None:
+    decision = check(command)
+    assert decision.verdict is not Verdict.ALLOW, (command, decision.reason)

@@ -911,8 +911,10 @@ def _summarise(parsed: Script | TooComplex, facts: list[Facts], hits: list[_Hit]
     fed = [f for f in facts if "exec_stdin" in f.roles and (f.name in C.INTERPRETERS or f.name in C.LOCAL_SQL)]
     if fed and all("program_read" in f.roles for f in fed):
         out.answered = _ANSWERED
-    if out.resolved:
-        out.answered = out.answered | _RESOLVED  # the substitutions SH008 names were judged
+    if out.resolved or (parsed.findings and not parsed.complex):
+        # the substitutions SH008 names were judged, or folded into the known text they
+        # print (``$(pwd)``, ``$(which x)``, a literal ``$(echo …)``: ``syntax.values``)
+        out.answered = out.answered | _RESOLVED
     planned = [f.cmd.text for f in facts if "runs_planned" in f.roles]
     if planned:
         out.planned_runs = frozenset(planned)

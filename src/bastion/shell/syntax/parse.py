@@ -690,6 +690,8 @@ class _Walker:
                 return _shapes().NUMBER
             name = text[2:-1] if text.startswith("${") and text.endswith("}") else text[1:]
             entry = values.get(name) if name.isidentifier() else None
+            if entry is None and name.partition("[")[0] not in values.vars and not values.wiped:
+                return _shapes().variable_shape(name)  # not set on the line: bash's or the environment's
             return entry.shape if isinstance(entry, Soft) else None
         if kind == "arithmetic_expansion" and _arithmetic_of_numbers(unit.text_of(node), values):
             return _shapes().NUMBER

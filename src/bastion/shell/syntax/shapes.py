@@ -5,7 +5,8 @@ leading ``-``, so as an argument it is one word and never an option. ``$(date +%
 ``$!`` and ``$((n+1))`` are numbers: they cannot carry code even into a ``sed`` script.
 A value from a substitution is never trusted as a path or a program
 (:mod:`bastion.shell.meaning.unknowns` judges where it lands); its shape only says
-which argument positions it cannot subvert.
+which argument positions it cannot subvert. A variable the line does not set
+(``${PIPESTATUS[0]}``, ``$PATH``) has the shape :data:`VARIABLES` gives it.
 
 Shapes, from the narrowest: ``number`` (digits), ``ref`` (one word without a blank or
 a leading ``-``: a commit, a branch, a date stamp), ``path`` (an absolute path, which
@@ -18,7 +19,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
-__all__ = ["NUMBER", "REF", "PATH", "TEXT", "output_shape", "literal_shape", "widest", "no_option"]
+__all__ = ["NUMBER", "REF", "PATH", "TEXT", "VARIABLES", "output_shape", "literal_shape", "variable_shape", "widest",
+           "no_option"]
 
 NUMBER, REF, PATH, TEXT = "number", "ref", "path", "text"
 _ORDER = (NUMBER, REF, PATH, TEXT)
@@ -174,6 +176,49 @@ FILTERS: tuple[Shape, ...] = (
     Shape(("wc",), _count, "counts the lines it reads", ("$(ls | wc -l)",), ()),
     Shape(("grep",), _grep, "-c counts, a plain grep keeps what it reads", ("$(seq 10 | grep 1)",), ()),
 )
+
+
+class Variable(NamedTuple):
+    """The shape of a variable the line does not set: bash sets it, or the environment."""
+
+    names: tuple[str, ...]
+    shape: str
+    why: str
+    match: tuple[str, ...]
+    not_match: tuple[str, ...]
+
+
+#: Variables the line itself does not assign (an assignment earlier on the line wins:
+#: its value is followed instead). Their value is unknown, so like a substitution's it
+#: is judged by where it lands (``meaning.unknowns``): a number may stand anywhere but a
+#: program's name; text only where it is printed or compared. A secret-looking name is
+#: asked for as before (``semantics``: reading a secret variable).
+VARIABLES: tuple[Variable, ...] = (
+    Variable(("PIPESTATUS",), NUMBER, "bash's exit statuses of the last pipeline's commands",
+             ("pytest; echo ${PIPESTATUS[0]}", "ls | head -1; exit ${PIPESTATUS[0]}"), ("$PIPESTATUS -c x",)),
+    Variable(("RANDOM", "SECONDS", "EPOCHSECONDS", "LINENO", "BASHPID", "PPID", "UID", "EUID", "SHLVL", "COLUMNS",
+              "LINES", "OPTIND"), NUMBER, "bash sets them to numbers (a counter, a clock, a process or user id)",
+             ("sleep $RANDOM", "echo took $SECONDS s"), ()),
+    Variable(("PATH", "MANPATH", "INFOPATH", "PYTHONPATH", "NODE_PATH", "GOPATH", "CDPATH", "LD_LIBRARY_PATH",
+              "HOME", "SHELL", "USER", "LOGNAME", "HOSTNAME", "HOSTTYPE", "OSTYPE", "MACHTYPE", "TERM", "LANG", "LC_ALL",
+              "TMPDIR", "VIRTUAL_ENV", "CONDA_PREFIX", "CONDA_DEFAULT_ENV", "BASH_VERSION", "ZSH_VERSION", "EDITOR",
+              "PWD", "OLDPWD", "GOROOT", "JAVA_HOME", "NVM_DIR", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME"),
+             TEXT, "set by the environment the agent runs in: printing or comparing them reads nothing else",
+             ("echo $PATH | tr ':' '\\n'", 'echo "$VIRTUAL_ENV"', '[ -n "$CONDA_PREFIX" ]'),
+             ("$EDITOR notes.md", "rm -rf $TMPDIR/x", "sh -c $PATH")),
+)
+
+_VARIABLE = {name: record.shape for record in VARIABLES for name in record.names}
+
+
+def variable_shape(name: str) -> str | None:
+    """The shape of ``name`` (``PIPESTATUS[1]`` is an element of ``PIPESTATUS``) when the
+    line does not set it, from :data:`VARIABLES`; None for a variable not listed."""
+    base, bracket, index = name.partition("[")
+    if bracket and not (index.endswith("]") and index[:-1].isdigit()):
+        return None
+    return _VARIABLE.get(base)
+
 
 _PRODUCE = {name: record.judge for record in PRODUCERS for name in record.names}
 _FILTER = {name: record.judge for record in FILTERS for name in record.names}
