@@ -17,11 +17,17 @@ import pytest
 
 #: Never needed to decide ``git status``: the reviewer, the terminal prompt and its
 #: toolkit, the explainer, the sandbox's runner, the MCP SDK, YAML, the injection
-#: scanner, the full CLI parser's verbs, and the stdlib modules bastion avoids on purpose.
+#: scanner, the full CLI parser's verbs, the shell checks of other commands (the checker
+#: table imports a check when a command needs it), and the stdlib modules bastion avoids
+#: on purpose (``inspect`` and its ``ast``, ``dis``, ``tokenize``: ``dataclasses`` gets
+#: them on first use, which only a dataclass without a docstring makes).
 NOT_ON_THE_COLD_PATH = (
     "bastion.review", "bastion.approve.terminal", "bastion.approve.explainer", "bastion.explain",
     "bastion.sandbox.runner", "bastion.injection.scanner", "bastion.cli.doctor", "bastion.adapters.install",
+    "bastion.shell.meaning.checks.code", "bastion.shell.meaning.checks.files", "bastion.shell.meaning.checks.admin",
+    "bastion.shell.meaning.checks.network", "bastion.shell.meaning.checks.tools", "bastion.shell.meaning.verdicts",
     "prompt_toolkit", "yaml", "mcp", "anyio", "argparse", "hashlib", "threading", "subprocess", "asyncio",
+    "inspect", "ast", "dis", "tokenize",
 )
 
 #: Runs a verb, then reports every module the process imported (at exit, so nothing the
@@ -60,3 +66,23 @@ def test_bastion_check(project: Path) -> None:
     modules = _imported(_RUN.format(argv=["check", "--isolated", "--", "git status"]), project)
     assert "bastion.engine" in modules
     assert _offenders(modules - {"argparse"}) == []  # the command line needs its parser
+
+
+def test_a_library_guard_deciding(project: Path) -> None:
+    code = ("import atexit, json, sys\natexit.register(lambda: print(json.dumps(sorted(sys.modules)), file=sys.stderr))\n"
+            "from bastion import Guard, ToolCall\n"
+            f"Guard.from_settings({str(project)!r}, isolated=True).check(ToolCall('Bash', {{'command': 'git status'}}, "
+            f"cwd={str(project)!r}))")
+    modules = _imported(code, project)
+    assert "bastion.shell.meaning.semantics" in modules
+    assert _offenders(modules) == []
+
+
+def test_dataclasses_still_write_a_signature_docstring() -> None:
+    """``inspect`` comes on first use: a dataclass without a docstring gets the one
+    ``dataclasses`` writes."""
+    code = ("import sys\nfrom bastion.precompiled import dataclass\nassert 'inspect' not in sys.modules\n"
+            "@dataclass\nclass P:\n    x: int = 1\nprint(P.__doc__, 'inspect' in sys.modules, sys.modules['dataclasses'].inspect"
+            " is sys.modules['inspect'])")
+    done = subprocess.run([sys.executable, "-I", "-c", code], capture_output=True, text=True, timeout=60, check=True)
+    assert done.stdout.split() == ["P(x:", "int", "=", "1)", "True", "True"]

@@ -19,13 +19,13 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .core.context import Context, Facts, Layer, PathUse, Reviewer
 from .core.mode import parse_mode, resolve_mode
 from .early import review_enabled  # not the review package: a guard without a reviewer never loads it
 from .model import Decision, Finding, Kind, LayerResult, Mode, Source, Tier, ToolCall, TraceEntry, Verdict, trace_entry
+from .precompiled import dataclass, field  # dataclasses' own, with their code compiled once
 
 if TYPE_CHECKING:
     from .policy.settings import Policy
@@ -35,6 +35,8 @@ __all__ = ["Context", "Facts", "Guard", "Layer", "PathUse", "Reviewer"]
 
 @dataclass
 class _Outcome:
+    """A layer's result and the layer's name."""
+
     result: LayerResult
     layer: str
 

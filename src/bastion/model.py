@@ -7,13 +7,10 @@ and builds nothing expensive at import time.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any
 
-from .precompiled import install as _install_precompiled
-
-_install_precompiled()  # before the first dataclass below: their code comes compiled
+from .precompiled import dataclass, field, replace  # dataclasses' own, with their code compiled once
 
 
 class Verdict(str, Enum):

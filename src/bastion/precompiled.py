@@ -10,6 +10,10 @@ there, which Python runs too; it is written only where Python writes bytecode). 
 maps the exact text to its code, so an entry is either the code ``exec`` would compile or
 unused. Only bastion's own classes use it; every other class goes through ``dataclasses``
 untouched, and any other interpreter keeps the standard path.
+
+The modules a decision starts from (``model``, ``engine``, ``hook.protocol``) take
+``dataclass``, ``field`` and ``replace`` from here, so ``dataclasses`` is first loaded here:
+without ``inspect``, until a class without a docstring needs it (:class:`_InspectOnUse`).
 """
 
 from __future__ import annotations
@@ -87,10 +91,43 @@ def _code(text: str) -> Any:
     return code
 
 
+class _InspectOnUse(type(sys)):  # type: ignore[misc]  # a module object: ``types`` is not needed for it
+    """``inspect`` for ``dataclasses``, imported when first used. ``dataclasses`` imports
+    ``inspect`` (and with it ``ast``, ``dis``, ``tokenize``: a few milliseconds, a tenth of
+    a fresh decision) only to write a signature docstring for a class without one."""
+
+    def __getattr__(self, name: str) -> Any:
+        if sys.modules.get("inspect") is self:
+            del sys.modules["inspect"]
+        import inspect
+
+        dataclasses = sys.modules.get("dataclasses")
+        if dataclasses is not None and getattr(dataclasses, "inspect", None) is self:
+            dataclasses.inspect = inspect  # type: ignore[attr-defined]
+        return getattr(inspect, name)
+
+
+def _import_dataclasses() -> Any:
+    """``dataclasses``, loaded (if nobody loaded it yet) with :class:`_InspectOnUse` in
+    place of ``inspect``: the same module, the real ``inspect`` the first time it is used."""
+    if "dataclasses" in sys.modules or "inspect" in sys.modules:
+        import dataclasses
+
+        return dataclasses
+    stand_in = _InspectOnUse("inspect")
+    sys.modules["inspect"] = stand_in
+    try:
+        import dataclasses
+    finally:
+        if sys.modules.get("inspect") is stand_in:
+            del sys.modules["inspect"]
+    return dataclasses
+
+
 def install() -> None:
     """Give bastion's dataclasses the cached code (once per process; a no-op where the
     standard library's ``_create_fn`` is not the one this mirrors)."""
-    import dataclasses
+    dataclasses = _import_dataclasses()
 
     original = getattr(dataclasses, "_create_fn", None)
     if original is None or getattr(original, "_bastion", False) or sys.version_info[:2] != (3, 11):
@@ -121,3 +158,12 @@ def install() -> None:
 
     _create_fn._bastion = True  # type: ignore[attr-defined]
     dataclasses._create_fn = _create_fn  # type: ignore[attr-defined]
+
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from dataclasses import dataclass, field, replace
+else:  # the first of bastion's modules to import these loads dataclasses (without inspect) and installs the cache
+    _dataclasses = _import_dataclasses()
+    install()
+    dataclass, field, replace = _dataclasses.dataclass, _dataclasses.field, _dataclasses.replace

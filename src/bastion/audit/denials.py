@@ -19,6 +19,8 @@ MAX_TOTAL = 20
 
 @dataclass(frozen=True)
 class DenialState:
+    """How many denials in a row, and in all, a session has had."""
+
     consecutive: int = 0
     total: int = 0
 

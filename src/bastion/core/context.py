@@ -16,10 +16,10 @@ This module imports only ``bastion.model``; the types of the facts are named und
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from ..model import LayerResult, Mode, ToolCall
+from ..precompiled import dataclass  # dataclasses' own, with their code compiled once
 
 if TYPE_CHECKING:
     from ..files.workspace import Workspace

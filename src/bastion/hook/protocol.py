@@ -16,12 +16,9 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any, Protocol
 
-from ..precompiled import install as _install_precompiled
-
-_install_precompiled()  # the first dataclass of a hook deciding in its own process
+from ..precompiled import dataclass  # dataclasses' own, with their code compiled once
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

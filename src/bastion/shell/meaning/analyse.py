@@ -128,6 +128,8 @@ class Analysis:
 
 @dataclass
 class _Hit:
+    """A finding's code and detail, and the command that raised it."""
+
     code: str
     detail: str
     command: str

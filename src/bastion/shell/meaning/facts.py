@@ -53,6 +53,8 @@ class Ctx:
 
 @dataclass(frozen=True)
 class Hit:
+    """A finding's code and detail."""
+
     code: str
     detail: str
 

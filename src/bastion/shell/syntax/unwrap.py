@@ -446,6 +446,8 @@ class Peeled:
 
 @dataclass
 class _Opts:
+    """A wrapper's options: where its command starts, the values read, what was wrong."""
+
     index: int
     values: list[tuple[str, str | None]]
     problems: list[str]
