@@ -74,6 +74,7 @@ DENY = [
     "python3 -c \"__builtins__.__dict__['ex'+'ec'](\\\"import os; os.system('rm -rf ~')\\\")\"",
     "python3 -c \"import os; os.__dict__['sys'+'tem']('rm -rf ~')\"",
     "python3 -c \"getattr(__import__('o'+'s'), 'sys'+'tem')('rm -rf ~')\"",
+    "python3 -c \"import os; os.__getattribute__('sys' 'tem')('rm -rf ~')\"",
     # a constant pickle is read for the calls it names
     f"python3 -c \"import pickle, base64; pickle.loads(base64.b64decode('{_PICKLED_WIPE}'))\"",
     # node: a loop over the home's entries
@@ -153,6 +154,9 @@ ALLOW = [
     "python3 -c \"import os; print(sorted(os.listdir(os.path.expanduser('~'))))\"",
     "python3 -c \"import sys; print(sys.modules['os'].__name__)\"",
     "python3 -c \"class A: pass\nprint(A().__class__.__name__)\"",
+    "python3 -c \"import django; m = type(django); print(m.__dict__['__name__'].upper())\"",
+    "python3 -c \"class P:\n    def __init__(s, v): s.v = v\n    def twice(s): return s.__class__(s.v * 2)\n"
+    "print(P(2).twice().v)\"",
     "python3 -c \"import pathlib; print([p for p in pathlib.Path('src').iterdir() if p.suffix == '.js'])\"",
     "echo \"for p in Path.home().rglob('*'): p.unlink()\"",
     "grep -rn 'unlink()' src/",

@@ -376,12 +376,13 @@ _DATA_METHODS = frozenset(
 _RUN_METHODS = frozenset({"system", "popen", "spawn", "exec_command", "execute", "eval", "exec", "run_command", "Popen",
                           "check_output", "check_call", "call", "run"})
 _SENTINEL = object()
-#: Attributes that reach the interpreter's own machinery (``().__class__.__base__
-#: .__subclasses__()``, ``f.__globals__``, ``x.__dict__``): what they hold is looked up
-#: at run time, so calling it is opaque.
-_REFLECT = frozenset({"__class__", "__base__", "__bases__", "__mro__", "__subclasses__", "__globals__", "__builtins__",
-                      "__dict__", "__code__", "__closure__", "__func__", "__self__", "__getattribute__", "__reduce__",
-                      "__reduce_ex__", "__loader__", "__spec__", "__import__", "__call__", "__getitem__"})
+#: Attributes that reach other modules through the interpreter's own machinery
+#: (``().__class__.__base__.__subclasses__()``, ``f.__globals__['os']``): what they
+#: hold is looked up at run time, so calling it is opaque. (``__dict__`` of a module is
+#: its namespace, :func:`_namespace`; of another object, its attributes.)
+_REFLECT = frozenset({"__base__", "__bases__", "__mro__", "__subclasses__", "__globals__", "__builtins__",
+                      "__code__", "__closure__", "__func__", "__self__", "__getattribute__", "__getattr__", "__reduce__",
+                      "__reduce_ex__", "__loader__", "__spec__", "__import__", "mro"})
 #: Calls that name a fresh temporary file or directory.
 _TEMP_PATHS = frozenset({"tempfile.mkdtemp", "tempfile.mkstemp", "tempfile.gettempdir", "tempfile.TemporaryDirectory",
                          "tempfile.NamedTemporaryFile", "tempfile.TemporaryFile", "tempfile.SpooledTemporaryFile",
@@ -1352,6 +1353,9 @@ class _Interp:
             return Unknown(frozenset({"dyn"}))
         if name in ("globals", "locals", "vars") or name.endswith(".__dict__"):
             return Unknown(frozenset({"dyn"}))
+        if name.endswith((".__getattribute__", ".__getattr__")):  # ``os.__getattribute__('system')``
+            attr = args[0] if args else UNKNOWN
+            return self.attribute(Ref(name.rsplit(".", 1)[0]), attr) if isinstance(attr, str) else Unknown(frozenset({"dyn"}))
         if name in ("pathlib.Path", "pathlib.PurePath", "pathlib.PurePosixPath"):
             if not args:
                 return PathV(".")
@@ -1500,6 +1504,9 @@ class _Interp:
             return Response(obj.host) if attr in ("getresponse", "retrbinary") else UNKNOWN
         if isinstance(obj, Response):
             return Unknown(frozenset({"net"}))
+        if attr in _REFLECT:
+            self.opaque(f"calls {attr}, which looks up code at run time")
+            return Unknown(frozenset({"dyn"}))
         if isinstance(obj, Unknown):
             if attr in _DATA_METHODS:
                 return _unknown(obj, *args)
