@@ -77,6 +77,8 @@ VARIABLES: tuple[tuple[str, str, "Callable[[str], bool]", str], ...] = (
     ("BASTION_REVIEW_MAX_TOKENS", LOOSENS, _never, "the reviewer's limits are the user's choice"),
     ("BASTION_REVIEW_TIMEOUT", LOOSENS, _never, "the reviewer's limits are the user's choice"),
     ("BASTION_REVIEW_EXPLAIN", LOOSENS, _never, "what the person is shown about an ask is the user's choice"),
+    ("BASTION_REVIEW_INJECTION_CHECK", LOOSENS, _never,
+     "off gives up the model's second opinion on tool results; on sends the project's texts to the user's model"),
     ("BASTION_IMPORT_CLAUDE_SETTINGS", LOOSENS, _not_off,
      "0 drops Claude Code's permission rules, the user's own deny rules among them; other values are the default"),
     ("BASTION_AUDIT", LOOSENS, lambda value: value != "0", "0 switches the audit log off; other values are the default"),

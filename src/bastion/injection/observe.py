@@ -56,7 +56,8 @@ def observe_tool_result(
 
     A result below the injection threshold that still shows signs of instructions
     taints the session as ``suspicious`` (no warning); a clean result from the network
-    as ``untrusted`` (``levels``, ``taint.GUARDS``).
+    as ``untrusted`` (``levels``, ``taint.GUARDS``). With ``review.injectionCheck`` on, a
+    grey-zone result's level may then be raised one step by the LLM reviewer.
 
     Secret reads come from the call itself — a ``Read`` (or ``Grep``) of a credential
     store or a ``.env`` file, a shell command that reads one or dumps the environment —
@@ -70,7 +71,7 @@ def observe_tool_result(
     provenance = provenance_of(call)
     findings = scan(text, provenance)
     if not call.session_id:
-        return findings
+        return _reconsidered(call, text, findings, env)
     analysis = _analysis(call, env, facts) if call.kind is Kind.SHELL else None
     paths = _paths_read(call, analysis)
     if call.kind in (Kind.SEARCH, Kind.SHELL):
@@ -86,7 +87,22 @@ def observe_tool_result(
         record_injection(call.session_id, provenance, env, findings=findings, level=level)
     elif from_network(call, analysis):
         record_untrusted(call.session_id, provenance, env)
-    return findings
+    return _reconsidered(call, text, findings, env)
+
+
+def _reconsidered(call: ToolCall, text: str, findings: Any, env: Mapping[str, str]) -> Any:
+    """The scan's result, or one level up when the LLM reviewer, asked about a grey-zone
+    text (``review.injectionCheck``, ``model_check``), says it is an injection — then
+    recorded again at that level. Asked only after the scanner's own level is recorded,
+    so a model that is slow past the hook's deadline cannot lose it."""
+    if not findings or getattr(findings, "level", "") == "injection":
+        return findings
+    from .model_check import second_opinion
+
+    raised = second_opinion(findings, text, call.cwd, call.session_id, env)
+    if raised is not findings and call.session_id:
+        record_injection(call.session_id, provenance_of(call), env, findings=raised, level=raised.level)
+    return raised
 
 
 #: Tools whose result is text from the network, besides ``WebFetch`` and MCP tools.

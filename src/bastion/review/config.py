@@ -43,6 +43,7 @@ SETTINGS_KEYS = frozenset(
         "maxInputBytes",
         "classifier",
         "explain",
+        "injectionCheck",
     }
 )
 
@@ -113,6 +114,8 @@ class ReviewConfig:
     max_input_bytes: int = DEFAULT_MAX_INPUT_BYTES
     classifier: bool = False
     explain: bool = True
+    #: grey-zone tool results go to the model as an injection classifier (``injection/model_check.py``)
+    injection_check: bool = False
 
 
 def _flag(value: Any, where: str) -> bool:
@@ -217,6 +220,7 @@ def load_config(section: Mapping[str, Any] | None, env: Mapping[str, str]) -> Re
         ("agent", "agent", "BASTION_REVIEW_AGENT"),
         ("classifier", "classifier", "BASTION_REVIEW_CLASSIFIER"),
         ("explain", "explain", "BASTION_REVIEW_EXPLAIN"),
+        ("injection_check", "injectionCheck", "BASTION_REVIEW_INJECTION_CHECK"),
     ):
         picked = _pick(section, env, key_name, var)
         if picked:

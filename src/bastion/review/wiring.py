@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from .classifier import Classifier
     from .config import ReviewConfig
     from .explain import Explainer
+    from .injection_check import InjectionCheck
     from .reviewer import Misconfigured, Reviewer
 
 
@@ -129,3 +130,18 @@ def explainer_from_settings(
     from .explain import Explainer
 
     return Explainer(config)
+
+
+def injection_check_from_settings(
+    policy: Any = None, env: Mapping[str, str] | None = None, *, cwd: str = "."
+) -> InjectionCheck | None:
+    """The LLM injection classifier for grey-zone tool results, or ``None`` when the
+    reviewer is off, misconfigured, or ``review.injectionCheck`` is not true."""
+    env = env if env is not None else os.environ
+    policy = _policy(policy, cwd, env)
+    config = _config(policy, env)
+    if config is None or not config.injection_check:
+        return None
+    from .injection_check import InjectionCheck
+
+    return InjectionCheck(config)
