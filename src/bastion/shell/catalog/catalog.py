@@ -245,6 +245,10 @@ ROUTINE: dict[str, Mapping[str, str]] = {
     "cmp": {},
 }
 
+#: make's options that print the recipes or only ask whether targets are up to date, running
+#: no recipe line but those marked ``+`` or naming $(MAKE) (GNU make, "Instead of Executing
+#: Recipes"); ``-t``/``--touch`` is not here: it updates the targets' files.
+MAKE_DRY_RUN = frozenset({"-n", "--just-print", "--dry-run", "--recon", "-q", "--question"})
 #: The ``make`` targets (and npm script names) that are not routine.
 NON_ROUTINE_TARGETS: dict[str, str] = {
     "install": "CAT009",

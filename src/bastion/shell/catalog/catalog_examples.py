@@ -1215,6 +1215,14 @@ EXAMPLES: dict[str, dict[str, tuple[tuple[str, str], ...]]] = {
         'badblocks': (('badblocks -w /dev/sda', 'deny'),),
         'mdadm': (('mdadm --zero-superblock /dev/sda1', 'deny'),),
     },
+    'MAKE_DRY_RUN': {
+        '-n': (('make -n deploy', 'allow'), ('make deploy', 'CAT017')),
+        '--just-print': (('make --just-print install', 'allow'),),
+        '--dry-run': (('make --dry-run release', 'allow'),),
+        '--recon': (('make --recon publish', 'allow'),),
+        '-q': (('make -q upload', 'allow'),),
+        '--question': (('make --question deploy', 'allow'),),
+    },
     'SQLITE_DOT_COMMANDS': {
         'tables': (("sqlite3 app.db '.tables'", 'allow'),),
         'table': (("sqlite3 app.db '.table'", 'allow'),),

@@ -692,8 +692,11 @@ def check_make(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
     parsed = parse_args(args, frozenset({"-C", "--directory", "-f", "--file", "--makefile", "-j", "--jobs", "-l", "--load-average", "-o", "-W", "--eval", "-I", "--include-dir"}))
     if parsed.has("--eval") or any(v in ("-", "/dev/stdin") for v in parsed.values("-f", "--file", "--makefile")):
         f.hit("CAT006", f"{f.label} (makefile from input)")
+    # ``make -n deploy`` prints the recipe and runs none of it, but the lines marked ``+``
+    # or naming $(MAKE): those are still read and judged (``tasks_make``), not the name
+    dry = bool(parsed.names & C.MAKE_DRY_RUN)
     for target in parsed.operands:
-        if "=" in target:
+        if "=" in target or dry:
             continue
         code = C.NON_ROUTINE_TARGETS.get(target)
         if code:
