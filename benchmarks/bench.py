@@ -29,6 +29,8 @@ import tempfile
 import time
 from collections.abc import Callable
 
+from bastion.adapters.install import HOOK_CODE  # the hook command as installed
+
 TYPICAL_COMMANDS = (
     "git status",
     "pytest -q",
@@ -314,7 +316,7 @@ def import_costs(env: dict, top: int = 12) -> list[tuple[str, float]]:
                             "cwd": env["BENCH_PROJECT"], "session_id": "bench", "permission_mode": "default"}).encode()
     own: dict[str, list[float]] = {}
     for _ in range(5):
-        err = subprocess.run([sys.executable, "-I", "-X", "importtime", "-m", "bastion", "hook", "claude-code"],
+        err = subprocess.run([sys.executable, "-I", "-X", "importtime", "-c", HOOK_CODE, "bastion", "hook", "claude-code"],
                              input=hook_call, capture_output=True, env=dict(env, BASTION_HOOK_SERVER="0"),
                              check=False).stderr.decode()
         for line in err.splitlines():
@@ -355,7 +357,7 @@ def floor_section(project: str, env: dict, rounds: int, proc_rounds: int) -> Non
     bare = [sys.executable, "-S", "-c", "pass"]
     hook_call = json.dumps({"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "git status"},
                             "cwd": project, "session_id": "bench", "permission_mode": "default"}).encode()
-    hook_argv = [sys.executable, "-I", "-m", "bastion", "hook", "claude-code"]
+    hook_argv = [sys.executable, "-I", "-c", HOOK_CODE, "bastion", "hook", "claude-code"]  # as installed
     from bastion.hook.server import stop_servers
 
     runtime = tempfile.mkdtemp(prefix="bh-")

@@ -14,6 +14,7 @@ from hypothesis import given, settings, strategies as st
 from bastion.adapters.install import (
     BACKUP_SUFFIX,
     CLIENTS,
+    HOOK_CODE,
     HookCommand,
     InstallError,
     _normal,
@@ -65,7 +66,7 @@ def test_codex_home_is_honoured(tmp_path: Path) -> None:
 
 def test_command_uses_this_interpreter_isolated_and_fails_closed() -> None:
     command = hook_command("codex")
-    assert f"{shlex.quote(sys.executable)} -I -m bastion hook codex || exit 2" in command
+    assert f"{shlex.quote(sys.executable)} -I -c {shlex.quote(HOOK_CODE)} bastion hook codex || exit 2" in command
     assert parse_hook_command(command) == HookCommand("codex", sys.executable)
     assert parse_hook_command("/opt/py -I -m bastion hook gemini || exit 2") == HookCommand("gemini", "/opt/py")
 
@@ -99,6 +100,19 @@ def test_a_present_bastion_answers(tmp_path: Path) -> None:
     fake.chmod(0o755)
     done = _sh(hook_command("gemini", by_name=True), f"{tmp_path}:/usr/bin:/bin")
     assert done.stdout == "called: hook gemini\n" and done.returncode == 2
+
+
+def test_the_user_command_decides(tmp_path: Path) -> None:
+    """The interpreter form runs the hook itself (``-c HOOK_CODE bastion hook CLIENT``)."""
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    call = json.dumps({"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "git status"},
+                       "cwd": str(tmp_path), "session_id": "install", "permission_mode": "default"})
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "BASTION_HOOK_SERVER": "0", "BASTION_AUDIT": "0",
+           "BASTION_STATE_DIR": str(tmp_path / ".state"), "BASTION_CONFIG_DIR": str(tmp_path / ".cfg")}
+    done = subprocess.run(["sh", "-c", hook_command("claude-code")], input=call, capture_output=True, text=True,
+                          timeout=60, env=env, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["hookSpecificOutput"]["permissionDecision"] == "allow"
 
 
 @pytest.mark.parametrize("client", CLIENT_NAMES)

@@ -126,8 +126,13 @@ def hook_command(client: str, python: str | None = None, *, by_name: bool = Fals
     missing = (f"bastion is not installed at {python} (moved or removed?), so this tool call is blocked. "
                f"Install bastion again, then run: bastion install {client}{' --local' if scope == 'local' else ''}")
     quoted = shlex.quote(python)
-    return (f"if [ -x {quoted} ]; then {quoted} -I -m bastion hook {client} || exit 2; "
+    return (f"if [ -x {quoted} ]; then {quoted} -I -c {shlex.quote(HOOK_CODE)} bastion hook {client} || exit 2; "
             f"else echo {shlex.quote(missing)} >&2; exit 2; fi")
+
+
+#: What the interpreter runs for a hook call (``hook.client.cli``): ``-c`` skips the
+#: ``runpy`` start of ``-m bastion``.
+HOOK_CODE = "from bastion.hook.client import cli; cli()"
 
 
 @dataclass(frozen=True)
@@ -140,8 +145,9 @@ class HookCommand:
 
 
 def parse_hook_command(command: str) -> HookCommand | None:
-    """The interpreter and client of a command :func:`hook_command` wrote (or the
-    earlier ``PYTHON -I -m bastion hook CLIENT || exit 2``); None for anything else."""
+    """The interpreter and client of a command :func:`hook_command` wrote (``PYTHON -I -c
+    HOOK_CODE bastion hook CLIENT``, or the earlier ``PYTHON -I -m bastion hook CLIENT``);
+    None for anything else."""
     try:
         lexer = shlex.shlex(command, posix=True, punctuation_chars=True)
         lexer.whitespace_split = True
@@ -151,8 +157,9 @@ def parse_hook_command(command: str) -> HookCommand | None:
     for i, word in enumerate(words[:-2]):
         if word == "bastion" and words[i + 1] == "hook":
             client = words[i + 2]
-            if i >= 2 and words[i - 1] == "-m":
-                python_at = i - 3 if words[i - 2] == "-I" else i - 2
+            option = i - 2 if i >= 2 and words[i - 2] == "-c" else i - 1  # -c CODE bastion, or -m bastion
+            if option >= 0 and words[option] in ("-m", "-c"):
+                python_at = option - 2 if option >= 1 and words[option - 1] == "-I" else option - 1
                 return HookCommand(client, words[python_at]) if python_at >= 0 else None
             return HookCommand(client, None)
     return None

@@ -185,3 +185,14 @@ def main(argv):
     from .deadline import main as decide_here
 
     return decide_here(argv, seconds=max(0.01, seconds - (time.monotonic() - started)))
+
+
+def cli():
+    """The installed hook command: ``PYTHON -I -c 'from bastion.hook.client import cli;
+    cli()' bastion hook CLIENT``. ``-c`` starts here directly, where ``-m bastion`` first
+    loads runpy (and the ``importlib.util`` and ``contextlib`` it imports); the words after
+    the code keep ``bastion hook CLIENT`` in the command and in the process's command line."""
+    args = sys.argv[1:]
+    if args[:2] == ["bastion", "hook"]:
+        args = args[2:]
+    sys.exit(main(args))

@@ -12,6 +12,7 @@ from .scene import Scene
 _PROCESS_LINES = (
     "/home/u/.local/bin/bastion hook claude-code",
     "/home/u/.local/share/uv/tools/bastion-guard/bin/python3 -I -m bastion hook codex",
+    "/home/u/.venv/bin/python3 -I -c from bastion.hook.client import cli; cli() bastion hook gemini",
     "/home/u/.venv/bin/python3 -I -m bastion.hook.server /run/user/1000/bastion-1000/hookd-0.sock",
     "/home/u/.venv/bin/python3 -I -m bastion run --no-check --no-prompt --cwd /w -- make test",
     "/usr/bin/python3 /home/u/.local/bin/bastion mcp-proxy -- server",
