@@ -92,7 +92,7 @@ def excerpt(text: str, spans: list[tuple[int, int]], limit: int = MAX_TEXT_BYTES
     if len(text.encode("utf-8", "surrogatepass")) <= limit:
         return redact_text(text), False
     anchor = spans[0][0] if spans else 0
-    start = max(0, anchor - _LEAD)
+    start = max(0, min(anchor - _LEAD, len(text) - limit))  # a sign near the end: the budget still used
     end = min(len(text), start + limit)
     while 0 < start < end and text[start - 1] in _TOKEN and text[start] in _TOKEN:
         start += 1
