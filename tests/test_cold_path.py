@@ -18,14 +18,17 @@ import pytest
 #: Never needed to decide ``git status``: the reviewer, the terminal prompt and its
 #: toolkit, the explainer, the sandbox's runner, the MCP SDK, YAML, the injection
 #: scanner, the full CLI parser's verbs, the shell checks of other commands (the checker
-#: table imports a check when a command needs it), and the stdlib modules bastion avoids
-#: on purpose (``inspect`` and its ``ast``, ``dis``, ``tokenize``: ``dataclasses`` gets
-#: them on first use, which only a dataclass without a docstring makes).
+#: table imports a check when a command needs it), syntax validators that cannot fire on
+#: it (their registry says when each can), and the stdlib modules bastion avoids on
+#: purpose (``inspect`` and its ``ast``, ``dis``, ``tokenize``: ``dataclasses`` gets them
+#: on first use, which only a dataclass without a docstring makes).
 NOT_ON_THE_COLD_PATH = (
     "bastion.review", "bastion.approve.terminal", "bastion.approve.explainer", "bastion.explain",
     "bastion.sandbox.runner", "bastion.injection.scanner", "bastion.cli.doctor", "bastion.adapters.install",
     "bastion.shell.meaning.checks.code", "bastion.shell.meaning.checks.files", "bastion.shell.meaning.checks.admin",
     "bastion.shell.meaning.checks.network", "bastion.shell.meaning.checks.tools", "bastion.shell.meaning.verdicts",
+    "bastion.shell.syntax.validators.sh001_incomplete", "bastion.shell.syntax.validators.sh004_obfuscated_flags",
+    "bastion.shell.syntax.validators.sh014_malformed", "bastion.shell.syntax.validators.sh025_lookalike_words",
     "prompt_toolkit", "yaml", "mcp", "anyio", "argparse", "hashlib", "threading", "subprocess", "asyncio",
     "inspect", "ast", "dis", "tokenize",
 )

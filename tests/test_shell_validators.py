@@ -9,10 +9,20 @@ import pytest
 from bastion.model import Finding, Severity
 from bastion.shell.syntax import parse as parse_module
 from bastion.shell.syntax.parse import parse
-from bastion.shell.syntax.validators import MODULES, SyntaxView, by_id, can_meet_plain_text, run_validators, validators
+from bastion.shell.syntax.validators import (
+    MODULES,
+    VALIDATORS,
+    SyntaxView,
+    by_id,
+    can_meet_plain_text,
+    run_validators,
+    validators,
+)
 
 ALL = validators()
 IDS = [m.ID for m in ALL]
+#: Each module's row in the registry (when it can fire), by module.
+ROW = {m: entry for m, entry in zip(ALL, VALIDATORS, strict=True)}
 
 
 def codes(command: str) -> set[str]:
@@ -20,7 +30,7 @@ def codes(command: str) -> set[str]:
 
 
 def direct(module, command: str) -> list[Finding]:
-    """Run one validator's check on every text the parser walked, ignoring TRIGGER."""
+    """Run one validator's check on every text the parser walked, ignoring its trigger."""
     walker = parse_module._Walker()
     walker.run(command, parse_module._Ctx(), "")
     found: list[Finding] = []
@@ -37,9 +47,11 @@ def test_registry_is_complete_and_documented() -> None:
         assert module.ID.startswith("SH") and len(module.ID) == 5
         assert module.WHAT and module.WHY and module.EXAMPLE and module.BENIGN
         assert module.__doc__ and module.__doc__.startswith(module.ID)
-        assert module.TRIGGER is None or (isinstance(module.TRIGGER, tuple) and all(module.TRIGGER))
-        if can_meet_plain_text(module):  # a conscious choice, no default
-            assert isinstance(getattr(module, "ON_PLAIN_TEXT", None), bool), module.ID
+        entry = ROW[module]
+        assert module.__name__.rsplit(".", 1)[1] == entry.module
+        assert entry.trigger is None or (isinstance(entry.trigger, tuple) and all(entry.trigger))
+        if can_meet_plain_text(entry):  # a conscious choice, no default
+            assert isinstance(entry.on_plain_text, bool), module.ID
     # the spec's checks 2, 3 and 12 belong to the command catalog
     assert not {"SH002", "SH003", "SH012"} & set(IDS)
 
@@ -58,12 +70,13 @@ def test_benign_look_alike_is_not_flagged(module) -> None:
 
 @pytest.mark.parametrize("module", ALL, ids=IDS)
 def test_trigger_never_hides_a_finding(module) -> None:
-    """TRIGGER is only a shortcut: whenever the check would fire, the trigger is present."""
+    """A trigger is only a shortcut: whenever the check would fire, the trigger is present."""
     samples = [m.EXAMPLE for m in ALL] + [m.BENIGN for m in ALL] + [c for cases in FLAGGED.values() for c in cases]
     for command in samples:
         if direct(module, command):
-            assert (module.TRIGGER is None or any(t in command for t in module.TRIGGER) or _nested(command)
-                    or (getattr(module, "ON_NON_ASCII", False) and not command.isascii())), command
+            entry = ROW[module]
+            assert (entry.trigger is None or any(t in command for t in entry.trigger) or _nested(command)
+                    or (entry.on_non_ascii and not command.isascii())), command
 
 
 def _nested(command: str) -> bool:

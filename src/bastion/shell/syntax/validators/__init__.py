@@ -7,17 +7,20 @@ that design: one module per check, each with
 - ``ID`` (``SH0NN``; numbers follow the spec's table, so ``SH006`` is its check 6),
 - ``WHAT`` (one line), ``WHY`` (why it matters), ``EXAMPLE`` (a command it flags),
   ``BENIGN`` (a look-alike it must not flag),
-- ``TRIGGER``: substrings at least one of which must occur in the source for the check
-  to be able to fire (``None``: always run). This keeps a plain ``git status`` from
-  paying for 23 scans. ``ON_NON_ASCII = True`` also runs the check whenever the source
-  holds a non-ASCII character (look-alike letters, Unicode blanks). A check whose
-  trigger can occur in a plain command (:mod:`bastion.shell.syntax.plain`: plain words and
-  pipes, no syntax tree) must say whether it can fire there: ``ON_PLAIN_TEXT``
-  (a registry test requires it; the tests compare both parse paths to hold it true),
 - ``check(source: str, view: SyntaxView) -> list[Finding]``: the one signature every
   validator has. ``source`` is the text that was parsed (the command, or a string
   parsed again such as a ``bash -c`` argument); ``view`` gives the tree-sitter tree, the
   simple commands extracted from that text and every word as written and decoded.
+
+When a check can fire is its row in :data:`VALIDATORS`, read before its module is
+imported (a text imports only the validators that can fire on it): ``trigger``,
+substrings at least one of which must occur in the source (``None``: always run), which
+keeps a plain ``git status`` from paying for 23 scans; ``on_non_ascii`` also runs the
+check whenever the source holds a non-ASCII character (look-alike letters, Unicode
+blanks). A check whose trigger can occur in a plain command
+(:mod:`bastion.shell.syntax.plain`: plain words and pipes, no syntax tree) must say
+whether it can fire there: ``on_plain_text`` (a registry test requires it; the tests
+compare both parse paths to hold it true).
 
 Checks 2, 3 and 12 (``jq system()``, ``jq -f``, substitution inside ``git commit``)
 are command semantics and live in the catalog. bastion adds SH024 (zsh expansions,
@@ -33,7 +36,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from importlib import import_module
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ....model import Finding
 from ..plain import PLAIN_CHARACTERS
@@ -42,44 +45,77 @@ if TYPE_CHECKING:
     from ..script import SimpleCommand
     from ..words import Word
 
-__all__ = ["SyntaxView", "MODULES", "validators", "run_validators", "run_units", "by_id", "can_meet_plain_text"]
+__all__ = ["SyntaxView", "Registered", "VALIDATORS", "MODULES", "validators", "run_validators", "run_units", "by_id",
+           "can_meet_plain_text"]
 
-#: Validator modules in ID order.
-MODULES: tuple[str, ...] = (
-    "sh001_incomplete",
-    "sh004_obfuscated_flags",
-    "sh005_metacharacters",
-    "sh006_dangerous_variables",
-    "sh007_newlines",
-    "sh008_expansions",
-    "sh009_input_redirection",
-    "sh010_output_redirection",
-    "sh011_ifs",
-    "sh013_proc_environ",
-    "sh014_malformed",
-    "sh015_backslash_whitespace",
-    "sh016_brace_expansion",
-    "sh017_control_characters",
-    "sh018_unicode_whitespace",
-    "sh019_inword_hash",
-    "sh020_zsh_commands",
-    "sh021_backslash_operators",
-    "sh022_comment_quote_desync",
-    "sh023_newline_in_quotes",
-    "sh024_zsh_expansions",
-    "sh025_lookalike_words",
-    "sh026_heredoc_interpreter",
+
+class Registered(NamedTuple):
+    """One validator: its module, and when its check can fire — known before the module
+    is imported, so a text imports only the validators that can fire on it."""
+
+    module: str
+    #: Substrings at least one of which must occur in the source for the check to be able
+    #: to fire (``None``: always run).
+    trigger: tuple[str, ...] | None
+    #: Whether it can fire on a plain command; ``None`` where its trigger cannot occur in one.
+    on_plain_text: bool | None = None
+    #: It also runs whenever the source holds a non-ASCII character.
+    on_non_ascii: bool = False
+
+
+#: One row per validator, in ID order.
+VALIDATORS: tuple[Registered, ...] = (
+    #: Cannot fire on a plain command: a plain command starts with a command name and has no empty stage.
+    Registered("sh001_incomplete", ("\t", "-", "&", "|", ";", ")", "\\"), on_plain_text=False),
+    Registered("sh004_obfuscated_flags", ("'", '"', "\\", "$")),
+    Registered("sh005_metacharacters", ("'", '"', "\\")),
+    #: Can fire on a plain command (``env PATH=/tmp/x ls`` is plain).
+    Registered("sh006_dangerous_variables", ("=",), on_plain_text=True),
+    Registered("sh007_newlines", ("\n",)),
+    Registered("sh008_expansions", ("$(", "`", "<(", ">(", "$[")),
+    Registered("sh009_input_redirection", ("<",)),
+    Registered("sh010_output_redirection", (">",)),
+    #: Can fire on a plain command (a plain word can name ``IFS``).
+    Registered("sh011_ifs", ("IFS",), on_plain_text=True),
+    #: Can fire on a plain command (``cat /proc/1/environ`` is plain).
+    Registered("sh013_proc_environ", ("environ",), on_plain_text=True),
+    #: Cannot fire on a plain command: a plain command has no syntax tree, so no syntax error.
+    Registered("sh014_malformed", None, on_plain_text=False),
+    Registered("sh015_backslash_whitespace", ("\\",)),
+    Registered("sh016_brace_expansion", ("{",)),
+    #: Every control character the check looks for (tabs and newlines excluded).
+    Registered("sh017_control_characters", tuple(map(chr, [*range(0x01, 0x09), *range(0x0B, 0x20), *range(0x7F, 0xA0)]))),
+    #: Also runs whenever the text holds a non-ASCII character.
+    Registered("sh018_unicode_whitespace", (), on_non_ascii=True),
+    Registered("sh019_inword_hash", ("#",)),
+    #: Can fire on a plain command (``zmodload zsh/net/tcp`` is plain).
+    Registered("sh020_zsh_commands", None, on_plain_text=True),
+    Registered("sh021_backslash_operators", ("\\",)),
+    Registered("sh022_comment_quote_desync", ("#",)),
+    Registered("sh023_newline_in_quotes", ("\n",)),
+    #: Can fire on a plain command (``ls =python`` is plain).
+    Registered("sh024_zsh_expansions", ("=", "~[", "("), on_plain_text=True),
+    #: Also runs whenever the text holds a non-ASCII character.
+    Registered("sh025_lookalike_words", ("$'",), on_non_ascii=True),
+    #: Can fire on a plain command (``echo code | python`` is plain).
+    Registered("sh026_heredoc_interpreter", ("<<", "|"), on_plain_text=True),
 )
+MODULES: tuple[str, ...] = tuple(entry.module for entry in VALIDATORS)
 
-_LOADED: tuple[ModuleType, ...] | None = None
+_LOADED: list[ModuleType | None] = [None] * len(MODULES)
+
+
+def _validator(index: int) -> ModuleType:
+    """The validator module at ``index`` of :data:`VALIDATORS` (imported on first use)."""
+    module = _LOADED[index]
+    if module is None:
+        module = _LOADED[index] = import_module(f"{__name__}.{MODULES[index]}")
+    return module
 
 
 def validators() -> tuple[ModuleType, ...]:
-    """The validator modules (imported on first use)."""
-    global _LOADED
-    if _LOADED is None:
-        _LOADED = tuple(import_module(f"{__name__}.{name}") for name in MODULES)
-    return _LOADED
+    """Every validator module, in ID order."""
+    return tuple(_validator(index) for index in range(len(MODULES)))
 
 
 def by_id(code: str) -> ModuleType:
@@ -152,9 +188,9 @@ class SyntaxView:
         return found
 
 
-def can_meet_plain_text(module: ModuleType) -> bool:
-    """Whether ``module``'s trigger can occur in a plain command (or it has none)."""
-    trigger = module.TRIGGER
+def can_meet_plain_text(entry: Registered) -> bool:
+    """Whether a validator's trigger can occur in a plain command (or it has none)."""
+    trigger = entry.trigger
     return trigger is None or any(PLAIN_CHARACTERS.issuperset(t) for t in trigger)
 
 
@@ -174,11 +210,11 @@ def _dispatch() -> _Dispatch:
         substrings: list[tuple[str, ...] | None] = []
         non_ascii: list[int] = []
         plain: list[tuple[int, tuple[str, ...] | None]] = []
-        for index, module in enumerate(validators()):
-            if getattr(module, "ON_NON_ASCII", False):
+        for index, entry in enumerate(VALIDATORS):
+            if entry.on_non_ascii:
                 non_ascii.append(index)
-            trigger = module.TRIGGER
-            if can_meet_plain_text(module) and module.ON_PLAIN_TEXT:
+            trigger = entry.trigger
+            if can_meet_plain_text(entry) and entry.on_plain_text:
                 plain.append((index, None if trigger is None
                               else tuple(t for t in trigger if PLAIN_CHARACTERS.issuperset(t))))
             if trigger is None:
@@ -198,7 +234,6 @@ def run_validators(source: str, view: SyntaxView, plain: bool = False) -> list[F
     """Run every validator whose trigger occurs in ``source`` (see module docstring);
     for a ``plain`` text (:mod:`bastion.shell.syntax.plain`), only those that can fire on one.
     A validator that raises yields a finding (fail closed), never an exception."""
-    modules = validators()
     by_char, always, substrings, non_ascii, plain_checks = _dispatch()
     if plain:
         chosen = []
@@ -222,7 +257,7 @@ def run_validators(source: str, view: SyntaxView, plain: bool = False) -> list[F
                   or (not ascii_only and index in non_ascii)]
     found: list[Finding] = []
     for index in chosen:
-        module = modules[index]
+        module = _validator(index)
         try:
             found.extend(module.check(source, view))
         except Exception as exc:  # a broken check must not turn into "no finding"

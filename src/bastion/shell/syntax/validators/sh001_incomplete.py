@@ -14,9 +14,6 @@ WHAT = "command starts with a tab, a flag or an operator, or ends with an operat
 WHY = "it is a fragment of a longer command, so what actually runs is not what is shown"
 EXAMPLE = "-rf /tmp/build"
 BENIGN = "rm -rf /tmp/build"
-TRIGGER = ("\t", "-", "&", "|", ";", ")", "\\")
-#: Cannot fire on a plain command: a plain command starts with a command name and has no empty stage.
-ON_PLAIN_TEXT = False
 
 _STARTS = ("&&", "||", "|", ";", "&", ")")
 _ENDS = ("&&", "||", "|")

@@ -17,7 +17,6 @@ WHAT = "flag or command name written with quotes, escapes or ANSI-C escapes"
 WHY = "quoting inside a flag or a name only serves to hide which flag or command runs"
 EXAMPLE = 'rm -"r"f /tmp/x'
 BENIGN = 'grep -r "-- done --" notes.txt'
-TRIGGER = ("'", '"', "\\", "$")
 
 _FLAG = re.compile(r"--?[A-Za-z0-9][\w-]*(=\S*)?")
 _HOME_QUOTED = re.compile(r'^"\$(?:HOME|\{HOME\})[^"\'\\$`]*"[^"\'\\$`]*$|^\$(?:HOME|\{HOME\})[^"\'\\$`]*$')

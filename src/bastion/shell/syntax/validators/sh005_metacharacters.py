@@ -15,7 +15,6 @@ WHAT = "quoted argument contains ; | & ` or $( (shell syntax hidden in data)"
 WHY = "the string becomes a command the moment anything passes it to a shell"
 EXAMPLE = 'find . -name "x;rm -rf ~"'
 BENIGN = "find . -name '*.pyc' -exec rm {} \\;"
-TRIGGER = ("'", '"', "\\")
 
 _META = (";", "|", "&", "`", "$(")
 _PATTERN_FLAGS = frozenset({"-name", "-iname", "-path", "-ipath", "-regex", "-iregex", "-wholename",

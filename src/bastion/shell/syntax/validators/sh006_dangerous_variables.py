@@ -16,9 +16,6 @@ WHAT = "dangerous environment variable set (PATH, LD_PRELOAD, NODE_OPTIONS, GIT_
 WHY = "the variable can load other code into the command, so the command is not what it looks like"
 EXAMPLE = "LD_PRELOAD=/tmp/x.so ls"
 BENIGN = "NODE_ENV=test npm test"
-TRIGGER = ("=",)
-#: Can fire on a plain command (``env PATH=/tmp/x ls`` is plain).
-ON_PLAIN_TEXT = True
 
 
 def check(source: str, view) -> list[Finding]:

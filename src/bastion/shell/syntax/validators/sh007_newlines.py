@@ -18,7 +18,6 @@ WHY = ("a second line can hide a second command from anyone who reads only the f
        "line, so it is a note, not a question")
 EXAMPLE = "ls\nrm -rf ~/project"
 BENIGN = "ls \\\n  -la"
-TRIGGER = ("\n",)
 
 
 def check(source: str, view) -> list[Finding]:

@@ -16,7 +16,6 @@ WHAT = "command substitution $( ) or ` `, process substitution <( ) >( ), arithm
 WHY = "the substituted command runs before the visible one and its text is not an argument"
 EXAMPLE = "echo $(rm -rf ~)"
 BENIGN = "echo '$(rm -rf ~)'"
-TRIGGER = ("$(", "`", "<(", ">(", "$[")
 
 _WHAT = {
     "command_substitution": ("command substitution", Severity.HIGH),

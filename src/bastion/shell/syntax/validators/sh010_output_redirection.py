@@ -14,7 +14,6 @@ WHAT = "output redirected into a file"
 WHY = "a redirection writes a file the command's own arguments never mention"
 EXAMPLE = "echo 'alias ls=rm' >> ~/.bashrc"
 BENIGN = "make 2>/dev/null >&2"
-TRIGGER = (">",)
 
 _HARMLESS = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "-"})
 

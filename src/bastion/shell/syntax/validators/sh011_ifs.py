@@ -16,9 +16,6 @@ WHAT = "IFS expanded or assigned"
 WHY = "IFS tricks replace visible spaces, so text checks see one word where bash sees several"
 EXAMPLE = "cat${IFS}/etc/passwd"
 BENIGN = "grep -n IFS notes.txt"
-TRIGGER = ("IFS",)
-#: Can fire on a plain command (a plain word can name ``IFS``).
-ON_PLAIN_TEXT = True
 
 _IFS = re.compile(r"\$\{?!?#?IFS\b|(?:^|[\s;&|(`])IFS\+?=")
 

@@ -15,9 +15,6 @@ WHAT = "/proc/*/environ accessed"
 WHY = "a process environment holds API keys and tokens"
 EXAMPLE = "cat /proc/self/environ"
 BENIGN = "cat /proc/self/status"
-TRIGGER = ("environ",)
-#: Can fire on a plain command (``cat /proc/1/environ`` is plain).
-ON_PLAIN_TEXT = True
 
 _ENVIRON = re.compile(r"/proc/+[^/\s'\"]*/+environ")
 

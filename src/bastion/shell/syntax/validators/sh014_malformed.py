@@ -14,9 +14,6 @@ WHAT = "malformed shell text (unbalanced quote, stray operator, missing token)"
 WHY = "where tools disagree on the structure, an attacker chooses which reading runs"
 EXAMPLE = 'echo "unterminated'
 BENIGN = 'echo "terminated"'
-TRIGGER = None
-#: Cannot fire on a plain command: a plain command has no syntax tree, so no syntax error.
-ON_PLAIN_TEXT = False
 
 
 def check(source: str, view) -> list[Finding]:

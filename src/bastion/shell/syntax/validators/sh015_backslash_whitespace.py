@@ -15,7 +15,6 @@ WHAT = "backslash before a space or tab in a command name or at the start of a f
 WHY = "escaped blanks make word boundaries differ between parsers"
 EXAMPLE = "rm\\ -rf /"
 BENIGN = "ls My\\ Documents"
-TRIGGER = ("\\",)
 
 
 def _escaped_blank(raw: str) -> bool:

@@ -14,7 +14,6 @@ WHAT = "brace expansion {a,b} / {1..3} makes several words from one"
 WHY = "text checks see one word where bash passes several arguments"
 EXAMPLE = "mkdir -p src/{api,web}"
 BENIGN = "find . -name '*.pyc' -exec rm {} +"
-TRIGGER = ("{",)
 
 
 def check(source: str, view) -> list[Finding]:

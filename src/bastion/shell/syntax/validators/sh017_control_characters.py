@@ -16,9 +16,6 @@ WHAT = "control character (escape, carriage return, backspace, DEL …) in the c
 WHY = "control characters can rewrite what a terminal or prompt displays"
 EXAMPLE = "echo safe\x1b[2K; rm -rf ~"
 BENIGN = "printf '\\033[1mbold\\033[0m\\n'"
-#: Every character the check looks for (tabs and newlines excluded).
-_CONTROL_CHARS = "".join(map(chr, [*range(0x01, 0x09), *range(0x0B, 0x20), *range(0x7F, 0xA0)]))
-TRIGGER = tuple(_CONTROL_CHARS)
 
 _CONTROL = re.compile("[\x01-\x08\x0b-\x1f\x7f-\x9f]")
 

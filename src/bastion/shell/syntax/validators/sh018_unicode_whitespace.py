@@ -21,9 +21,6 @@ WHAT = "invisible character, Unicode space or bidirectional control in the comma
 WHY = "the text displayed differs from the words the shell sees"
 EXAMPLE = "rm -rf\u00a0/tmp/x"
 BENIGN = "echo café"
-TRIGGER = ()
-#: Also run whenever the text holds a non-ASCII character.
-ON_NON_ASCII = True
 
 _WHAT = {"invisible": "an invisible character", "bidi": "a bidirectional-text control", "space": "a Unicode space"}
 #: Tree nodes whose text is data where they are not a command name.

@@ -14,7 +14,6 @@ WHAT = "# inside an unquoted word"
 WHY = "other parsers may read the rest of the line as a comment"
 EXAMPLE = "echo foo#bar"
 BENIGN = "echo foo # a comment"
-TRIGGER = ("#",)
 
 
 def _inner_hash(raw: str) -> bool:

@@ -15,9 +15,6 @@ WHAT = "dangerous zsh builtin (zmodload, emulate, sysopen, sysread, syswrite, zt
 WHY = "these builtins reach the network, the file system or other code without a visible command"
 EXAMPLE = "zmodload zsh/net/tcp"
 BENIGN = "zip -r out.zip src"
-TRIGGER = None
-#: Can fire on a plain command (``zmodload zsh/net/tcp`` is plain).
-ON_PLAIN_TEXT = True
 
 ZSH_DANGEROUS = frozenset(
     {"zmodload", "emulate", "sysopen", "sysread", "syswrite", "sysseek", "ztcp", "zsocket", "zpty",

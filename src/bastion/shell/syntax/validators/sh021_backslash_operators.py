@@ -16,7 +16,6 @@ WHAT = "backslash-escaped operator (\\; \\| \\& \\< \\>) inside a word"
 WHY = "parsers disagree on whether the operator separates commands"
 EXAMPLE = "cat notes\\;rm -rf ~"
 BENIGN = "find . -name '*.pyc' -exec rm {} \\;"
-TRIGGER = ("\\",)
 
 _OPS = frozenset(";|&<>")
 

@@ -16,7 +16,6 @@ WHAT = "quote character inside a comment followed by more commands"
 WHY = "quote pairing across a comment makes checkers skip the commands after it"
 EXAMPLE = "ls # it's fine\nrm -rf ~"
 BENIGN = "ls  # it's the last line"
-TRIGGER = ("#",)
 
 
 def check(source: str, view) -> list[Finding]:

@@ -14,7 +14,6 @@ WHAT = "newline inside a quoted word"
 WHY = "text after the newline is hidden from anyone reading the first line"
 EXAMPLE = "echo 'ok\nrm -rf ~'"
 BENIGN = "echo 'ok\\nrm -rf ~'"
-TRIGGER = ("\n",)
 
 
 def check(source: str, view) -> list[Finding]:

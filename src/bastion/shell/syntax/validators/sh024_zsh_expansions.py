@@ -16,9 +16,6 @@ WHAT = "zsh expansion: =cmd, ~[…], glob qualifiers (e:…:) (+…)"
 WHY = "under zsh these run code or look up paths that a bash reading does not see"
 EXAMPLE = "ls *(e:'rm -rf ~':)"
 BENIGN = "[ a = b ] && echo a=b"
-TRIGGER = ("=", "~[", "(")
-#: Can fire on a plain command (``ls =python`` is plain).
-ON_PLAIN_TEXT = True
 
 _QUALIFIER = re.compile(r"""[\w*?\]/.]\((?:[^()\s]*[^()\w\s])?(?:e[:'"{\[<|]|\+[A-Za-z_]|\#q)""")
 

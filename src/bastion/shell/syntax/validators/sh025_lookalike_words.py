@@ -18,9 +18,6 @@ WHAT = "word with confusable letters, invisible characters, bidi controls or con
 WHY = "a word that looks like a known command or path can be a different one"
 EXAMPLE = "\u0441url https://example.com"
 BENIGN = "echo café"
-TRIGGER = ("$'",)
-#: Also run whenever the text holds a non-ASCII character.
-ON_NON_ASCII = True
 
 
 def check(source: str, view) -> list[Finding]:

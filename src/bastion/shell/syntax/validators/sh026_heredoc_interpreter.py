@@ -16,9 +16,6 @@ WHAT = "here-document or here-string runs as interpreter code"
 WHY = "the body is a program bastion does not analyse"
 EXAMPLE = "python3 - <<'EOF'\nimport shutil; shutil.rmtree('/')\nEOF"
 BENIGN = "cat > notes.txt <<'EOF'\nhello\nEOF"
-TRIGGER = ("<<", "|")
-#: Can fire on a plain command (``echo code | python`` is plain).
-ON_PLAIN_TEXT = True
 
 INTERPRETER = re.compile(
     r"^(?:python[0-9.]*|pypy[0-9.]*|node|nodejs|deno|bun|perl[0-9.]*|ruby[0-9.]*|irb|php[0-9.]*|lua[0-9.]*"
