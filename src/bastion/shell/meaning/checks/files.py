@@ -108,7 +108,7 @@ def check_rm(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
 def _delete_target(f: Facts, access: PathAccess, recursive: bool, ctx: Ctx) -> None:
     path = access.resolved
     reason = critical_reason(path, ctx.home, ctx.roots)
-    if reason and (recursive or (access.path.rstrip("/").endswith("*") and reason in ("root directory", "system directory"))):
+    if reason and (recursive or (access.path.rstrip("/").endswith("*") and reason in ("root directory", "system directory", "home directory"))):
         f.at_least(H)
         f.hit("HB001", f"{f.label} → {path} ({reason})")
         return
