@@ -86,7 +86,7 @@ from .flows import fed_effects
 from .inline import fork_bomb, heredoc_bodies
 from .links import MAKERS as LINK_MAKERS, through_links
 from .models import MODELS
-from .paths import EXEC, READ, WRITE, PathAccess, find_roots, resolve
+from .paths import EXEC, READ, WRITE, PathAccess, at_call_cwd, find_roots, resolve
 from .planted import as_commands
 from .semantics import ANALYSER, Ctx, Facts, classify
 from .targets import persistence_level, secret_level
@@ -162,7 +162,7 @@ def analyse(
 
 def _run(commands: Sequence[SimpleCommand], raw: str, complex_: bool, ctx: Ctx, depth: int, hits: list[_Hit],
          code: Sequence[tuple[str, Sequence[SimpleCommand]]] = ()) -> list[Facts]:
-    facts = [classify(cmd, ctx) for cmd in _resolve_names(commands)]
+    facts = [classify(cmd, ctx) for cmd in _resolve_names(at_call_cwd(commands, ctx.cwd))]
     for f in facts:
         if f.hits:
             hits.extend(_Hit(h.code, h.detail, f.label) for h in f.hits)

@@ -17,7 +17,8 @@ from __future__ import annotations
 import fnmatch
 import posixpath
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -33,9 +34,10 @@ from ..catalog.catalog import (
 from ..catalog.catalog_cli import cli_spec
 from ..syntax.options import parse_args
 from ..syntax.script import SimpleCommand
+from ..syntax.words import CALL_CWD, FOLDER_TILDES
 from .targets import is_harmless_device
 
-__all__ = ["PathAccess", "extract_paths", "resolve", "command_base", "find_roots", "within"]
+__all__ = ["PathAccess", "extract_paths", "resolve", "command_base", "find_roots", "within", "at_call_cwd"]
 
 READ, WRITE, DELETE, EXEC = "read", "write", "delete", "exec"
 
@@ -72,8 +74,12 @@ def _resolve(path: str, base: str, home: str) -> str:
         path = home + path[1:]
     elif path.startswith("~") and len(path) > 1:
         user, _, rest = path[1:].partition("/")
-        parent = posixpath.dirname(home.rstrip("/")) or "/home"
-        path = posixpath.join(parent, user, rest) if user not in ("+", "-") else posixpath.join(base, rest)
+        if user == "+":
+            path = posixpath.join(base, rest)
+        elif user[:1] in FOLDER_TILDES:  # ``~-``, ``~2``: the parser reads these where it can
+            path = posixpath.join(UNKNOWN_FOLDER, rest)
+        else:
+            path = posixpath.join(_user_home(user, home), rest)
     elif path.startswith("$"):
         for prefix, value in _WELL_KNOWN_VARS(home, base):
             if path == prefix or path.startswith(prefix + "/"):
@@ -87,6 +93,28 @@ def _resolve(path: str, base: str, home: str) -> str:
     if norm.startswith("//"):
         norm = "/" + norm.lstrip("/")
     return norm
+
+
+#: Where a tilde prefix points that no one can know here (``~-`` outside a parsed line):
+#: absolute, so it is never taken for a file in the working folder.
+UNKNOWN_FOLDER = "/<unknown>"
+
+
+@lru_cache(maxsize=64)
+def _user_home(user: str, home: str) -> str:
+    """``~user``: that user's home from the account database; a user the machine does not
+    know (bash then keeps ``~user`` as a name in the working folder, but the command may
+    run where the user exists) is taken to live beside the agent's home, never in the
+    working folder."""
+    try:
+        import pwd  # cold: only a ``~user`` word reaches here
+
+        found = pwd.getpwnam(user).pw_dir
+    except (ImportError, KeyError, OSError, ValueError):
+        found = ""
+    if found.startswith("/"):
+        return found
+    return posixpath.join(posixpath.dirname(home.rstrip("/")) or "/home", user)
 
 
 #: What ``posixpath.normpath`` would change in an absolute path: a doubled slash, a
@@ -110,6 +138,27 @@ def _WELL_KNOWN_VARS(home: str, base: str) -> tuple[tuple[str, str], ...]:
         ("${TEMP}", "/tmp"),
         ("$TEMP", "/tmp"),
     )
+
+
+def at_call_cwd(commands: Sequence[SimpleCommand], cwd: str) -> Sequence[SimpleCommand]:
+    """The commands with each word that names the call's own folder made absolute.
+
+    The parser does not know the call's working directory; for ``~-`` after the line
+    moved away from it (``mkdir -p /tmp/x && cd /tmp/x && rm -rf ~-``) it writes
+    :data:`~bastion.shell.syntax.words.CALL_CWD` and the folder relative to it. Only
+    such lines pay more than one prefix test per word."""
+    out: list[SimpleCommand] | None = None
+    for i, cmd in enumerate(commands):
+        if not any(w.startswith(CALL_CWD) for w in cmd.argv) and not any(
+                r.target.startswith(CALL_CWD) for r in cmd.redirects):
+            continue
+        if out is None:
+            out = list(commands)
+        argv = tuple(cwd + w[len(CALL_CWD):] if w.startswith(CALL_CWD) else w for w in cmd.argv)
+        redirects = tuple(replace(r, target=cwd + r.target[len(CALL_CWD):]) if r.target.startswith(CALL_CWD) else r
+                          for r in cmd.redirects)
+        out[i] = replace(cmd, argv=argv, redirects=redirects)
+    return commands if out is None else out
 
 
 def command_base(cmd: SimpleCommand, cwd: str, home: str) -> str:
@@ -1062,6 +1111,8 @@ def _skip(path: str) -> bool:
 
 def extract_paths(cmd: SimpleCommand, *, cwd: str, home: str) -> list[PathAccess]:
     """Every file ``cmd`` reads, writes, deletes or executes, as far as its argv says."""
+    base = resolve(cwd or "/", "/", home) if cwd else "/"
+    cmd = at_call_cwd((cmd,), base)[0]
     return extract_paths_in(cmd, canonical_name(cmd.name) if cmd.argv else "", command_base(cmd, cwd, home), home)
 
 

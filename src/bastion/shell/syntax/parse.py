@@ -103,7 +103,7 @@ from .unwrap import (
     wrapper_options,
 )
 from .values import ARGS, EMPTY as _NO_VALUES, UNSET, Scope, Soft, Value, Values, after_merge, positional
-from .words import Word, decode_word, literal_dollar, unescape_heredoc, unescape_unquoted
+from .words import CALL_CWD, FOLDER_TILDES, Word, decode_word, folder_text, literal_dollar, unescape_heredoc, unescape_unquoted
 
 __all__ = ["parse", "UNKNOWN_CWD", "MAX_BYTES", "MAX_COMMANDS", "MAX_DEPTH", "MAX_NESTING", "MAX_WORK"]
 
@@ -308,6 +308,8 @@ def _gap_ok(gap: str, newline: bool = True) -> bool:
 
 
 def _join_cwd(current: str | None, target: str) -> str:
+    if target.startswith(CALL_CWD) and target[len(CALL_CWD):len(CALL_CWD) + 1] in ("", "/"):
+        return posixpath.normpath("." + target[len(CALL_CWD):])  # ``cd ~-`` back to the call's folder
     if current == UNKNOWN_CWD:
         return UNKNOWN_CWD
     if target.startswith(("/", "~")) or current is None:
@@ -967,7 +969,7 @@ class _Walker:
                 last_count = 0
                 if kind == "word":
                     raw = plain[start:end] if plain is not None else text_of(child)
-                    if _WORD_SPECIAL.search(raw) is None and not (tilde and raw[:1] == "~"):
+                    if _WORD_SPECIAL.search(raw) is None and not (raw[:1] == "~" and (tilde or raw[1:2] in FOLDER_TILDES)):
                         argv.append(raw)
                         words.append(_word((raw, raw, len(argv) - 1, 1)))
                     else:
@@ -984,7 +986,7 @@ class _Walker:
                         argv.append(text_of(child))
                         continue
                     raw = plain[start:end] if plain is not None else text_of(name_node)
-                    if name_node.type == "word" and _WORD_SPECIAL.search(raw) is None and not (tilde and raw[:1] == "~"):
+                    if name_node.type == "word" and _WORD_SPECIAL.search(raw) is None and not (raw[:1] == "~" and (tilde or raw[1:2] in FOLDER_TILDES)):
                         values = [raw]
                     else:
                         env.head = True  # $SHELL is known to be a shell here
@@ -2183,7 +2185,10 @@ def _change_dir(ctx: _Ctx, argv: tuple[str, ...]) -> None:
         except LookupError:
             home = UNKNOWN_CWD
         ctx.cwd = "~" if home is None else _join_cwd(ctx.cwd, home) if home else UNKNOWN_CWD
-    elif len(operands) > 1 or operands[0] == "-":
+    elif operands == ["-"]:  # back to $OLDPWD
+        folder = folder_text(ctx.scope(), "OLDPWD")
+        ctx.cwd = UNKNOWN_CWD if folder is None else _join_cwd(ctx.cwd, folder)
+    elif len(operands) > 1:
         ctx.cwd = UNKNOWN_CWD
     elif operands[0]:
         ctx.cwd = _join_cwd(ctx.cwd, operands[0])

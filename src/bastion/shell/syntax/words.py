@@ -27,9 +27,12 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from ...model import Finding, Severity
-from .values import Scope, default_scope
+from .values import Scope, Value, default_scope
 
 __all__ = [
+    "CALL_CWD",
+    "FOLDER_TILDES",
+    "folder_text",
     "Word",
     "unescape_unquoted",
     "unescape_double_quoted",
@@ -554,7 +557,7 @@ def _decode(node: Any, text_of: TextOf, issues: Issues, braces: bool, env: Scope
         raw = text_of(node)
         if _has_blank(raw):
             issues.append(("blank inside a word", node))
-        if raw[:1] == "~" and env.values.home_changed():
+        if raw[:1] == "~" and (raw[1:2] in FOLDER_TILDES or env.values.home_changed()):
             return [_tilde(raw, node, issues, env)]
         if "{" not in raw or not braces:
             return [unescape_unquoted(raw)]
@@ -587,7 +590,7 @@ def _decode(node: Any, text_of: TextOf, issues: Issues, braces: bool, env: Scope
             raw = text_of(child)
             if _has_blank(raw):
                 issues.append(("blank inside a word", child))
-            if not parts and raw[:1] == "~" and env.values.home_changed():
+            if not parts and raw[:1] == "~" and (raw[1:2] in FOLDER_TILDES or env.values.home_changed()):
                 text = _tilde(raw, child, issues, env)
                 mask = [False] * len(text)
             elif "{" in raw or "}" in raw or "," in raw or "\\" in raw:
@@ -619,17 +622,70 @@ def _decode(node: Any, text_of: TextOf, issues: Issues, braces: bool, env: Scope
     return [joined]
 
 
+#: What may follow ``~`` in a tilde prefix that names a folder of the shell itself:
+#: ``~+`` (``$PWD``), ``~-`` (``$OLDPWD``), ``~N``/``~+N``/``~-N`` (the directory stack).
+FOLDER_TILDES = frozenset("+-0123456789")
+#: A word naming the call's own working folder, written by the parser for ``~-`` after
+#: the line moved away from it (``cd /tmp/x && rm -rf ~-``). The parser does not know
+#: that folder; the analysis replaces the prefix (``meaning.paths.at_call_cwd``). Like
+#: ``parse.UNKNOWN_CWD`` it is absolute, so a consumer that does not replace it lands
+#: outside the workspace (fail closed) rather than inside it.
+CALL_CWD = "/<cwd>"
+
+
 def _tilde(raw: str, node: Any, issues: Issues, env: Scope) -> str:
-    """An unquoted ``~`` after this line set HOME (``HOME=/etc; rm -rf ~``)."""
+    """An unquoted ``~`` after this line set HOME (``HOME=/etc; rm -rf ~``), and the
+    tilde prefixes that name the shell's folders (:func:`_folder_tilde`)."""
     text = unescape_unquoted(raw)
+    prefix = raw.split("/", 1)[0]
+    if prefix[1:2] in FOLDER_TILDES:  # written as is: a quoted character ends the prefix
+        return _folder_tilde(prefix, text[len(prefix):], node, issues, env)
     if text != "~" and not text.startswith("~/"):
-        return text  # ~user, ~+ …: not HOME
+        return text  # ~user: not HOME
     try:
         home = env.home()
     except LookupError:
         issues.append(("~ after HOME was set to a value not known", node))
         return text
     return text if home is None else home + text[1:]
+
+
+def _folder_tilde(prefix: str, rest: str, node: Any, issues: Issues, env: Scope) -> str:
+    """``~+`` is ``$PWD`` and ``~-`` is ``$OLDPWD`` (bash); ``~N``, ``~+N`` and ``~-N`` are
+    directory-stack entries, which bastion does not follow. ``~-`` before any ``cd`` on the
+    line is the agent shell's previous folder: not known (as ``"$OLDPWD"`` is not)."""
+    if prefix == "~+":
+        folder = folder_text(env, "PWD")
+    elif prefix == "~-":
+        folder = folder_text(env, "OLDPWD")
+    else:
+        folder = None
+    if folder is None:
+        issues.append((f"{prefix} names a folder of the shell that is not known", node))
+        # the variable it stands for: unknown to every later step, as the variable is
+        return {"~+": "$PWD", "~-": "$OLDPWD"}.get(prefix, prefix) + rest
+    return folder + rest
+
+
+def folder_text(env: Scope, name: str) -> str | None:
+    """What ``$PWD``/``$OLDPWD`` holds as a word in ``env``'s folder: the text of an
+    absolute or home-relative value, ``.`` for the folder itself, :data:`CALL_CWD` (and
+    the folder relative to it) for a folder known only relative to the call's; None when
+    unknown (never set on this line, unset, or set by something bastion cannot read)."""
+    if name == "PWD" and name not in env.values.vars:
+        entry = env.lookup("PWD")  # the folder this command runs in
+    elif name in env.values.vars:
+        entry = env.values.vars[name]
+    else:
+        return None
+    if not isinstance(entry, Value) or entry.items is not None or entry.command or not entry.text:
+        return None
+    if entry.anchor is None:
+        return entry.text
+    taken = entry.anchor[0]
+    if taken == env.cwd:
+        return "."
+    return CALL_CWD if taken in (None, ".") else f"{CALL_CWD}/{taken}"
 
 
 def _brace_piece(node: Any, text_of: TextOf, issues: Issues) -> tuple[str, list[bool]]:
