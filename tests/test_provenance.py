@@ -58,9 +58,16 @@ def _decision(reply: Reply) -> str:
 # --------------------------------------------------------------------------- the table
 
 
+#: Files that name variables of the analysed command's shell (what ``$XDG_DATA_HOME`` holds
+#: in a command line), which bastion itself never reads from its environment.
+_NAMES_ONLY = frozenset({"shell/syntax/shapes.py"})
+
+
 def test_every_variable_bastion_reads_is_in_the_one_table() -> None:
     read: set[str] = set()
     for path in SRC.rglob("*.py"):
+        if path.relative_to(SRC).as_posix() in _NAMES_ONLY:
+            continue
         read |= set(re.findall(r'"((?:BASTION|XDG)_[A-Z_]*[A-Z])"', path.read_text()))
     listed = {name for name, *_ in provenance.VARIABLES}
     assert read - listed == set(), "variables bastion reads but the provenance table does not list"
