@@ -131,7 +131,18 @@ def _dot(f: Facts, line: str, ctx: Ctx) -> None:
             _access(f, WRITE, files[-1], ctx)
     else:
         f.hit(value, f"{f.label} (.{name})")
+    if name in ("import", "read") and "|" in line:
+        # ``.import '|cmd' t`` and ``.read '|cmd'`` read what a shell command prints: it runs
+        f.hit("CAT006", f"{f.label} (.{name} from a command)")
+        try:
+            import shlex
 
+            args = [w for w in shlex.split(line)[1:] if not w.startswith("-")]
+        except ValueError:
+            args = []
+        source = args[0] if args else line.split("|", 1)[1]
+        if source.startswith("|") or not args:
+            f.nested.append(source.lstrip("|"))
 
 def _statement(f: Facts, statement: str, ctx: Ctx) -> None:
     words = statement.split()
