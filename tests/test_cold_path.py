@@ -69,6 +69,8 @@ def test_bastion_check(project: Path) -> None:
     modules = _imported(_RUN.format(argv=["check", "--isolated", "--", "git status"]), project)
     assert "bastion.engine" in modules
     assert _offenders(modules - {"argparse"}) == []  # the command line needs its parser
+    assert sorted(m for m in modules if m.startswith("bastion.cli.")) == ["bastion.cli.app", "bastion.cli.check",
+                                                                          "bastion.cli.common"]  # no other verb
 
 
 def test_a_library_guard_deciding(project: Path) -> None:

@@ -7,27 +7,38 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Sequence
+from importlib import import_module
 from typing import Any
 
-from . import accuracy, audit, check, demo, integrations, mcp, replay, rules, run as run_verbs, scan
 from .common import EXIT_ASK, EXIT_BAD_INPUT, BadInput, Guards, approver, fail, internal_error_decision
 
+#: Each verb module (in ``cli``), the function that adds its parsers and the verbs it adds,
+#: in ``--help`` order (``tests/test_cli_startup.py`` checks the verbs against the full
+#: parser). A verb imports only its own module.
+VERB_MODULES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+    ("check", "add_parsers", ("check", "explain")),
+    ("demo", "add_parsers", ("demo",)),
+    ("accuracy", "add_parsers", ("eval",)),
+    ("audit", "add_parsers", ("audit",)),  # audit tail
+    ("rules", "add_parsers", ("trust", "untrust", "rules")),
+    ("integrations", "add_parsers", ("hook", "install", "uninstall", "mcp-proxy")),
+    ("mcp", "add_parsers", ("mcp",)),  # mcp trust, pins, forget
+    ("run", "add_parsers", ("run", "doctor")),
+    ("scan", "add_parser", ("scan",)),
+    ("replay", "add_parser", ("replay",)),
+)
 
-def _adders() -> list[tuple[Any, tuple[str, ...]]]:
-    """Each verb module's parser builder with the verbs it adds, in ``--help`` order
-    (``tests/test_cli_startup.py`` checks the verbs against the full parser)."""
-    return [
-        (check.add_parsers, ("check", "explain")),
-        (demo.add_parsers, ("demo",)),
-        (accuracy.add_parsers, ("eval",)),
-        (audit.add_parsers, ("audit",)),  # audit tail
-        (rules.add_parsers, ("trust", "untrust", "rules")),
-        (integrations.add_parsers, ("hook", "install", "uninstall", "mcp-proxy")),
-        (mcp.add_parsers, ("mcp",)),  # mcp trust, pins, forget
-        (run_verbs.add_parsers, ("run", "doctor")),
-        (scan.add_parser, ("scan",)),
-        (replay.add_parser, ("replay",)),
-    ]
+
+def _module(name: str) -> Any:
+    """The verb module ``cli.NAME``, imported on first use."""
+    return import_module(f"{__package__}.{name}")
+
+
+def _adders(verb: str | None = None) -> list[tuple[Any, tuple[str, ...]]]:
+    """Each verb module's parser builder with the verbs it adds; given a known ``verb``,
+    only its own module's."""
+    rows = [row for row in VERB_MODULES if verb in row[2]] or list(VERB_MODULES)
+    return [(getattr(_module(module), adder), verbs) for module, adder, verbs in rows]
 
 
 def build_parser(verb: str | None = None) -> Any:
@@ -38,9 +49,7 @@ def build_parser(verb: str | None = None) -> Any:
 
     parser = argparse.ArgumentParser(prog="bastion", description="Allow, ask or deny AI agents' tool calls.")
     sub = parser.add_subparsers(dest="verb", metavar="COMMAND")
-    adders = _adders()
-    own = [add for add, verbs in adders if verb in verbs]
-    for add in own or [add for add, _verbs in adders]:
+    for add, _verbs in _adders(verb):
         add(sub)
     return parser
 
@@ -74,33 +83,33 @@ def run(argv: Sequence[str]) -> int:
 
 def _dispatch(parser: Any, args: Any) -> int:
     if args.verb == "check":
-        return check.cmd_check(args)
+        return _module("check").cmd_check(args)
     if args.verb == "explain":
-        return check.cmd_explain(args)
+        return _module("check").cmd_explain(args)
     if args.verb == "demo":
-        return demo.cmd_demo(args)
+        return _module("demo").cmd_demo(args)
     if args.verb == "eval":
-        return accuracy.cmd_eval(args)
+        return _module("accuracy").cmd_eval(args)
     if args.verb == "audit":
         if args.audit_command != "tail":
             parser.parse_args(["audit", "--help"])
-        return audit.cmd_audit(args)
+        return _module("audit").cmd_audit(args)
     if args.verb in ("trust", "untrust"):
-        return rules.cmd_trust(args, args.verb == "trust")
+        return _module("rules").cmd_trust(args, args.verb == "trust")
     if args.verb in ("install", "uninstall", "mcp-proxy"):
-        return integrations.dispatch(args)
+        return _module("integrations").dispatch(args)
     if args.verb == "mcp":
-        return mcp.dispatch(args)
+        return _module("mcp").dispatch(args)
     if args.verb == "doctor":
-        return run_verbs.cmd_doctor(args)
+        return _module("run").cmd_doctor(args)
     if args.verb == "run":
         guards = Guards(args)
-        return run_verbs.cmd_run(args, guards, lambda call, decision: approver(guards.for_cwd(call.cwd))(call, decision))
+        return _module("run").cmd_run(args, guards, lambda call, decision: approver(guards.for_cwd(call.cwd))(call, decision))
     if args.verb == "scan":
-        return scan.run(args)
+        return _module("scan").run(args)
     if args.verb == "replay":
-        return replay.cmd_replay(args)
+        return _module("replay").cmd_replay(args)
     if args.verb == "rules":
-        return rules.cmd_rules(args)
+        return _module("rules").cmd_rules(args)
     parser.print_help()
     return EXIT_BAD_INPUT
