@@ -31,6 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import product
 
+from ..syntax.make_args import assignment
 from .facts import Ctx, Facts
 from .tasks_files import Runs, absolute, cd_line, read_cached
 
@@ -634,9 +635,9 @@ def _command_line(args: tuple[str, ...]) -> tuple[list[str], list[str], list[str
                         i += 1
                     break
             continue
-        name, eq, value = arg.partition("=")
-        if eq and name and ":" not in name:
-            overrides[name.rstrip(":+?")] = value
+        defined = assignment(arg)  # ``X=1``, ``X:=…``, ``X!=…`` (make_args reads their shell text)
+        if defined:
+            overrides[defined[0]] = defined[2]
         else:
             goals.append(arg)
     return dirs, files, goals, overrides, dry

@@ -182,10 +182,11 @@ COMMANDS: dict[str, EmbeddedSpec] = {
     "psql": EmbeddedSpec(prefixed=dict.fromkeys(("-c", "--command"), _PSQL), anywhere=True),
     "sqlite3": EmbeddedSpec(prefixed={"-cmd": _SQLITE, "--cmd": _SQLITE}, operand_rules=_SQLITE, anywhere=True),
     "socat": EmbeddedSpec(operand_rules=((r"(?i:system|exec):([^,]*)", ""),), anywhere=True),
-    "make": EmbeddedSpec(makefile_opts=_o("--eval", "-E"),
-                         with_arg=_o("-f", "--file", "--makefile", "-C", "--directory", "-I", "--include-dir",
-                                     "-o", "--old-file", "-W", "--what-if", "--new-file", "-j", "-l"),
-                         anywhere=True),
+    **dict.fromkeys(("make", "gmake"), EmbeddedSpec(
+        makefile_opts=_o("--eval", "-E"),
+        with_arg=_o("-f", "--file", "--makefile", "-C", "--directory", "-I", "--include-dir",
+                    "-o", "--old-file", "-W", "--what-if", "--new-file", "-j", "-l"),
+        anywhere=True)),
     **dict.fromkeys(("vim", "vi", "nvim", "view", "gvim", "ex", "rvim"), _VIM),
 }
 
@@ -392,9 +393,9 @@ def _scan(name: str, args: Sequence[str], spec: EmbeddedSpec, out: list[tuple[st
         if spec.makefile_opts:
             value, used = _option_value(args, i, spec.makefile_opts)
             if value is not None:
-                recipes = make_recipes(value)
-                if recipes:
-                    out.append((f"{name} --eval", recipes))
+                from .make_args import makefile_shells
+
+                out.extend((f"{name} --eval", text) for text in makefile_shells(value))
                 i += used
                 continue
         if spec.builtin_opt and arg == spec.builtin_opt:
@@ -444,8 +445,16 @@ def embedded_shell(argv: Sequence[str], assigns: Iterable[tuple[str, str]]) -> l
             out = [(o, s) for o, s in out if s != "-"]  # ``trap - EXIT`` resets
         if head in ("mvn", "mvnw", "mvnd") and (line := _maven_exec(argv[1:])):
             out.append(("mvn exec:exec", line))
+        if head in ("make", "gmake") and any("=" in a for a in argv[1:]):
+            from .make_args import command_line_shells
+
+            out.extend(command_line_shells(argv[1:]))  # ``make 'X:=$(shell …)'``, ``make CFLAGS='-O2;…'``
     for name, value in assigns:
         if name in ENV_VARS and value.strip():
             script = value.lstrip("|") if name in ("LESSOPEN", "LESSCLOSE") else value
             out.append((f"{name}=", script))
+        elif name in ("MAKEFLAGS", "GNUMAKEFLAGS", "MFLAGS") and value.strip():
+            from .make_args import flags_shells
+
+            out.extend(flags_shells(value))  # ``MAKEFLAGS='--eval=…' make``: every make below reads it
     return out

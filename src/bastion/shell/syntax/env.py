@@ -13,6 +13,7 @@ the safe list is exact (a safe name must be spelled exactly).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 __all__ = [
@@ -76,7 +77,7 @@ DANGEROUS_ENV_VARS: frozenset[str] = frozenset(
         "GOPRIVATE", "GONOPROXY",
         "RUSTFLAGS", "RUSTDOCFLAGS", "RUSTC", "RUSTC_WRAPPER", "RUSTC_WORKSPACE_WRAPPER",
         "CC", "CXX", "CPP", "LD", "AR", "AS", "CFLAGS", "CXXFLAGS", "CPPFLAGS", "LDFLAGS",
-        "MAKEFLAGS", "MAKE",
+        "MAKEFLAGS", "GNUMAKEFLAGS", "MFLAGS", "MAKE", "MAKESHELL", ".SHELLFLAGS",
         # programs other programs start
         "PAGER", "GIT_PAGER", "MANPAGER", "SYSTEMD_PAGER", "LESS", "LESSOPEN", "LESSCLOSE",
         "EDITOR", "VISUAL", "SUDO_EDITOR", "BROWSER",
@@ -185,6 +186,39 @@ def _harmless_compiler_flag(word: str) -> bool:
         and not (word.startswith("-W") and "," in word)
 
 
+#: Compiler and tool variables (``CC=clang``): harmless when the value is one plain name of
+#: such a tool — a bare name found on PATH or one in a system folder, with an optional
+#: target prefix and version (``x86_64-linux-gnu-gcc-12``, ``/usr/bin/clang++``). Any other
+#: value (``CC=/tmp/cc``, ``CC='sh -c …'``) chooses which program the build runs.
+COMPILER_VARS: frozenset[str] = frozenset({"CC", "CXX", "CPP", "LD", "AR", "AS", "FC", "RANLIB", "NM", "STRIP",
+                                           "OBJCOPY", "HOSTCC", "HOSTCXX"})
+_COMPILER_NAME = re.compile(r"(?:[a-z0-9_]+-)*(?:gcc|g\+\+|cc|c\+\+|c99|cpp|clang|clang\+\+|clang-cpp|tcc|icc|icpc|"
+                            r"icx|icpx|nvcc|gfortran|f95|ld|ld\.bfd|ld\.gold|ld\.lld|lld|mold|ar|llvm-ar|gcc-ar|as|"
+                            r"llvm-as|ranlib|llvm-ranlib|gcc-ranlib|nm|llvm-nm|strip|llvm-strip|objcopy|llvm-objcopy)"
+                            r"(?:-\d+(?:\.\d+)*)?")
+_SYSTEM_TOOL_DIRS = ("/usr/bin/", "/bin/", "/usr/local/bin/", "/opt/homebrew/bin/", "/usr/lib/llvm")
+#: ``MAKEFLAGS`` options that only set parallelism, output and error handling.
+MAKEFLAGS_HARMLESS: tuple[str, ...] = ("-j", "--jobs", "-l", "--load-average", "-k", "--keep-going", "-s", "--silent",
+                                       "--quiet", "-w", "--print-directory", "--no-print-directory", "-O",
+                                       "--output-sync", "-r", "--no-builtin-rules", "-R", "--no-builtin-variables")
+
+
+def _plain_tool(value: str) -> bool:
+    folder, _, name = value.rpartition("/")
+    if folder and not (folder + "/").startswith(_SYSTEM_TOOL_DIRS):
+        return False
+    return _COMPILER_NAME.fullmatch(name) is not None
+
+
+def _make_flag(word: str) -> bool:
+    head = word.split("=", 1)[0]
+    if head in MAKEFLAGS_HARMLESS or word.isdigit():
+        return True
+    # ``-j4``, ``-sk``: bundled letters of the harmless short options (their value last)
+    return word[:1] == "-" and word[1:2] != "-" and len(word) > 1 and \
+        all(c in "jlkswOrR" for c in word[1:].rstrip("0123456789.")) and word[1:].rstrip("0123456789.") != ""
+
+
 #: Characters that make a value more than one program's name (arguments, shell syntax).
 _SHELL_TEXT = frozenset(";|&$`<>(){}'\"\\*?[]#~!%")
 
@@ -209,6 +243,11 @@ def harmless_value(name: str, value: str) -> bool:
     if upper == "NODE_OPTIONS":
         words = value.split()
         return bool(words) and all(w.split("=", 1)[0] in NODE_OPTIONS_HARMLESS for w in words)
+    if upper in COMPILER_VARS:
+        return _plain_tool(value)
+    if upper in ("MAKEFLAGS", "GNUMAKEFLAGS", "MFLAGS"):
+        words = value.split()
+        return bool(words) and all(map(_make_flag, words))
     if upper in COMPILER_FLAG_VARS:  # known only when it runs (``-I$X``): may hold more flags
         words = value.split()
         return bool(words) and "$" not in value and "`" not in value and all(map(_harmless_compiler_flag, words))
