@@ -17,6 +17,10 @@ tables' findings). Fitted on
   text nobody wrote as an attack (install commands, "send", "delete", "token" …).
 
 Texts from agent instruction files are left out: there only hidden channels count, by rule.
+(Tried and dropped: fitting also on copies of each text without the tables' features, so
+that signals must stand alone. Held-out recall rose to 96%, but false positives rose to 8%
+on the look-alikes and to 0.2% on real files; pooling the signals of a group into one
+feature, ``weigh.POOLED``, gives the signals their weight without that.)
 ``scripts/injection_report.py`` measures the result, leaving whole styles out of fitting.
 """
 
@@ -109,7 +113,9 @@ def featurize(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     out = []
     for record in records:
         result = scan(record["text"], record.get("source", ""))
-        out.append({**record, "features": result.features, "origin": result.origin,
+        features = {k: v for k, v in result.features.items() if not k.startswith("rule:")}
+        out.append({**record, "features": features, "origin": result.origin, "level": result.level,
+                    "rule": any(k.startswith("rule:") for k in result.features),
                     "y": 1 if record["label"] == "injection" else 0})
     return out
 

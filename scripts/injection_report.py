@@ -9,6 +9,9 @@
 * **Public corpus** (``injection_texts.jsonl``), with the shipped weights, as
   ``bastion eval`` counts it (recall without the ``benign_looking_task`` and
   ``repetitive_token_noise`` records), and on its held-out lines ≡ 3 (mod 4).
+* **A fresh hand-written set** (``tests/injection_sets/fresh.jsonl``, 40 + 40 texts written
+  after the signals, never used in fitting). Its first measurement was blind; the signals
+  were then widened from its misses, so later figures on it are not.
 * **Real files never used in fitting**: Python modules of the virtualenv's packages and of
   the standard library's sub-packages (fitting saw only top-level standard-library modules
   and documentation files), their first 4,000 characters.
@@ -31,8 +34,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from injection_fit import (DEFAULT_CORPUS, background_records, corpus_records, featurize, fit, level,  # noqa: E402
-                           own_records, predict)
+from injection_fit import (DEFAULT_CORPUS, SETS, background_records, corpus_records, featurize, fit,  # noqa: E402
+                           level, own_records, predict)
 
 NOISE = {"benign_looking_task", "repetitive_token_noise"}
 
@@ -60,8 +63,8 @@ def held_out_styles(own: list[dict[str, Any]], public: list[dict[str, Any]] | No
         for record in own:
             if fold_of[record["style"]] != fold:
                 continue
-            if record["origin"] == "instructions":  # by rule: only hidden channels count
-                lvl = "injection" if record["features"] else "none"
+            if record["origin"] == "instructions" or record["rule"]:
+                lvl = record["level"]  # by rule, not by the weights: what scan said
             else:
                 lvl = level(predict(bias, weights, record["features"]), record["origin"])
             out.append({**record, "level": lvl})
@@ -87,12 +90,9 @@ def real_files(limit: int = 3000) -> list[dict[str, Any]]:
 
 
 def public_figures(public: list[dict[str, Any]]) -> dict[str, Any]:
-    from bastion.injection.weigh import level as shipped_level, probability
-
     figures: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     for record in public:
-        lvl = shipped_level(probability(record["features"]), record["origin"])
-        flagged = lvl == "injection"
+        flagged = record["level"] == "injection"  # scan's level, with the shipped weights
         tags = set(record.get("tags") or ())
         keys = [f"{record['label']}:all"]
         if record["label"] == "injection" and not tags & NOISE:
@@ -107,8 +107,12 @@ def public_figures(public: list[dict[str, Any]]) -> dict[str, Any]:
     return {k: {"flagged": v[0], "n": v[1]} for k, v in figures.items()}
 
 
+#: The fresh set's first, blind measurement (before any signal was changed because of it).
+FRESH_BLIND = {"recall": 0.55, "fp": 0.0}
+
+
 def render(held: list[dict[str, Any]], public: dict[str, Any] | None,
-           files: list[dict[str, Any]]) -> tuple[str, list[str], dict[str, Any]]:
+           files: list[dict[str, Any]], fresh: list[dict[str, Any]]) -> tuple[str, list[str], dict[str, Any]]:
     inj = [r for r in held if r["label"] == "injection"]
     ben = [r for r in held if r["label"] == "benign"]
     caught = sum(r["level"] == "injection" for r in inj)
@@ -145,10 +149,20 @@ def render(held: list[dict[str, Any]], public: dict[str, Any] | None,
         headline.append(f"| prompt injection, public corpus ({rec['n']:,} injections, {ben_all['n']:,} benign): recall / false "
                         f"positives | {_pct(rec['flagged'], rec['n'])} / {_pct(ben_all['flagged'], ben_all['n'])} |")
         figures["public"] = public
+    if fresh:
+        f_inj = [r for r in fresh if r["label"] == "injection"]
+        f_ben = [r for r in fresh if r["label"] == "benign"]
+        f_caught = sum(r["level"] == "injection" for r in f_inj)
+        f_fp = sum(r["level"] == "injection" for r in f_ben)
+        f_quiet = sum(r["level"] == "suspicious" for r in f_ben)
+        lines += ["", f"Fresh hand-written set ({len(f_inj)} injections, {len(f_ben)} look-alikes, never used in fitting): "
+                  f"recall {_pct(f_caught, len(f_inj))}, false positives {_pct(f_fp, len(f_ben))} (suspicious "
+                  f"{_pct(f_quiet, len(f_ben))}). Measured blind the first time: recall {100 * FRESH_BLIND['recall']:.1f}%, "
+                  f"false positives {100 * FRESH_BLIND['fp']:.1f}%; the signals were then widened from its misses, so "
+                  f"today's figure is not blind."]
+        figures["fresh"] = {"recall": f_caught / len(f_inj), "fp": f_fp / len(f_ben), "blind": FRESH_BLIND}
     if files:
-        from bastion.injection.weigh import level as shipped_level, probability
-
-        levels = [shipped_level(probability(r["features"]), r["origin"]) for r in files]
+        levels = [r["level"] for r in files]
         flagged, quiet = levels.count("injection"), levels.count("suspicious")
         lines += ["", f"Real files never used in fitting ({len(files):,} Python modules of installed packages and the "
                   f"standard library's sub-packages): flagged as injection {flagged} ({100 * flagged / len(files):.2f}%), "
@@ -210,12 +224,12 @@ def main() -> int:
     background = featurize(background_records())
     held = held_out_styles(own, public, background, args.folds)
     files = featurize(real_files())
-    markdown, headline, figures = render(held, public_figures(public) if public else None, files)
+    fresh = featurize(json.loads(line) for line in (SETS / "fresh.jsonl").read_text(encoding="utf-8").splitlines()
+                      if line.strip())
+    markdown, headline, figures = render(held, public_figures(public) if public else None, files, fresh)
     if args.misses:
-        from bastion.injection.weigh import level as shipped_level, probability
-
         for r in files:
-            if shipped_level(probability(r["features"]), r["origin"]) != "none":
+            if r["level"] != "none":
                 print(f"--- real file {r['source']} {sorted(r['features'])}", file=sys.stderr)
         for r in held:
             if (r["label"] == "injection") != (r["level"] == "injection"):

@@ -1,7 +1,7 @@
 """Hidden channels: text a person does not see, decoded, then looked at again.
 
 Each channel yields regions — an HTML comment's body, an element styled out of sight,
-an alt text or metadata field, a base64/hex/ROT13/reversed run decoded, text written in
+an alt text or metadata field (also an SVG's ``<desc>`` and ``<metadata>``, never drawn), a base64/hex/ROT13/reversed run decoded, text written in
 tag characters or split by zero-width ones. A region raises its ``hidden.*`` signal only
 when its own signals make it an instruction (``evidence.instructive``): hidden text is
 everywhere on the web (skip links, cookie banners, tracking comments), hidden *orders*
@@ -43,7 +43,8 @@ _ENCODED_MIN_WORDS = 3
 _PREFILTER = {
     "attribute": r"(?i)\b(?:alt|title|aria-label|content|summary|data-[\w-]+)\s*=\s*[\"']",
     "image_alt": r"!\[[^\]\n]{12,}\]\(",
-    "metadata": r"(?im)^[ \t]*[\"']?(?:description|summary|ImageDescription|UserComment|comment|notes?|llm[\w-]*|ai[_-][\w-]*"
+    "unrendered": r"(?i)<(?:desc|metadata)\b",
+    "metadata": r"(?im)^[ \t]*[\"']?(?:description|summary|ImageDescription|UserComment|comment|notes?|llm[\w.-]*|ai[._-][\w.-]*"
                 r"|instructions?|bio|status_detail|message)[\"']?\s*[:=]",
     "base64": r"[A-Za-z0-9+/_-]{40,}",
     "hex": r"(?i)(?:[0-9a-f]{2}){20,}|(?:\\x[0-9a-f]{2}){12,}",
@@ -81,8 +82,9 @@ def _regexes() -> dict[str, Any]:
         "hidden_style": re2.compile(_HIDDEN_STYLE),
         "attribute": re2.compile(r"(?is)\b(?:alt|title|aria-label|content|summary|data-[\w-]+)\s*=\s*(?:\"([^\"]{12,})\"|'([^']{12,})')"),
         "image_alt": re2.compile(r"!\[([^\]\n]{12,})\]\("),
+        "unrendered": re2.compile(r"(?is)<(?:desc|metadata)\b[^>]*>([^<]{12,})<"),
         "metadata": re2.compile(
-            r"(?im)^[ \t]*[\"']?(?:description|summary|ImageDescription|UserComment|comment|notes?|llm[\w-]*|ai[_-][\w-]*"
+            r"(?im)^[ \t]*[\"']?(?:description|summary|ImageDescription|UserComment|comment|notes?|llm[\w.-]*|ai[._-][\w.-]*"
             r"|instructions?|bio|status_detail|message)[\"']?\s*[:=]\s*([^\n]{12,})"
         ),
         "base64": re2.compile(r"[A-Za-z0-9+/_-]{40,}={0,2}"),
@@ -97,10 +99,12 @@ def _regexes() -> dict[str, Any]:
 _DECODED = frozenset({"hidden.encoded", "hidden.invisible"})
 
 
-def hidden_regions(buffer: Any) -> Iterator[tuple[str, int, int]]:
-    """``(signal name, start, end)`` for every hidden region that carries instructions,
-    followed, for decoded regions, by the signals of what they decode to."""
-    from .evidence import fired_names, instructive
+def hidden_regions(buffer: Any) -> Iterator[tuple[str, int, int, bool]]:
+    """``(signal name, start, end, speaks)`` for every hidden region that carries
+    instructions, followed, for decoded regions, by the signals of what they decode to.
+    ``speaks``: the region addresses the AI, breaks out of its context or asks to be kept
+    from the user (``evidence.speaks``) — not merely mentions an action."""
+    from .evidence import fired_names, instructive, speaks
 
     for name, region, span in _regions(buffer):
         if len(region.strip()) < _MIN_REGION:
@@ -110,10 +114,10 @@ def hidden_regions(buffer: Any) -> Iterator[tuple[str, int, int]]:
             names -= fired_names(buffer.text)  # only what the zero-width characters kept apart
         if instructive(names):
             start, end = buffer.char(span[0]), buffer.char(span[1])
-            yield name, start, end
+            yield name, start, end, speaks(names)
             if name in _DECODED:
                 for inner in sorted(names):
-                    yield inner, start, end
+                    yield inner, start, end, False
 
 
 def _regions(buffer: Any) -> Iterator[tuple[str, str, tuple[int, int]]]:
@@ -131,7 +135,7 @@ def _regions(buffer: Any) -> Iterator[tuple[str, str, tuple[int, int]]]:
             if regex["hidden_style"].search(match.group(1)):
                 yield "hidden.styled", _text(match.group(2)), match.span()
     present = _present(data)
-    for key, group in (("attribute", None), ("image_alt", 1), ("metadata", 1)):
+    for key, group in (("attribute", None), ("image_alt", 1), ("metadata", 1), ("unrendered", 1)):
         if key not in present:
             continue
         for match in _limit(regex[key].finditer(data)):

@@ -35,6 +35,7 @@ _MAX_SPANS = 6
 _STRONG_ACTIONS = frozenset({"action.send", "action.send_shell", "action.fetch_exec", "action.settings", "action.memory",
                              "action.third_party", "action.reveal"})
 _INSTRUCTIVE_GROUPS = frozenset({"addressee", "context_break", "concealment", "exfiltration"})
+_SPEAKING_GROUPS = frozenset({"addressee", "context_break", "concealment"})
 #: Signals that say *how* something is said, not what: they do not make meetings (an
 #: imperative next to a command is every README's install section).
 _NOT_MEETING = frozenset({"addressee.imperative"})
@@ -46,6 +47,8 @@ class Evidence:
 
     spans: dict[str, list[tuple[int, int]]] = field(default_factory=dict)
     near: set[str] = field(default_factory=set)
+    #: a hidden region speaks to the AI (see ``channels.hidden_regions``)
+    hidden_speaks: bool = False
 
     @property
     def names(self) -> frozenset[str]:
@@ -120,6 +123,11 @@ def fired_names(text: str) -> set[str]:
     return {table.entries[i][0] for i in table.hits(data, len(data) == len(text))}
 
 
+def speaks(names: set[str] | frozenset[str]) -> bool:
+    """Whether signals address the AI, break out of the data, or ask for concealment."""
+    return bool({BY_NAME[n].group for n in names - _NOT_MEETING} & _SPEAKING_GROUPS)
+
+
 def instructive(names: set[str] | frozenset[str]) -> bool:
     """Whether signals found inside a hidden region make it an instruction, not decoration."""
     names = names - _NOT_MEETING
@@ -141,7 +149,7 @@ def find(buffer: Any) -> Evidence:
     from .channels import hidden_regions
 
     hidden = list(hidden_regions(buffer))
-    names = {table.entries[i][0] for i in hits} | {name for name, _, _ in hidden}
+    names = {table.entries[i][0] for i in hits} | {name for name, _, _, _ in hidden}
     active = {BY_NAME[n].group for n in names if BY_NAME[n].group in ACTIVE_GROUPS and n not in _NOT_MEETING}
     actions = {n for n in names if BY_NAME[n].group == "action" and n != "action.run"}
     every = len(active) >= 2 or len(actions) >= 2
@@ -158,8 +166,9 @@ def find(buffer: Any) -> Evidence:
                 break
             start, end = match.span()
             spans.append((buffer.char(start), buffer.char(end)))
-    for name, start, end in hidden:
+    for name, start, end, speaking in hidden:
         evidence.spans.setdefault(name, []).append((start, end))
+        evidence.hidden_speaks = evidence.hidden_speaks or speaking
     if every:
         evidence.near = _meetings(buffer, evidence)
     return evidence

@@ -29,6 +29,10 @@ latter with ``finding.signal`` set) that also carries
   ``weigh.py`` over the signals and the tables' findings, with thresholds set by where
   the text came from. ``"suspicious"`` is below the injection bar: reason enough to taint
   a session quietly, not to warn the model;
+* by rule, whatever the weights: a hidden region (comment, off-screen text, alt text,
+  metadata, an encoding, invisible characters) that speaks to the AI — addresses it,
+  breaks out of its context or asks to be kept from the user — makes the text an
+  injection (``features["rule:hidden_instructions"]``), in every origin;
 * ``probability`` (0…1), ``signals`` (names of the signals that fired, sorted),
   ``origin`` (``"instructions"``, ``"strict"`` or ``"default"``) and ``features`` (what
   the model weighed); ``to_dict()`` has them all.
@@ -326,9 +330,14 @@ def _assess(text: str, findings: list[InjectionFinding], origin: str) -> ScanRes
     findings.sort(key=lambda f: (f.start, f.end))
     names = sorted(evidence.spans)
     values = features(text, names, evidence.near, findings)
+    if evidence.hidden_speaks:  # by rule: text hidden from people that speaks to the AI
+        values["rule:hidden_instructions"] = 1.0
+        return ScanResult(findings, level="injection", probability=max(probability(values), 0.99), signals=tuple(names),
+                          origin=origin, features=values)
     if origin == "instructions":
         values = {k: v for k, v in values.items()
-                  if k.startswith("sig:hidden.") or (k.startswith("old:") and k[4:] in _INSTRUCTION_FILE_KINDS and v >= 1)}
+                  if k.startswith(("grp:hidden", "sig:hidden.")) or (k.startswith("old:") and k[4:] in _INSTRUCTION_FILE_KINDS
+                                                                     and v >= 1)}
         hidden = bool(values)
         return ScanResult(findings, level="injection" if hidden else "none", probability=1.0 if hidden else 0.0,
                           signals=tuple(names), origin=origin, features=values)

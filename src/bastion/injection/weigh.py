@@ -2,7 +2,12 @@
 
 The model is logistic regression over named features, each 0…1:
 
-* ``sig:NAME`` — signal NAME (``signals.py``) fired somewhere in the text;
+* ``grp:GROUP`` — some signal of GROUP fired (addressee, context_break, concealment,
+  exfiltration, hidden, mention): the ways of addressing an AI or of hiding text are
+  pooled, so a form the fit never saw still carries its group's weight;
+* ``sig:NAME`` — signal NAME fired, for the action and pressure signals (they differ in
+  harm, and pressure words are common in ordinary text, so each has its own weight) and
+  ``sig:addressee.imperative`` (an order of any kind: weak on its own);
 * ``near:A+B`` — signals of groups A and B met in one passage; ``near:3`` — three groups did;
 * ``old:KIND`` — the heaviest indicator-table finding of KIND (``indicators.py``), as
   weight / 4 (low .25, medium .5, high 1); ``old:reach`` — the tables alone reach their
@@ -96,7 +101,12 @@ def features(text: str, names: Iterable[str], near: Iterable[str], old_findings:
     """
     from .scanner import THRESHOLD, score
 
-    out: dict[str, float] = {f"sig:{name}": 1.0 for name in names}
+    from .signals import BY_NAME
+
+    out: dict[str, float] = {}
+    for name in names:
+        group = BY_NAME[name].group
+        out[f"grp:{group}" if group in POOLED and name not in UNPOOLED else f"sig:{name}"] = 1.0
     out.update((f"near:{pair}", 1.0) for pair in near)
     said, every = [], []
     findings = [f for f in old_findings if not getattr(f, "signal", "")]
@@ -115,6 +125,9 @@ def features(text: str, names: Iterable[str], near: Iterable[str], old_findings:
     return out
 
 
+#: Groups whose signals count as one feature each (see the module docstring).
+POOLED = frozenset({"addressee", "context_break", "concealment", "exfiltration", "hidden", "mention"})
+UNPOOLED = frozenset({"addressee.imperative"})
 _JSON_VALUE = None
 #: Kinds that are something *said* (and so can be quoted); code, shell, URLs and markup
 #: inside quotation marks are still what they are.
