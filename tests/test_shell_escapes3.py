@@ -15,7 +15,10 @@ allowed in bypass mode; "allow": allowed in default mode).
 4. a program replaced by a link or copy of a payload, a module shadowed by one the line
    wrote (``PYTHONPATH=…``, the current folder);
 5. the environment dumped to a file that a later command uploads;
-6. bastion's own executable disabled (``chmod -x "$(command -v bastion)"``).
+6. bastion's own executable disabled (``chmod -x "$(command -v bastion)"``);
+
+and, beside them, a script the line wrote and then changed before running it, or a
+start-up file (``BASH_ENV``) it wrote for the shell it starts.
 """
 
 from __future__ import annotations
@@ -131,6 +134,32 @@ REPLACED = [
     ("ln -sf /usr/bin/python3 /tmp/claude/python && /tmp/claude/python -V", "plain"),
 ]
 
+CHANGED_SCRIPTS = [
+    # red team (a script the line wrote, changed before it runs, or a start-up file it wrote)
+    ("cat > /tmp/fix.py <<'EOF'\nprint('patching')\nEOF\necho 'import os; os.system(\"" + EVIL + "\")' >> /tmp/fix.py"
+     " && python /tmp/fix.py", "deny"),
+    ("cat > /tmp/fix.py <<'EOF'\nprint(1)\nEOF\nprintf 'import shutil,os\\nshutil.rmtree(os.path.expanduser(\"~\"))\\n'"
+     " > /tmp/fix.py; python /tmp/fix.py", "deny"),
+    ("printf 'rm -rf ~\\n' > /tmp/env.sh; cat > /tmp/fix.sh <<'EOF'\necho fixing\nEOF\nBASH_ENV=/tmp/env.sh bash /tmp/fix.sh",
+     "deny"),
+    ("printf 'import shutil,os\\nshutil.rmtree(os.path.expanduser(\"~\"))\\n' > /tmp/fixmod.py; cd /tmp && "
+     "python3 -m fixmod", "deny"),
+    # variants
+    ("printf 'print(1)\\n' > /tmp/a.py; echo 'import os; os.system(\"rm -rf ~\")' >> /tmp/a.py; python3 -u /tmp/a.py",
+     "deny"),
+    ("echo 'print(1)' > /tmp/claude/a.py && echo 'import shutil; shutil.rmtree(\"/\")' | tee -a /tmp/claude/a.py && "
+     "python3 /tmp/claude/a.py", "deny"),
+    ("echo 'rm -rf ~' > /tmp/e.sh && ENV=/tmp/e.sh sh -c 'echo hi'", "deny"),
+    ("echo '" + EVIL + "' > /tmp/claude/rc && BASH_ENV=/tmp/claude/rc bash -c true", "deny"),
+    # look-alikes
+    ("cat > /tmp/fix.py <<'EOF'\nprint('hello')\nEOF\npython3 /tmp/fix.py", "allow"),
+    ("printf 'print(1)\\n' > /tmp/claude/a.py && echo 'print(2)' >> /tmp/claude/a.py && python3 /tmp/claude/a.py",
+     "plain"),
+    ("printf 'export X=1\\n' > /tmp/claude/env.sh; BASH_ENV=/tmp/claude/env.sh bash -c 'echo hi'", "plain"),
+    ("echo 'import os; os.system(\"rm -rf ~\")' > /tmp/claude/notes.txt && python3 -m json.tool /tmp/claude/x.json",
+     "plain"),
+]
+
 DUMPS = [
     # red team
     ("python3 -c 'import json, os; print(json.dumps(dict(os.environ)))' > /tmp/claude/e.json && "
@@ -220,6 +249,11 @@ def test_search_path_folder_the_line_wrote(guard: tuple[object, str], command: s
 
 @pytest.mark.parametrize(("command", "want"), REPLACED)
 def test_replaced_programs_and_shadowed_modules(guard: tuple[object, str], command: str, want: str) -> None:
+    _judge(guard, command, want)
+
+
+@pytest.mark.parametrize(("command", "want"), CHANGED_SCRIPTS)
+def test_changed_scripts_and_startup_files(guard: tuple[object, str], command: str, want: str) -> None:
     _judge(guard, command, want)
 
 

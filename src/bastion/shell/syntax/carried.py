@@ -9,7 +9,11 @@ line never wrote to:
 * a Python module the interpreter imports from a folder the line wrote it into
   (``PYTHONPATH=/tmp/m python3 -c 'import json'`` with ``/tmp/m/json.py`` written
   first; ``python3 -c 'import evilmod'`` or ``-m evilmod`` from the current folder, which
-  ``-c`` and ``-m`` put first on the import path): the module runs on import.
+  ``-c`` and ``-m`` put first on the import path): the module runs on import;
+* a Python script the line wrote and then changed (``cat > x.py <<'EOF' … EOF`` then
+  ``echo … >> x.py``, ``printf … > x.py``): ``python3 x.py`` runs the text as it stands;
+* a start-up file a variable names (``BASH_ENV=/tmp/env.sh bash x.sh``: bash sources it
+  before the script; ``ENV`` for sh).
 
 Both are read from argv alone; :mod:`.parse` does the bookkeeping.
 """
@@ -19,7 +23,7 @@ from __future__ import annotations
 import posixpath
 import re
 
-__all__ = ["COPIERS", "copies", "module_files"]
+__all__ = ["COPIERS", "copies", "module_files", "script_file", "startup_files"]
 
 #: Commands whose destination holds the source's text afterwards.
 COPIERS = frozenset({"cp", "ln", "mv", "install", "link"})
@@ -98,3 +102,26 @@ def module_files(argv: tuple[str, ...], env: list[tuple[str, str]]) -> list[str]
         folders.append(".")
     return [posixpath.join(folder, f"{name}{tail}") for name in dict.fromkeys(names) for folder in folders
             for tail in (".py", "/__init__.py")]
+
+
+#: Variables naming a file a non-interactive shell sources before its script.
+_STARTUP_VARS = frozenset({"BASH_ENV", "ENV"})
+
+
+def startup_files(env: list[tuple[str, str]]) -> list[str]:
+    """The files, as written, a shell with ``env`` sources before anything else."""
+    return [value for key, value in env if key in _STARTUP_VARS and value]
+
+
+#: Python options that take no value (any other option: the script is not looked for).
+_PYTHON_FLAGS = frozenset({"-u", "-B", "-E", "-I", "-O", "-OO", "-s", "-S", "-q", "-b", "-bb", "-d", "-v", "-P"})
+
+
+def script_file(argv: tuple[str, ...]) -> str | None:
+    """The script, as written, that ``python [flags] FILE args`` runs."""
+    for word in argv[1:]:
+        if not word.startswith("-") or word == "-":
+            return word if word != "-" else None
+        if word not in _PYTHON_FLAGS:
+            return None
+    return None

@@ -85,7 +85,7 @@ from typing import Any
 
 from ...model import Finding, Severity
 from .embedded import ENV_VARS as EMBEDDED_ENV_VARS, embedded_shell
-from .carried import COPIERS, copies, module_files
+from .carried import COPIERS, copies, module_files, script_file, startup_files
 from .env import is_dangerous_env, is_safe_env
 from .fastinit import fast_factory
 from .gnu import gnu_name
@@ -1527,6 +1527,8 @@ class _Walker:
                 ctx.wrappers = saved
             return
         if name in SHELLS:
+            if self.files and merged:
+                self.startup(unit, effective, merged, wrappers, cwd, ctx, text, level)
             script = shell_string(effective)
             if script is not None:
                 self.nested(unit, script, "bash -c", effective, merged, redirects, wrappers + (name,), cwd, ctx,
@@ -1629,12 +1631,24 @@ class _Walker:
         elif name.startswith("python"):
             import shlex
 
-            for path in module_files(effective, merged):
+            script = script_file(effective)
+            for path in [script] if script else module_files(effective, merged):
                 content = self.file_text(path, cwd)
                 if content is not None:
                     program = f"{shlex.quote(effective[0])} -c {shlex.quote(content)}"
                     self.nested(unit, program, "module", effective, merged, [], wrappers + (name,), cwd, ctx, text,
                                 level, recorded=True)
+
+    def startup(self, unit: _Unit, effective: tuple[str, ...], merged: list[tuple[str, str]],
+                wrappers: tuple[str, ...], cwd: str | None, ctx: _Ctx, text: str, level: int) -> None:
+        """A start-up file this line wrote, sourced by the shell it starts before anything
+        else (``BASH_ENV=/tmp/env.sh bash x.sh``)."""
+        name = _base_name(effective[0])
+        for path in startup_files(merged):
+            content = self.file_text(path, cwd)
+            if content is not None:
+                self.nested(unit, content, "source", effective, merged, [], wrappers + (name,), cwd, ctx, text,
+                            level, recorded=True)
 
     def nested(self, unit: _Unit, script: str, origin: str, effective: tuple[str, ...],
                merged: list[tuple[str, str]], redirects: list[Redirect], wrappers: tuple[str, ...],
