@@ -35,16 +35,20 @@ def workspace(ctx: Context) -> Workspace:
 
 
 def resolve(ctx: Context, raw: str, cwd: str) -> str:
-    """A path as the call means it: absolute, ``~`` expanded, symlinks resolved."""
-    from .workspace import resolve_path
+    """A path as the call means it: absolute, ``~`` expanded, symlinks resolved — once
+    per call for each path and folder (the file system does not change while a call is
+    judged; several layers ask for the same paths)."""
+    resolved: dict[tuple[str, str], str] = ctx.once("resolved_paths", dict)
+    path = resolved.get((raw, cwd))
+    if path is None:
+        from .workspace import resolve_path
 
-    return resolve_path(raw, cwd=cwd, home=ctx.home)
+        path = resolved[raw, cwd] = resolve_path(raw, cwd=cwd, home=ctx.home)
+    return path
 
 
 def path_uses(ctx: Context) -> list[PathUse]:
     """Files the call reads or writes, resolved through symlinks."""
-    from .workspace import resolve_path
-
     call = ctx.call
     uses: list[PathUse] = []
     if call.kind is Kind.SHELL or call.kind is Kind.MCP:
@@ -52,7 +56,7 @@ def path_uses(ctx: Context) -> list[PathUse]:
             from ..mcp_args import path_arguments
 
             for what, raw in path_arguments(call):
-                uses.append(PathUse(what, resolve_path(raw, cwd=call.cwd, home=ctx.home), raw))
+                uses.append(PathUse(what, resolve(ctx, raw, call.cwd), raw))
         analysis = ctx.analysis
         if analysis is not None:
             for access in analysis.paths:
@@ -63,28 +67,25 @@ def path_uses(ctx: Context) -> list[PathUse]:
         from .patch import patch_changes
 
         for what, raw in patch_changes(patch):
-            uses.append(PathUse(what, resolve_path(raw, cwd=call.cwd, home=ctx.home), raw))
+            uses.append(PathUse(what, resolve(ctx, raw, call.cwd), raw))
         return uses
     op: str | None = _OPS.get(call.kind, "read" if call.spec.uri_keys else None)  # an MCP resource read
     if op is None:
         return uses
     raw_paths = call.paths or ([call.cwd] if call.kind is Kind.SEARCH else [])
     for raw in raw_paths:
-        uses.append(PathUse(op, resolve_path(raw, cwd=call.cwd, home=ctx.home), raw))
+        uses.append(PathUse(op, resolve(ctx, raw, call.cwd), raw))
     return uses
 
 
 def uses_of(ctx: Context, access: PathAccess) -> list[PathUse]:
     """A shell path access resolved; a glob (``.gi*/config``) also stands for every
     file it matches here, as the shell would expand it."""
-    from .workspace import resolve_path
-
     run_dir = ctx.call.run_dir
-    resolved = resolve_path(access.resolved, cwd=run_dir, home=ctx.home)
-    uses = [PathUse(access.op, resolved, access.path, access.command)]
+    uses = [PathUse(access.op, resolve(ctx, access.resolved, run_dir), access.path, access.command)]
     if any(ch in access.resolved for ch in "*?["):
         for match in _glob_matches(access.resolved):
-            uses.append(PathUse(access.op, resolve_path(match, cwd=run_dir, home=ctx.home), access.path, access.command))
+            uses.append(PathUse(access.op, resolve(ctx, match, run_dir), access.path, access.command))
     return uses
 
 
