@@ -9,9 +9,10 @@
 * **Public corpus** (``injection_texts.jsonl``), with the shipped weights, as
   ``bastion eval`` counts it (recall without the ``benign_looking_task`` and
   ``repetitive_token_noise`` records), and on its held-out lines ≡ 3 (mod 4).
-* **A fresh hand-written set** (``tests/injection_sets/fresh.jsonl``, 40 + 40 texts written
-  after the signals, never used in fitting). Its first measurement was blind; the signals
-  were then widened from its misses, so later figures on it are not.
+* **Fresh hand-written sets** (``tests/injection_sets/fresh.jsonl``, 40 + 40 texts, and
+  ``fresh2.jsonl``, 30 + 29, each written after the signals and never used in fitting). The
+  first measurement of each was blind; the signals were then widened from its misses, so
+  later figures on it are not.
 * **Real files never used in fitting**: Python modules of the virtualenv's packages and of
   the standard library's sub-packages (fitting saw only top-level standard-library modules
   and documentation files), their first 4,000 characters.
@@ -107,12 +108,12 @@ def public_figures(public: list[dict[str, Any]]) -> dict[str, Any]:
     return {k: {"flagged": v[0], "n": v[1]} for k, v in figures.items()}
 
 
-#: The fresh set's first, blind measurement (before any signal was changed because of it).
-FRESH_BLIND = {"recall": 0.55, "fp": 0.0}
+#: Each fresh set's first, blind measurement (before any signal was changed because of it).
+FRESH_BLIND = {"fresh": {"recall": 0.55, "fp": 0.0}, "fresh2": {"recall": 0.70, "fp": 0.0}}
 
 
 def render(held: list[dict[str, Any]], public: dict[str, Any] | None,
-           files: list[dict[str, Any]], fresh: list[dict[str, Any]]) -> tuple[str, list[str], dict[str, Any]]:
+           files: list[dict[str, Any]], fresh: dict[str, list[dict[str, Any]]]) -> tuple[str, list[str], dict[str, Any]]:
     inj = [r for r in held if r["label"] == "injection"]
     ben = [r for r in held if r["label"] == "benign"]
     caught = sum(r["level"] == "injection" for r in inj)
@@ -150,17 +151,22 @@ def render(held: list[dict[str, Any]], public: dict[str, Any] | None,
                         f"positives | {_pct(rec['flagged'], rec['n'])} / {_pct(ben_all['flagged'], ben_all['n'])} |")
         figures["public"] = public
     if fresh:
-        f_inj = [r for r in fresh if r["label"] == "injection"]
-        f_ben = [r for r in fresh if r["label"] == "benign"]
-        f_caught = sum(r["level"] == "injection" for r in f_inj)
-        f_fp = sum(r["level"] == "injection" for r in f_ben)
-        f_quiet = sum(r["level"] == "suspicious" for r in f_ben)
-        lines += ["", f"Fresh hand-written set ({len(f_inj)} injections, {len(f_ben)} look-alikes, never used in fitting): "
-                  f"recall {_pct(f_caught, len(f_inj))}, false positives {_pct(f_fp, len(f_ben))} (suspicious "
-                  f"{_pct(f_quiet, len(f_ben))}). Measured blind the first time: recall {100 * FRESH_BLIND['recall']:.1f}%, "
-                  f"false positives {100 * FRESH_BLIND['fp']:.1f}%; the signals were then widened from its misses, so "
-                  f"today's figure is not blind."]
-        figures["fresh"] = {"recall": f_caught / len(f_inj), "fp": f_fp / len(f_ben), "blind": FRESH_BLIND}
+        lines += ["", "Fresh hand-written sets, never used in fitting (the first figure of each was measured blind, before "
+                  "the signals were widened from its misses; today's figure is not blind):", "",
+                  "| set | injections / look-alikes | recall, blind → now | false positives, blind → now | look-alikes "
+                  "suspicious now |", "|---|---:|---:|---:|---:|"]
+        figures["fresh"] = {}
+        for name, records in fresh.items():
+            f_inj = [r for r in records if r["label"] == "injection"]
+            f_ben = [r for r in records if r["label"] == "benign"]
+            f_caught = sum(r["level"] == "injection" for r in f_inj)
+            f_fp = sum(r["level"] == "injection" for r in f_ben)
+            f_quiet = sum(r["level"] == "suspicious" for r in f_ben)
+            blind = FRESH_BLIND.get(name, {})
+            lines.append(f"| `{name}.jsonl` | {len(f_inj)} / {len(f_ben)} | {100 * blind.get('recall', 0):.1f}% → "
+                         f"{_pct(f_caught, len(f_inj))} | {100 * blind.get('fp', 0):.1f}% → {_pct(f_fp, len(f_ben))} | "
+                         f"{_pct(f_quiet, len(f_ben))} |")
+            figures["fresh"][name] = {"recall": f_caught / len(f_inj), "fp": f_fp / len(f_ben), "blind": blind}
     if files:
         levels = [r["level"] for r in files]
         flagged, quiet = levels.count("injection"), levels.count("suspicious")
@@ -224,8 +230,8 @@ def main() -> int:
     background = featurize(background_records())
     held = held_out_styles(own, public, background, args.folds)
     files = featurize(real_files())
-    fresh = featurize(json.loads(line) for line in (SETS / "fresh.jsonl").read_text(encoding="utf-8").splitlines()
-                      if line.strip())
+    fresh = {name: featurize(json.loads(line) for line in (SETS / f"{name}.jsonl").read_text(encoding="utf-8").splitlines()
+                             if line.strip()) for name in FRESH_BLIND}
     markdown, headline, figures = render(held, public_figures(public) if public else None, files, fresh)
     if args.misses:
         for r in files:
