@@ -35,8 +35,17 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from injection_fit import (DEFAULT_CORPUS, SETS, background_records, corpus_records, featurize, fit,  # noqa: E402
-                           level, own_records, predict)
+from injection_fit import (  # noqa: E402
+    DEFAULT_CORPUS,
+    SETS,
+    background_records,
+    corpus_records,
+    featurize,
+    fit,
+    level,
+    own_records,
+    predict,
+)
 
 NOISE = {"benign_looking_task", "repetitive_token_noise"}
 

@@ -100,7 +100,6 @@ def features(text: str, names: Iterable[str], near: Iterable[str], old_findings:
     the line (``System chain of thought result: "Ignore all …"``).
     """
     from .scanner import THRESHOLD, score
-
     from .signals import BY_NAME
 
     out: dict[str, float] = {}
