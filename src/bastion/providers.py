@@ -2,13 +2,17 @@
 
 ``ToolFacts`` implements ``core.context.Facts`` by handing each fact to the module that
 knows it — shell facts to ``shell.provider``, file facts to ``files.provider`` (which
-asks ``mcp_args`` for an MCP call's paths), the session's grants to ``policy.grants`` —
-importing each only when a call first needs it.
+asks ``mcp_args`` for an MCP call's paths), the session's grants to ``policy.grants``.
+The two providers import little themselves (the parser and the analyser load when a call
+first needs them), so they are imported here once, not on every question.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
+
+from .files import provider as files
+from .shell import provider as shell
 
 if TYPE_CHECKING:
     from .core.context import Context, PathUse
@@ -21,40 +25,25 @@ class ToolFacts:
     """The default ``Facts``: every provider bastion has."""
 
     def workspace(self, ctx: Context) -> Workspace:
-        from .files.provider import workspace
-
-        return workspace(ctx)
+        return files.workspace(ctx)
 
     def command(self, ctx: Context) -> str | None:
-        from .shell.provider import command
-
-        return command(ctx)
+        return shell.command(ctx)
 
     def parsed(self, ctx: Context) -> Script | TooComplex | None:
-        from .shell.provider import parsed
-
-        return parsed(ctx)
+        return shell.parsed(ctx)
 
     def analysis(self, ctx: Context) -> Analysis | None:
-        from .shell.provider import analysis
-
-        return analysis(ctx)
+        return shell.analysis(ctx)
 
     def path_uses(self, ctx: Context) -> list[PathUse]:
-        from .files.provider import path_uses
-
-        return path_uses(ctx)
+        return files.path_uses(ctx)
 
     def paths_of(self, ctx: Context, cmd: SimpleCommand) -> list[PathUse]:
-        from .files.provider import uses_of
-        from .shell.provider import accesses_of
-
-        return [use for access in accesses_of(ctx, cmd) for use in uses_of(ctx, access)]
+        return [use for access in shell.accesses_of(ctx, cmd) for use in files.uses_of(ctx, access)]
 
     def resolve(self, ctx: Context, raw: str, cwd: str) -> str:
-        from .files.provider import resolve
-
-        return resolve(ctx, raw, cwd)
+        return files.resolve(ctx, raw, cwd)
 
     def session_grants(self, ctx: Context) -> frozenset[str]:
         if not ctx.call.session_id:

@@ -13,11 +13,11 @@ from typing import TYPE_CHECKING
 
 from ..core.context import PathUse
 from ..model import Kind
+from .workspace import Workspace, resolve_path
 
 if TYPE_CHECKING:
     from ..core.context import Context
     from ..shell.meaning.paths import PathAccess
-    from .workspace import Workspace
 
 #: A glob matching more files than this is judged on the first ones (and asks anyway
 #: for writes outside the workspace or to protected files among them).
@@ -28,8 +28,6 @@ _OPS = {Kind.FILE_READ: "read", Kind.SEARCH: "read", Kind.FILE_WRITE: "write", K
 
 
 def workspace(ctx: Context) -> Workspace:
-    from .workspace import Workspace
-
     extra = tuple(ctx.policy.additional_directories) + tuple(ctx.add_dirs)
     return Workspace.create(ctx.call.cwd, extra, home=ctx.home)
 
@@ -41,8 +39,6 @@ def resolve(ctx: Context, raw: str, cwd: str) -> str:
     resolved: dict[tuple[str, str], str] = ctx.once("resolved_paths", dict)
     path = resolved.get((raw, cwd))
     if path is None:
-        from .workspace import resolve_path
-
         path = resolved[raw, cwd] = resolve_path(raw, cwd=cwd, home=ctx.home)
     return path
 
