@@ -6,7 +6,7 @@ may insert their own with ``Guard.insert_layer``.
 | 0 | validate |
 | 1 | deny_rules |
 | 2 | tamper, hard_blocks, removal_targets, runs_later |
-| 3 | protected_paths, taint, ask_rules, too_complex, plugins_restrict |
+| 3 | protected_paths, taint, ask_rules, too_complex, known_attacks, plugins_restrict |
 | 4 | mode |
 | 5 | allow_rules, plugins_allow |
 | 6 | shell_analysis, path_boundary |
@@ -27,7 +27,7 @@ def default_layers() -> list[Layer]:
     from .injection.taint import TaintLayer
     from .policy.defaults import Defaults
     from .policy.layers import AllowRules, AskRules, DenyRules, ModeLayer, PluginGuards
-    from .shell.layers import HardBlocks, ShellAnalysis, TooComplex
+    from .shell.layers import HardBlocks, KnownAttacks, ShellAnalysis, TooComplex
     from .tamper import TamperGuard
     from .validate import ValidateInput
 
@@ -42,6 +42,7 @@ def default_layers() -> list[Layer]:
         TaintLayer(),
         AskRules(),
         TooComplex(),
+        KnownAttacks(),
         PluginGuards("restrict"),
         ModeLayer(),
         AllowRules(),

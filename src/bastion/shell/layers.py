@@ -1,4 +1,5 @@
-"""The shell's layers: hard blocks (2), too complex to analyse (3), analysis findings (6).
+"""The shell's layers: hard blocks (2), too complex to analyse and known attacks (3),
+analysis findings (6).
 They judge a shell tool's command and the one an MCP tool's arguments carry alike.
 
 Hard blocks are looked for in everything the parser could extract, even from a script
@@ -70,6 +71,28 @@ class TooComplex:
             immune=True,
             findings=list(parsed.findings),
         )
+
+
+class KnownAttacks:
+    """Layer 3: findings of a known attack that only a person may wave through (a code
+    whose record is ``immune``: ``gopher://`` to a local Redis) ask in every mode."""
+
+    name = "known_attacks"
+    stage = 3
+    can_deny = False
+
+    def check(self, call: ToolCall, ctx: Context) -> LayerResult | None:
+        if call.kind not in _COMMAND_KINDS:
+            return None
+        analysis = ctx.analysis
+        if analysis is None or not analysis.findings:
+            return None
+        from .catalog.intents import CODES
+
+        held = [f for f in analysis.findings if f.code in CODES and CODES[f.code].immune]
+        if not held:
+            return None
+        return LayerResult(Verdict.ASK, _first_line(held), immune=True, risk=Tier.HIGH_RISK, findings=held, no_grant=True)
 
 
 class ShellAnalysis:

@@ -89,6 +89,10 @@ class Code(NamedTuple):
     why: str = ""
     match: tuple[str, ...] = ()
     not_match: tuple[str, ...] = ()
+    #: A known attack that only a person may wave through: asked in every mode, as an
+    #: immune ask at stage 3 (``shell.layers.KnownAttacks``), so ``bypassPermissions`` and
+    #: unattended runs do not allow it.
+    immune: bool = False
 
     @property
     def hard(self) -> bool:
@@ -108,7 +112,7 @@ def _codes(*rows: tuple) -> dict[str, Code]:
     return table
 
 
-#: One row per code: (code, kind, severity, title, destructive, why, match, not_match).
+#: One row per code: (code, kind, severity, title, destructive, why, match, not_match[, immune]).
 CODES: dict[str, Code] = _codes(
     # --- hard blocks (layer 2: deny, immune) -----------------------------------------
     ("HB001", "recursive_delete", _C, "recursive delete of the root, a home, a system directory or the workspace root", _D,
@@ -303,6 +307,11 @@ CODES: dict[str, Code] = _codes(
      ("head -c 100G /dev/zero > /tmp/fill", "cat /dev/urandom > /tmp/x", "dd if=/dev/zero of=/tmp/fill bs=1G count=100",
       "yes > /tmp/y"),
      ("head -c 1024 /dev/urandom > key.bin", "dd if=/dev/zero of=disk.img bs=1M count=64", "yes | head -3")),
+    ("CAT041", "network_access", _H, "sends a non-web protocol to a service on this machine", False,
+     "gopher://, dict:// or file:// aimed at the machine itself speaks straight to a local service (Redis, memcached) "
+     "or reads local files: the request-smuggling attack that rewrites a database's state or plants a cron job",
+     ("curl -s gopher://127.0.0.1:6379/_INFO", "curl dict://localhost:11211/stats", "curl file://localhost/etc/hosts"),
+     ("curl http://localhost:6379/", "curl gopher://gopher.floodgap.com/", "curl http://127.0.0.1:8000/health"), True),
 )
 
 

@@ -17,6 +17,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from .make_args import command_line_shells, flags_shells, make_recipes, makefile_shells
+
 __all__ = ["EmbeddedSpec", "COMMANDS", "GIT_CONFIG", "ENV_VARS", "embedded_shell", "make_recipes"]
 
 
@@ -322,20 +324,6 @@ def _maven_exec(args: Sequence[str]) -> str | None:
     return f"{_words_text([executable])} {props.get('exec.args', '')}".strip()
 
 
-def make_recipes(text: str) -> str:
-    """The recipe lines in makefile text (``--eval``, ``-f -``): tab-indented lines and the part after
-    ``;`` on a rule line, without ``@``/``-``/``+`` and with ``$$`` as ``$``."""
-    recipes = []
-    for line in text.split("\n"):
-        if line.startswith("\t"):
-            recipes.append(line[1:])
-            continue
-        _, colon, tail = line.partition(":")
-        if colon and not tail.startswith(("=", ":=")) and ";" in tail:
-            recipes.append(tail.partition(";")[2])
-    return "\n".join(r.strip().lstrip("@+-").replace("$$", "$") for r in recipes if r.strip())
-
-
 def _scan(name: str, args: Sequence[str], spec: EmbeddedSpec, out: list[tuple[str, str]], depth: int = 0) -> None:
     i, n = 0, len(args)
     operands: list[str] = []
@@ -393,8 +381,6 @@ def _scan(name: str, args: Sequence[str], spec: EmbeddedSpec, out: list[tuple[st
         if spec.makefile_opts:
             value, used = _option_value(args, i, spec.makefile_opts)
             if value is not None:
-                from .make_args import makefile_shells
-
                 out.extend((f"{name} --eval", text) for text in makefile_shells(value))
                 i += used
                 continue
@@ -446,15 +432,11 @@ def embedded_shell(argv: Sequence[str], assigns: Iterable[tuple[str, str]]) -> l
         if head in ("mvn", "mvnw", "mvnd") and (line := _maven_exec(argv[1:])):
             out.append(("mvn exec:exec", line))
         if head in ("make", "gmake") and any("=" in a for a in argv[1:]):
-            from .make_args import command_line_shells
-
             out.extend(command_line_shells(argv[1:]))  # ``make 'X:=$(shell …)'``, ``make CFLAGS='-O2;…'``
     for name, value in assigns:
         if name in ENV_VARS and value.strip():
             script = value.lstrip("|") if name in ("LESSOPEN", "LESSCLOSE") else value
             out.append((f"{name}=", script))
         elif name in ("MAKEFLAGS", "GNUMAKEFLAGS", "MFLAGS") and value.strip():
-            from .make_args import flags_shells
-
             out.extend(flags_shells(value))  # ``MAKEFLAGS='--eval=…' make``: every make below reads it
     return out

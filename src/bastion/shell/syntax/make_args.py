@@ -22,7 +22,8 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["MAKES", "assignment", "overrides", "command_line_shells", "makefile_shells", "flags_shells", "shell_calls"]
+__all__ = ["MAKES", "assignment", "overrides", "command_line_shells", "makefile_shells", "flags_shells", "shell_calls",
+           "make_recipes"]
 
 #: The make programs whose command line is read here.
 MAKES = frozenset({"make", "gmake"})
@@ -80,8 +81,6 @@ def flags_shells(value: str) -> list[tuple[str, str]]:
 def makefile_shells(text: str) -> list[str]:
     """Shell text in makefile text read whole (``--eval``): recipe lines (tab-indented,
     or after ``;`` on a rule line), each ``$(shell …)``, and ``!=`` values."""
-    from .embedded import make_recipes
-
     out = [_as_shell(t) for t in shell_calls(text)]
     for line in text.split("\n"):
         match = _ASSIGN.match(line)
@@ -91,6 +90,20 @@ def makefile_shells(text: str) -> list[str]:
     if recipes:
         out.append(recipes)
     return [t for t in out if t.strip()]
+
+
+def make_recipes(text: str) -> str:
+    """The recipe lines in makefile text (``--eval``, ``-f -``): tab-indented lines and the part after
+    ``;`` on a rule line, without ``@``/``-``/``+`` and with ``$$`` as ``$``."""
+    recipes = []
+    for line in text.split("\n"):
+        if line.startswith("\t"):
+            recipes.append(line[1:])
+            continue
+        _, colon, tail = line.partition(":")
+        if colon and not tail.startswith(("=", ":=")) and ";" in tail:
+            recipes.append(tail.partition(";")[2])
+    return "\n".join(r.strip().lstrip("@+-").replace("$$", "$") for r in recipes if r.strip())
 
 
 def shell_calls(value: str) -> list[str]:

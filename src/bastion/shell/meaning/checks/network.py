@@ -37,7 +37,7 @@ def check_network(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
         handler(f, args, ctx)
         if not f.known:
             return
-    if any(h.code in ("CAT001", "CAT002", "CAT029") or h.code.startswith("HB") for h in f.hits):
+    if any(h.code in ("CAT001", "CAT002", "CAT029", "CAT041") or h.code.startswith("HB") for h in f.hits):
         return
     if f.hosts and all(loopback(h) for h in f.hosts) and kind != "dns" and ("mutates" not in f.roles or _dev_servers(args)):
         f.at_least(L)
@@ -48,12 +48,94 @@ def check_network(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
 
 #: Network tools whose first operand is a bare host name (``nc HOST PORT``, ``ping HOST``).
 _BARE_HOST_TOOLS = frozenset({"nc", "ncat", "netcat", "nc.openbsd", "nc.traditional", "telnet", "ping", "ping6", "traceroute", "traceroute6", "tracepath", "mtr", "nmap"})
-_LOOPBACK = frozenset({"localhost", "127.0.0.1", "::1", "[::1]", "0.0.0.0", "host.docker.internal"})
+_LOOPBACK = frozenset({"localhost", "::1", "0.0.0.0", "host.docker.internal"})
 
 
 def loopback(host: str) -> bool:
-    """Traffic to the machine itself (a dev server, a local database) leaves nothing."""
-    return host.lower() in _LOOPBACK or host.startswith("127.") or host.endswith(".localhost")
+    """Traffic to the machine itself (a dev server, a local database) leaves nothing:
+    a host as a developer names it (:func:`loopback_kind` ``"name"``)."""
+    return loopback_kind(host) == "name"
+
+
+def loopback_kind(host: str) -> str | None:
+    """Whether ``host`` is the machine itself, judged by what the host is, not how it
+    starts (``127.0.0.1.evil.example`` is a domain).
+
+    ``"name"``: ``localhost``, a name under ``.localhost`` (RFC 6761 keeps it for loopback;
+    curl and browsers answer it without DNS), ``127.x.y.z`` in dotted decimal, ``::1``,
+    ``0.0.0.0`` and ``host.docker.internal``. ``"numeric"``: another spelling of a loopback
+    or unspecified address (``0x7f000001``, ``2130706433``, ``0177.0.0.1``, ``127.1``,
+    ``::ffff:127.0.0.1``): loopback for what a request there may do, but no developer's dev
+    server (nobody types their app's address that way). None: any other host."""
+    h = host.strip().lower()
+    if h[:1] == "[" and h[-1:] == "]":
+        h = h[1:-1]
+    h = h.rstrip(".") if not h.endswith("..") else h
+    if not h:
+        return None
+    if h in _LOOPBACK or h.endswith(".localhost"):
+        return "name"
+    parts = h.split(".")
+    if len(parts) == 4 and all(p.isdigit() and len(p) <= 3 and (p == "0" or p[0] != "0") and int(p) < 256 for p in parts):
+        return "name" if parts[0] == "127" else None
+    if ":" in h:
+        return _ipv6_loopback(h)
+    number = _inet_aton(parts)
+    return "numeric" if number is not None and (number >> 24 == 127 or number == 0) else None
+
+
+def _inet_aton(parts: list[str]) -> int | None:
+    """The address the C resolver reads from 1-4 numbers (hex ``0x``, octal ``0``, decimal;
+    the last fills the remaining bytes), or None."""
+    if not 1 <= len(parts) <= 4:
+        return None
+    values = []
+    for part in parts:
+        try:
+            value = int(part, 16) if part[:2] == "0x" else int(part, 8) if len(part) > 1 and part[0] == "0" else int(part)
+        except ValueError:
+            return None
+        values.append(value)
+    *head, last = values
+    if any(v > 255 for v in head) or last >= 1 << (8 * (4 - len(head))):
+        return None
+    number = 0
+    for i, v in enumerate(head):
+        number |= v << (24 - 8 * i)
+    return number | last
+
+
+def _ipv6_loopback(h: str) -> str | None:
+    import ipaddress  # cold: only an IPv6 host reaches here
+
+    try:
+        address = ipaddress.IPv6Address(h.split("%", 1)[0])
+    except ValueError:
+        return None
+    mapped = address.ipv4_mapped
+    if address.is_loopback or address.is_unspecified or (mapped is not None and (mapped.is_loopback or int(mapped) == 0)):
+        return "numeric"
+    return None
+
+
+#: URL schemes whose requests a dev server on the machine itself answers. Any other
+#: protocol sent there (``gopher://``, ``dict://`` …) reaches a local service in its own
+#: language: the SSRF smuggling that rewrites Redis or memcached state.
+_WEB_SCHEMES = frozenset({"http", "https", "ws", "wss"})
+
+
+def _smuggles(f: Facts, words: list[str], default_scheme: str) -> None:
+    """A non-web protocol sent to the machine itself (CAT041, asked in every mode);
+    ``file://`` always names this machine."""
+    for word in words:
+        scheme, sep, _ = word.partition("://")
+        scheme = scheme.lower() if sep else default_scheme
+        if scheme in _WEB_SCHEMES or not scheme.isalnum():
+            continue
+        host = host_of(word if sep else f"x://{word}")
+        if scheme == "file" or (host and loopback_kind(host)):
+            f.hit("CAT041", f"{f.label} ({scheme}:// to {host or 'this machine'})")
+            return
 
 
 def _host_words(name: str, args: tuple[str, ...]) -> list[str]:
@@ -230,7 +312,7 @@ _CURL_VALUE = frozenset(
     "--form-string -K --config -b --cookie -c --cookie-jar -H --header -u --user -X --request -A --user-agent "
     "-e --referer --cacert --cert --key -E --capath --output-dir -w --write-out -D --dump-header --trace "
     "--trace-ascii --stderr -x --proxy --resolve --connect-to -r --range -m --max-time --retry -C --continue-at "
-    "--url --json --engine --method".split()
+    "--url --json --engine --method --proto-default --proto --proto-redir".split()
 )
 _WGET_VALUE = frozenset(
     "-O --output-document -o --output-file -a --append-output -i --input-file -P --directory-prefix --post-file "
@@ -251,6 +333,7 @@ def _curl(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
     if method in ("POST", "PUT", "PATCH", "DELETE") or parsed.has(*data_opts):
         f.roles.add("mutates")
     _destructive_urls(f, parsed.operands + parsed.values("--url"))
+    _smuggles(f, parsed.operands + parsed.values("--url"), "http" if wget else (parsed.value("--proto-default") or "http").lower())
     if parsed.has("--engine"):
         f.hit("CAT021", f"{f.label} (--engine loads a library)")
     if parsed.has("-K", "--config", "-e", "--execute", "--use-askpass") and (not wget or parsed.has("-e", "--execute", "--use-askpass")):
