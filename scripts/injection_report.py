@@ -10,9 +10,10 @@
   ``bastion eval`` counts it (recall without the ``benign_looking_task`` and
   ``repetitive_token_noise`` records), and on its held-out lines ≡ 3 (mod 4).
 * **Fresh hand-written sets** (``tests/injection_sets/fresh.jsonl``, 40 + 40 texts, and
-  ``fresh2.jsonl``, 30 + 29, each written after the signals and never used in fitting). The
-  first measurement of each was blind; the signals were then widened from its misses, so
-  later figures on it are not.
+  ``fresh2.jsonl``, 30 + 29, and ``fresh3.jsonl``, 25 + 25, each written after the signals and
+  never used in fitting). The first measurement of each was blind; the signals were then
+  widened from the misses of the first two, so later figures on those are not. ``fresh3``
+  has changed nothing: its figure stays blind.
 * **Real files never used in fitting**: Python modules of the virtualenv's packages and of
   the standard library's sub-packages (fitting saw only top-level standard-library modules
   and documentation files), their first 4,000 characters.
@@ -118,7 +119,8 @@ def public_figures(public: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 #: Each fresh set's first, blind measurement (before any signal was changed because of it).
-FRESH_BLIND = {"fresh": {"recall": 0.55, "fp": 0.0}, "fresh2": {"recall": 0.70, "fp": 0.0}}
+FRESH_BLIND = {"fresh": {"recall": 0.55, "fp": 0.0}, "fresh2": {"recall": 0.70, "fp": 0.0},
+               "fresh3": {"recall": 0.56, "fp": 0.04}}
 
 
 def render(held: list[dict[str, Any]], public: dict[str, Any] | None,
@@ -160,8 +162,9 @@ def render(held: list[dict[str, Any]], public: dict[str, Any] | None,
                         f"positives | {_pct(rec['flagged'], rec['n'])} / {_pct(ben_all['flagged'], ben_all['n'])} |")
         figures["public"] = public
     if fresh:
-        lines += ["", "Fresh hand-written sets, never used in fitting (the first figure of each was measured blind, before "
-                  "the signals were widened from its misses; today's figure is not blind):", "",
+        lines += ["", "Fresh hand-written sets, never used in fitting. The first figure of each was measured blind; the "
+                  "signals were then widened from the misses of `fresh` and `fresh2`, so their second figures are not "
+                  "blind; `fresh3` changed nothing:", "",
                   "| set | injections / look-alikes | recall, blind → now | false positives, blind → now | look-alikes "
                   "suspicious now |", "|---|---:|---:|---:|---:|"]
         figures["fresh"] = {}
