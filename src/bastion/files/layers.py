@@ -10,6 +10,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..model import Kind, LayerResult, Tier, ToolCall, Verdict
+from .check import check_access
+from .env_templates import made_from_templates
+from .protected import ProtectionConfig
 
 if TYPE_CHECKING:
     from ..core.context import Context
@@ -17,10 +20,6 @@ if TYPE_CHECKING:
 
 def _verdicts(ctx: Context) -> list[Any]:
     def build() -> list[Any]:
-        from .check import check_access
-        from .env_templates import made_from_templates
-        from .protected import ProtectionConfig
-
         config = ProtectionConfig.from_settings(ctx.policy.section("files") or {}, env=ctx.env)
         found = []
         templated = made_from_templates(ctx) if ctx.call.kind is Kind.SHELL else frozenset()
@@ -60,9 +59,8 @@ def _landing_verdicts(ctx: Context) -> list[Any]:
         if not found:
             return []
         from ..shell.meaning.targets import persistence_level
-        from .check import PathVerdict, _show, check_access
+        from .check import PathVerdict, _show
         from .landing import Unlistable
-        from .protected import ProtectionConfig
 
         config = ProtectionConfig.from_settings(ctx.policy.section("files") or {}, env=ctx.env)
         out: list[Any] = []

@@ -142,15 +142,15 @@ def _runs_code_after_writing(ctx: Context) -> str | None:
     script): what runs may be what was just written (``printf … > Makefile && make``,
     ``cp /tmp/x.sh . && bash x.sh``). None otherwise. A command that runs a file the line
     wrote from literal text was judged by that text (``Analysis.planned_runs``)."""
-    from ..shell.meaning.analyse import analyse
-    from ..shell.syntax.script import Script
-
     written: str | None = None
     parsed = ctx.parsed
     analysis = ctx.analysis
     planned = analysis.planned_runs if analysis is not None else frozenset()
     for cmd in parsed.commands if parsed is not None else ():
         if written and cmd.name not in _FILE_COMMANDS and cmd.text not in planned:
+            from ..shell.meaning.analyse import analyse  # only after a write: most lines write nothing
+            from ..shell.syntax.script import Script
+
             single = analyse(Script((cmd,)), cwd=ctx.call.cwd, home=ctx.home)
             if single.tier is not Tier.READ_ONLY:
                 return written
