@@ -431,8 +431,14 @@ def embedded_shell(argv: Sequence[str], assigns: Iterable[tuple[str, str]]) -> l
             out = [(o, s) for o, s in out if s != "-"]  # ``trap - EXIT`` resets
         if head in ("mvn", "mvnw", "mvnd") and (line := _maven_exec(argv[1:])):
             out.append(("mvn exec:exec", line))
-        if head in ("make", "gmake") and any("=" in a for a in argv[1:]):
-            out.extend(command_line_shells(argv[1:]))  # ``make 'X:=$(shell …)'``, ``make CFLAGS='-O2;…'``
+        if head in ("make", "gmake"):
+            # ``make 'X:=$(shell …)'``, ``make CFLAGS='-O2;…'``; make imports the environment
+            # as recursive variables, so ``CFLAGS='…' make`` is ``make CFLAGS='…'``
+            assigns = list(assigns)
+            words = [f"{n}={v}" for n, v in assigns if n.upper() not in ("MAKEFLAGS", "GNUMAKEFLAGS", "MFLAGS")]
+            words += [a for a in argv[1:] if "=" in a]
+            if words:
+                out.extend(command_line_shells(words))
     for name, value in assigns:
         if name in ENV_VARS and value.strip():
             script = value.lstrip("|") if name in ("LESSOPEN", "LESSCLOSE") else value
