@@ -1,6 +1,7 @@
 """Hidden channels: text a person does not see, decoded, then looked at again.
 
-Each channel yields regions — an HTML comment's body, an element styled out of sight,
+``regions`` yields ``(signal name, region text, byte span)``; ``evidence.find`` decides
+which regions are instructions. Each channel yields regions — an HTML comment's body, an element styled out of sight,
 an alt text or metadata field (also an SVG's ``<desc>`` and ``<metadata>``, never drawn), a base64/hex/ROT13/reversed run decoded, text written in
 tag characters or split by zero-width ones. A region raises its ``hidden.*`` signal only
 when its own signals make it an instruction (``evidence.instructive``): hidden text is
@@ -18,10 +19,13 @@ import functools
 from collections.abc import Iterator
 from typing import Any
 
-__all__ = ["hidden_regions"]
+__all__ = ["regions", "DECODED"]
+
+#: Channels whose content cannot be read in the raw text: what they decode to counts as if
+#: it were written openly (``evidence.find`` adds its signals at the region's place).
+DECODED = frozenset({"hidden.encoded", "hidden.invisible"})
 
 _MAX_REGIONS = 24
-_MIN_REGION = 12
 
 #: Styles that put an element out of sight: not shown, zero-sized, transparent, white,
 #: moved far off-screen or clipped away.
@@ -94,33 +98,7 @@ def _regexes() -> dict[str, Any]:
     }
 
 
-#: Channels whose content cannot be read in the raw text: what they decode to counts as if
-#: it were written openly (its signals join the text's, at the region's place).
-_DECODED = frozenset({"hidden.encoded", "hidden.invisible"})
-
-
-def hidden_regions(buffer: Any) -> Iterator[tuple[str, int, int, bool]]:
-    """``(signal name, start, end, speaks)`` for every hidden region that carries
-    instructions, followed, for decoded regions, by the signals of what they decode to.
-    ``speaks``: the region addresses the AI, breaks out of its context or asks to be kept
-    from the user (``evidence.speaks``) — not merely mentions an action."""
-    from .evidence import fired_names, instructive, speaks
-
-    for name, region, span in _regions(buffer):
-        if len(region.strip()) < _MIN_REGION:
-            continue
-        names = fired_names(region)
-        if name == "hidden.invisible" and span == (0, len(buffer.data)):
-            names -= fired_names(buffer.text)  # only what the zero-width characters kept apart
-        if instructive(names):
-            start, end = buffer.char(span[0]), buffer.char(span[1])
-            yield name, start, end, speaks(names)
-            if name in _DECODED:
-                for inner in sorted(names):
-                    yield inner, start, end, False
-
-
-def _regions(buffer: Any) -> Iterator[tuple[str, str, tuple[int, int]]]:
+def regions(buffer: Any) -> Iterator[tuple[str, str, tuple[int, int]]]:
     data: bytes = buffer.data
     regex = _regexes()
     if b"<!--" in data:
@@ -159,7 +137,7 @@ def _text(value: bytes) -> str:
 
 def _encoded(buffer: Any, regex: dict[str, Any], present: set[str]) -> Iterator[tuple[str, str, tuple[int, int]]]:
     data: bytes = buffer.data
-    from .scanner import _decode_base64
+    from .decoding import decode_base64 as _decode_base64
 
     for match in _limit(regex["base64"].finditer(data) if "base64" in present else iter(())):
         decoded = _decode_base64(match.group(0))
@@ -213,7 +191,7 @@ def _hiding_bytes() -> Any:
 
 
 def _invisible(buffer: Any) -> Iterator[tuple[str, str, tuple[int, int]]]:
-    from .scanner import _is_tag, strip_invisible
+    from .decoding import is_tag as _is_tag, strip_invisible
 
     data: bytes = buffer.data
     text: str = buffer.text

@@ -29,6 +29,8 @@ __all__ = ["Evidence", "find", "fired_names", "instructive", "NEAR"]
 #: Two signals meet when they are this close (characters) in one paragraph.
 NEAR = 500
 _MAX_SPANS = 6
+#: A hidden region shorter than this (stripped) says too little to be an instruction.
+_MIN_REGION = 12
 
 #: Actions that are instructions on their own inside a hidden region (running a project
 #: command is not: "<!-- run `make test` before submitting -->" is a PR template).
@@ -136,6 +138,28 @@ def instructive(names: set[str] | frozenset[str]) -> bool:
     return "action.run" in names and any(n.startswith("pressure.") for n in names)
 
 
+def hidden_regions(buffer: Any) -> list[tuple[str, int, int, bool]]:
+    """``(signal name, start, end, speaks)`` for every hidden region (``channels.regions``)
+    that carries instructions, followed, for decoded regions, by the signals of what they
+    decode to. ``speaks``: the region addresses the AI, breaks out of its context or asks to
+    be kept from the user — not merely mentions an action."""
+    from .channels import DECODED, regions
+
+    out: list[tuple[str, int, int, bool]] = []
+    for name, region, span in regions(buffer):
+        if len(region.strip()) < _MIN_REGION:
+            continue
+        names = fired_names(region)
+        if name == "hidden.invisible" and span == (0, len(buffer.data)):
+            names -= fired_names(buffer.text)  # only what the zero-width characters kept apart
+        if instructive(names):
+            start, end = buffer.char(span[0]), buffer.char(span[1])
+            out.append((name, start, end, speaks(names)))
+            if name in DECODED:
+                out.extend((inner, start, end, False) for inner in sorted(names))
+    return out
+
+
 def find(buffer: Any) -> Evidence:
     """Signals in ``buffer`` (a ``scanner._Text``), with character spans and meetings.
 
@@ -146,9 +170,7 @@ def find(buffer: Any) -> Evidence:
     table = compiled()
     evidence = Evidence()
     hits = table.hits(buffer.data, buffer.ascii)
-    from .channels import hidden_regions
-
-    hidden = list(hidden_regions(buffer))
+    hidden = hidden_regions(buffer)
     names = {table.entries[i][0] for i in hits} | {name for name, _, _, _ in hidden}
     active = {BY_NAME[n].group for n in names if BY_NAME[n].group in ACTIVE_GROUPS and n not in _NOT_MEETING}
     actions = {n for n in names if BY_NAME[n].group == "action" and n != "action.run"}

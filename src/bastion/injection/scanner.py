@@ -50,8 +50,6 @@ hidden channels count.
 
 from __future__ import annotations
 
-import base64
-import binascii
 import functools
 import operator
 import re
@@ -60,6 +58,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..model import Severity
+from .decoding import (
+    MARKS as _MARKS,
+    SOFT_HYPHEN as _SOFT_HYPHEN,
+    ZERO_WIDTH as _ZERO_WIDTH,
+    decode_base64 as _decode_base64,
+    is_tag as _is_tag,
+    strip_invisible,
+)
 
 __all__ = ["InjectionFinding", "ScanResult", "scan", "is_injection", "level_of", "score", "strip_invisible", "THRESHOLD",
            "PERSISTENT", "WEIGHTS"]
@@ -329,7 +335,7 @@ def _assess(text: str, findings: list[InjectionFinding], origin: str) -> ScanRes
             findings.append(InjectionFinding(signal.kind, Severity.LOW, start, end, signal.why, name))
     findings.sort(key=lambda f: (f.start, f.end))
     names = sorted(evidence.spans)
-    values = features(text, names, evidence.near, findings)
+    values = features(text, names, evidence.near, findings, score, THRESHOLD)
     if evidence.hidden_speaks:  # by rule: text hidden from people that speaks to the AI
         values["rule:hidden_instructions"] = 1.0
         return ScanResult(findings, level="injection", probability=max(probability(values), 0.99), signals=tuple(names),
@@ -511,26 +517,8 @@ def _hidden_findings(
     return extra
 
 
-_ZERO_WIDTH = frozenset("\u200b\u200c\u200d\u2060\u2061\u2062\u2063\u2064\ufeff\u180e")
-#: Invisible marks with ordinary uses (direction marks in bidi text, variation selectors
-#: after emoji, the grapheme joiner in Hebrew, Khmer's inherent vowels): flagged only
-#: where they split a Latin word, always removed to look again.
-_MARKS = frozenset(["\u200e", "\u200f", "\u061c", "\u034f", "\u17b4", "\u17b5", *map(chr, range(0xFE00, 0xFE10)),
-                    *map(chr, range(0xE0100, 0xE01F0))])
 _BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
-_SOFT_HYPHEN = "\u00ad"
 _TAG_FLAG_BASE = "\U0001f3f4"  # 🏴 + tag characters spells a regional flag (legitimate)
-
-
-def strip_invisible(text: str) -> str:
-    """``text`` without zero-width characters, invisible marks, soft hyphens and tag
-    characters: the words a person reads, as one string."""
-    return "".join(ch for ch in text if ch not in _ZERO_WIDTH and ch not in _MARKS and ch != _SOFT_HYPHEN
-                   and not _is_tag(ch))
-
-
-def _is_tag(char: str) -> bool:
-    return 0xE0000 <= ord(char) <= 0xE007F
 
 
 def _invisible_characters(
@@ -604,26 +592,6 @@ def _base64_findings(compiled: _Compiled, buffer: _Text, source: str, depth: int
             message = f"base64 that decodes to instructions: {_quote(decoded)}"
             extra.append(buffer.finding("hidden_content", Severity.HIGH, match.span(), message))
     return extra
-
-
-def _decode_base64(blob: bytes) -> str | None:
-    """The text a base64 (or base64url) blob encodes, or None if it is not readable text."""
-    body = blob.rstrip(b"=")
-    if len(body) % 4 == 1:
-        return None
-    url_safe = b"-" in body or b"_" in body
-    if url_safe and (b"+" in body or b"/" in body):
-        return None
-    padded = body + b"=" * (-len(body) % 4)
-    try:
-        raw = base64.b64decode(padded, altchars=b"-_" if url_safe else None, validate=True)
-        decoded = raw.decode("utf-8")
-    except (binascii.Error, ValueError, UnicodeDecodeError):
-        return None
-    printable = sum(1 for ch in decoded if ch.isprintable() or ch in "\n\t\r")
-    if " " not in decoded or printable < 0.95 * len(decoded):
-        return None
-    return decoded
 
 
 @functools.lru_cache(maxsize=1)

@@ -90,8 +90,10 @@ def weights() -> dict[str, Any]:
         return json.load(handle)
 
 
-def features(text: str, names: Iterable[str], near: Iterable[str], old_findings: Iterable[Any]) -> dict[str, float]:
-    """The model's inputs from fired signal names, meetings and the indicator findings.
+def features(text: str, names: Iterable[str], near: Iterable[str], old_findings: Iterable[Any],
+             table_score: Any, threshold: int) -> dict[str, float]:
+    """The model's inputs from fired signal names, meetings and the indicator findings
+    (``table_score`` and ``threshold``: the tables' own rule, ``scanner.score``).
 
     An indicator finding of something said (an order, a role, a request for the prompt)
     that starts inside quotation marks on its line is *quoted*, not said ("a page that says \"ignore previous instructions\"", a test's attack string):
@@ -99,7 +101,6 @@ def features(text: str, names: Iterable[str], near: Iterable[str], old_findings:
     value is not a quotation, nor are words put in the mouth of a forged speaker earlier on
     the line (``System chain of thought result: "Ignore all …"``).
     """
-    from .scanner import THRESHOLD, score
     from .signals import BY_NAME
 
     out: dict[str, float] = {}
@@ -117,9 +118,9 @@ def features(text: str, names: Iterable[str], near: Iterable[str], old_findings:
         said.append(finding)
         key = f"old:{finding.kind}"
         out[key] = max(out.get(key, 0.0), min(1.0, finding.weight / 4))
-    if score(said) >= THRESHOLD:
+    if table_score(said) >= threshold:
         out["old:reach"] = 1.0
-    elif len(said) < len(every) and score(every) >= THRESHOLD:
+    elif len(said) < len(every) and table_score(every) >= threshold:
         out["quoted:reach"] = 1.0
     return out
 
