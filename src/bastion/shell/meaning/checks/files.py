@@ -105,10 +105,19 @@ def check_rm(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
         _delete_target(f, access, recursive, ctx)
 
 
+def _glob_empties(path: str, reason: str, ctx: Ctx) -> bool:
+    """A non-recursive ``DIR/*`` delete removes the files directly in DIR: catastrophic
+    for the root, a system folder and the home itself (``rm -f ~/*``), not for a folder
+    that only holds the home further down (``rm -f /tmp/*`` with a home below /tmp)."""
+    if reason in ("root directory", "system directory"):
+        return True
+    return reason == "home directory" and strip_glob(path).rstrip("/") == ctx.home.rstrip("/")
+
+
 def _delete_target(f: Facts, access: PathAccess, recursive: bool, ctx: Ctx) -> None:
     path = access.resolved
     reason = critical_reason(path, ctx.home, ctx.roots)
-    if reason and (recursive or (access.path.rstrip("/").endswith("*") and reason in ("root directory", "system directory", "home directory"))):
+    if reason and (recursive or (access.path.rstrip("/").endswith("*") and _glob_empties(path, reason, ctx))):
         f.at_least(H)
         f.hit("HB001", f"{f.label} → {path} ({reason})")
         return
