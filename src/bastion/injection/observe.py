@@ -69,10 +69,10 @@ def observe_tool_result(
     env = env if env is not None else os.environ
     text = result_text if isinstance(result_text, str) else str(result_text or "")
     provenance = provenance_of(call)
-    findings = scan(text, provenance)
     if not call.session_id:
-        return _reconsidered(call, text, findings, env)
+        return _reconsidered(call, text, scan(text, provenance), env)
     analysis = _analysis(call, env, facts) if call.kind is Kind.SHELL else None
+    findings = _scan_in_session(call, text, provenance, analysis, env)
     paths = _paths_read(call, analysis)
     if call.kind in (Kind.SEARCH, Kind.SHELL):
         paths += _paths_in_output(text)
@@ -88,6 +88,31 @@ def observe_tool_result(
     elif from_network(call, analysis):
         record_untrusted(call.session_id, provenance, env)
     return _reconsidered(call, text, findings, env)
+
+
+def _scan_in_session(call: ToolCall, text: str, provenance: str, analysis: Any, env: Mapping[str, str]) -> Any:
+    """The scan of a session's tool result. A view of an agent instruction file is judged
+    as one (lenient); once the file changed during the session, what the session had not
+    seen in it is judged strictly too, the findings saying the file changed; an edit of
+    one by the agent marks it changed (``instruction_files``). Only calls that name such a
+    file touch that state."""
+    from .instruction_files import mark_changed, new_text, observe, record_edit, views_of, written_by
+    from .weigh import LEVELS
+
+    view = views_of(call, analysis)
+    if view is None:
+        edited = written_by(call, analysis)
+        if edited:
+            record_edit(call.session_id, edited, provenance if call.kind is Kind.SHELL else call.tool, env)
+        return scan(text, provenance)
+    changed = observe(call.session_id, view, text, env)
+    trusted = scan(text, provenance, origin="instructions")
+    if changed is None:
+        return trusted
+    strict = scan(new_text(text, changed), provenance, origin="strict")
+    if LEVELS.index(trusted.level) > LEVELS.index(strict.level):  # hidden content among the old lines
+        return trusted
+    return mark_changed(strict, view.path, changed.why)
 
 
 def _reconsidered(call: ToolCall, text: str, findings: Any, env: Mapping[str, str]) -> Any:

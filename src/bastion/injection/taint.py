@@ -32,7 +32,8 @@ The effects (chosen where the issue is silent; :func:`effect_of`):
   scripts run project code, which the agent may just have written; a command bastion
   cannot analyse counts too (fail closed);
 * ``plant`` — a file tool writing a file that runs later (a git hook, CI workflow,
-  startup file, ``setup.py``: the path table's runs-later rows);
+  startup file, ``setup.py``: the path table's runs-later rows), or an agent
+  instruction file (``AGENTS.md``, ``CLAUDE.md``…), which later sessions obey;
 * ``mcp`` — an MCP tool call: its arguments go to another server, which may send,
   post, pay or invite on the session's behalf.
 
@@ -469,12 +470,19 @@ def effect_of(call: ToolCall, ctx: Context) -> tuple[str, str] | None:
 
 
 def _planted(ctx: Context) -> tuple[str, str] | None:
-    """A file tool's write to a file that runs later (the path table's runs-later rows)."""
+    """A file tool's write to a file that runs later (the path table's runs-later rows), or
+    to an agent instruction file, which later sessions obey (``instruction_files``)."""
     from ..paths.match import persistence_level, planted_only
+    from .instruction_files import is_instruction_file
 
     for use in ctx.path_uses:
-        if use.op == "write" and (persistence_level(use.path, ctx.home) or planted_only(use.path, ctx.home)):
+        if use.op != "write":
+            continue
+        if persistence_level(use.path, ctx.home) or planted_only(use.path, ctx.home):
             return "plant", f"writes {_display(use.path, cwd=ctx.call.cwd, home=ctx.home)}, which runs later on its own"
+        if is_instruction_file(use.path):
+            return "plant", (f"writes {_display(use.path, cwd=ctx.call.cwd, home=ctx.home)}, an agent instruction file "
+                             "that later sessions obey")
     return None
 
 
