@@ -156,7 +156,7 @@ def observe(session_id: str, view: View, text: str, env: Mapping[str, str]) -> C
         entry = _entry(data, view.path)
         if entry is None:
             return data
-        views = entry.get("views") if isinstance(entry.get("views"), dict) else {}
+        views: dict[str, Any] = entry["views"] if isinstance(entry.get("views"), dict) else {}
         known = [h for h in entry.get("lines") or () if isinstance(h, str)]
         seen = views.get(view.view)
         if isinstance(seen, str) and seen != digest and not entry.get("changed"):
