@@ -77,7 +77,12 @@ def passing_lock(path: Path) -> Iterator[None]:
     made = [folder for folder in (lock.parent, *lock.parent.parents) if not folder.exists()]
     lock.parent.mkdir(parents=True, exist_ok=True)
     while True:
-        fd = os.open(str(lock), os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o600)
+        try:
+            fd = os.open(str(lock), os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o600)
+        except FileNotFoundError:  # the holder before us removed the folder it had made
+            made += [folder for folder in (lock.parent, *lock.parent.parents) if not folder.exists() and folder not in made]
+            lock.parent.mkdir(parents=True, exist_ok=True)
+            continue
         fcntl.flock(fd, fcntl.LOCK_EX)
         held = os.fstat(fd)
         try:
@@ -92,7 +97,7 @@ def passing_lock(path: Path) -> Iterator[None]:
         with contextlib.suppress(OSError):
             lock.unlink()
         os.close(fd)
-        for folder in made:  # deepest first; only while empty
+        for folder in sorted(made, key=lambda f: len(f.parts), reverse=True):  # deepest first; only while empty
             with contextlib.suppress(OSError):
                 folder.rmdir()
 
