@@ -31,7 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import product
 
-from ..syntax.make_args import assignment
+from ..syntax.make_args import assignment, closing_bracket
 from .facts import Ctx, Facts
 from .tasks_files import Runs, absolute, cd_line, read_cached
 
@@ -343,7 +343,7 @@ class _Make:
                 i += 2
                 continue
             if nxt in "({":
-                close = _matching(text, i + 1)
+                close = closing_bracket(text, i + 1)
                 if close < 0:
                     out.append(text[i:])
                     break
@@ -464,21 +464,6 @@ class _Make:
                     self.vars[name] = held
 
 
-def _matching(text: str, at: int) -> int:
-    """Index of the bracket closing the one at ``at`` (make counts only its own kind)."""
-    opening = text[at]
-    closing = ")" if opening == "(" else "}"
-    depth = 0
-    for k in range(at, len(text)):
-        if text[k] == opening:
-            depth += 1
-        elif text[k] == closing:
-            depth -= 1
-            if depth == 0:
-                return k
-    return -1
-
-
 def _split_args(args: str) -> list[str]:
     """Comma-separated function arguments, commas inside ``$(…)`` kept."""
     parts: list[str] = []
@@ -517,7 +502,7 @@ def _cond_args(rest: str) -> tuple[str, str] | None:
 def _shell_calls(value: str) -> list[str]:
     out = []
     for match in re.finditer(r"\$[({]shell\s", value):
-        close = _matching(value, match.start() + 1)
+        close = closing_bracket(value, match.start() + 1)
         if close > 0:
             out.append(value[match.end():close])
     return out

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["MAKES", "assignment", "overrides", "command_line_shells", "makefile_shells", "flags_shells", "shell_calls",
+__all__ = ["MAKES", "assignment", "closing_bracket", "overrides", "command_line_shells", "makefile_shells", "flags_shells", "shell_calls",
            "make_recipes"]
 
 #: The make programs whose command line is read here.
@@ -110,7 +110,7 @@ def shell_calls(value: str) -> list[str]:
     """The texts of ``$(shell TEXT)`` and ``${shell TEXT}`` in ``value`` (outermost)."""
     out = []
     for match in re.finditer(r"\$[({]shell\s", value):
-        close = _matching(value, match.start() + 1)
+        close = closing_bracket(value, match.start() + 1)
         out.append(_as_shell(value[match.end():close if close > 0 else len(value)]))
     return out
 
@@ -151,7 +151,7 @@ def _without_calls(value: str) -> str:
                 i += 2
                 continue
             if nxt in "({":
-                close = _matching(value, i + 1)
+                close = closing_bracket(value, i + 1)
                 i = close + 1 if close > 0 else n
                 out.append(" ")
                 continue
@@ -167,7 +167,7 @@ def _as_shell(text: str) -> str:
     return text.replace("$$", "$")
 
 
-def _matching(text: str, at: int) -> int:
+def closing_bracket(text: str, at: int) -> int:
     """Index of the bracket closing the one at ``at`` (make counts only its own kind)."""
     opening = text[at]
     closing = ")" if opening == "(" else "}"
