@@ -58,9 +58,9 @@ def copies(argv: tuple[str, ...]) -> list[tuple[str, str]]:
             symbolic |= "s" in letters and argv[0].rsplit("/", 1)[-1] == "ln"
             relative |= "r" in letters and argv[0].rsplit("/", 1)[-1] == "ln"
             if letters[-1:] in ("t", "S", "m", "o", "g"):
-                value = next(words, None)
+                given = next(words, None)
                 if letters[-1] == "t":
-                    into = value
+                    into = given
         else:
             ops.append(word)
     if into is not None:

@@ -84,8 +84,8 @@ from itertools import count, repeat
 from typing import Any
 
 from ...model import Finding, Severity
-from .embedded import ENV_VARS as EMBEDDED_ENV_VARS, embedded_shell
 from .carried import COPIERS, copies, module_files, script_file, startup_files
+from .embedded import ENV_VARS as EMBEDDED_ENV_VARS, embedded_shell
 from .env import is_dangerous_env, is_safe_env
 from .fastinit import fast_factory
 from .gnu import gnu_name
@@ -103,7 +103,16 @@ from .unwrap import (
     wrapper_options,
 )
 from .values import ARGS, EMPTY as _NO_VALUES, UNSET, Scope, Soft, Value, Values, after_merge, positional
-from .words import CALL_CWD, FOLDER_TILDES, Word, decode_word, folder_text, literal_dollar, unescape_heredoc, unescape_unquoted
+from .words import (
+    CALL_CWD,
+    FOLDER_TILDES,
+    Word,
+    decode_word,
+    folder_text,
+    literal_dollar,
+    unescape_heredoc,
+    unescape_unquoted,
+)
 
 __all__ = ["parse", "UNKNOWN_CWD", "MAX_BYTES", "MAX_COMMANDS", "MAX_DEPTH", "MAX_NESTING", "MAX_WORK"]
 
