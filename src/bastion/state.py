@@ -74,15 +74,14 @@ def passing_lock(path: Path) -> Iterator[None]:
     before letting go; a waiter that then gets the removed file's lock sees that the name
     no longer leads to it and takes a fresh one, so two holders never overlap."""
     lock = Path(str(path) + ".lock")
-    made = [folder for folder in (lock.parent, *lock.parent.parents) if not folder.exists()]
-    lock.parent.mkdir(parents=True, exist_ok=True)
+    made: list[Path] = []
     while True:
+        made += [folder for folder in (lock.parent, *lock.parent.parents) if not folder.exists() and folder not in made]
         try:
-            fd = os.open(str(lock), os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o600)
-        except FileNotFoundError:  # the holder before us removed the folder it had made
-            made += [folder for folder in (lock.parent, *lock.parent.parents) if not folder.exists() and folder not in made]
             lock.parent.mkdir(parents=True, exist_ok=True)
-            continue
+            fd = os.open(str(lock), os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o600)
+        except (FileNotFoundError, FileExistsError):
+            continue  # a holder that finished removed the folder it had made while we made it: again
         fcntl.flock(fd, fcntl.LOCK_EX)
         held = os.fstat(fd)
         try:
