@@ -38,6 +38,11 @@ def hard(command: str) -> set[str]:
         (". -name *.pyc -delete", False),
         (". ( -name *.pyc -o -name __pycache__ ) -delete", False),
         (". -maxdepth 1 -delete", False),
+        (". -mindepth 1 -maxdepth 1 -exec rm -rf {} +", True),  # each top entry with all below it
+        (". -maxdepth 0 -exec rm -r {} ;", True),
+        (". -maxdepth 1 -execdir rm --recursive --force {} +", True),
+        (". -maxdepth 1 -exec rm -f {} +", False),  # files only: folders stay
+        (". -maxdepth 1 -name *.log -exec rm -rf {} +", False),
         (". -mindepth 2 -delete", False),  # keeps the top level
         (". -type d -empty -delete", False),
         (". -type d -delete", False),  # only empty folders go

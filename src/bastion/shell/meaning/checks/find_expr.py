@@ -45,6 +45,9 @@ class _Reader:
         self.tokens = list(tokens)
         self.pos = 0
         self.confirmed = confirmed
+        #: ``-exec rm -r {}``: each match goes with everything below it, so a depth limit
+        #: (``-maxdepth 1``, even 0) still empties the start points.
+        self.tree_deleter = _recursive_exec(self.tokens)
 
     def peek(self) -> str | None:
         return self.tokens[self.pos] if self.pos < len(self.tokens) else None
@@ -107,12 +110,28 @@ class _Reader:
             return self.take().strip("*") == "", False, False
         if tok == "-mindepth":  # 1 only leaves out the start point; 2 keeps the top level
             return self.take() in ("0", "1"), False, False
+        if tok == "-maxdepth":
+            self.take()
+            return self.tree_deleter, False, False
         if tok == "-fprintf":  # FILE FORMAT
             self.take()
             self.take()
         elif tok in _FIND_VALUE:
             self.take()
         return tok in _ALWAYS, False, False
+
+
+def _recursive_exec(tokens: Sequence[str]) -> bool:
+    """An ``-exec``/``-execdir`` runs a deleter with ``-r``/``-R``/``--recursive``."""
+    for k, tok in enumerate(tokens):
+        if tok in _EXEC and tok not in _CONFIRM:
+            words = list(tokens[k + 1:])
+            end = next((i for i, w in enumerate(words) if w in (";", "\\;", "+")), len(words))
+            words = words[:end]
+            if _deleter(words) and any(w == "--recursive" or (w.startswith("-") and not w.startswith("--")
+                                                              and ("r" in w or "R" in w)) for w in words[1:]):
+                return True
+    return False
 
 
 def _deleter(words: Sequence[str]) -> bool:
