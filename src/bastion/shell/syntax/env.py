@@ -274,11 +274,37 @@ CODE_LOADING_ENV: dict[str, str] = {
 }
 
 
+#: Compiler and linker flags that load or run a file: a plugin, a specs file, another
+#: linker or wrapper program (in ``CFLAGS`` and the other :data:`COMPILER_FLAG_VARS`).
+_COMPILER_LOADS = ("-fplugin=", "-specs=", "--specs=", "-fuse-ld=", "-B", "-wrapper")
+
+
+def _compiler_loads(value: str) -> list[str]:
+    """Files a compiler flag value loads: ``-fplugin=/tmp/p.so``, ``-Wl,-plugin=/tmp/p.so``
+    (``-Wl,``/``-Wp,``/``-Xlinker`` pass it on), ``-specs=x``, ``-B dir``, ``-wrapper prog``."""
+    words = value.split()
+    out: list[str] = []
+    for k, word in enumerate(words):
+        parts = word.split(",")[1:] if word.startswith(("-Wl,", "-Wp,", "-Wa,")) else [word]
+        for part in parts:
+            part = part.replace("-plugin=", "-fplugin=", 1) if part.startswith("-plugin=") else part
+            for prefix in _COMPILER_LOADS:
+                if part.startswith(prefix):
+                    item = part[len(prefix):] or (words[k + 1] if k + 1 < len(words) else "")
+                    if item:
+                        out.append(item.split(",")[0])
+    return out
+
+
 def loaded_code(assignments: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
     """``(variable, item)`` for each file or folder a code-loading assignment names
-    (``NODE_OPTIONS=--require=/tmp/x.js`` names ``/tmp/x.js``)."""
+    (``NODE_OPTIONS=--require=/tmp/x.js`` names ``/tmp/x.js``; ``CFLAGS=-fplugin=/tmp/p.so``
+    names ``/tmp/p.so``)."""
     out: list[tuple[str, str]] = []
     for name, value in assignments:
+        if name in COMPILER_FLAG_VARS:
+            out.extend((name, item) for item in _compiler_loads(value))
+            continue
         seps = CODE_LOADING_ENV.get(name)
         if seps is None or not value:
             continue
