@@ -31,6 +31,7 @@ NOT_ON_THE_COLD_PATH = (
     "bastion.shell.syntax.validators.sh014_malformed", "bastion.shell.syntax.validators.sh025_lookalike_words",
     "prompt_toolkit", "yaml", "mcp", "anyio", "argparse", "hashlib", "threading", "subprocess", "asyncio",
     "inspect", "ast", "dis", "tokenize",
+    "shutil", "bz2", "lzma",  # argparse's help formatter measures the terminal with shutil; bastion's does not
 )
 
 #: Runs a verb, then reports every module the process imported (at exit, so nothing the

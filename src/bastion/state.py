@@ -106,9 +106,7 @@ def write_atomic(path: Path, text: str, mode: int = 0o600) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     if path.exists():
         mode = path.stat().st_mode & 0o777
-    import tempfile  # only when writing: it pulls in shutil, random, bz2 and lzma
-
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=str(path.parent))
+    fd, tmp = _temp_file(str(path.parent), path.name)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(text)
@@ -120,6 +118,26 @@ def write_atomic(path: Path, text: str, mode: int = 0o600) -> None:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+
+
+#: The letters of a temporary name: ``tempfile``'s own.
+_TEMP_LETTERS = "abcdefghijklmnopqrstuvwxyz0123456789_"
+
+
+def _temp_file(folder: str, name: str) -> tuple[int, str]:
+    """``tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder)`` (a new file
+    only this process opened, mode 0600) without ``tempfile``: it imports ``shutil``,
+    ``random``, ``bz2`` and ``lzma``, a cost on every decision that updates a session's
+    denial count in a fresh process."""
+    flags = os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    for _ in range(10000):  # tempfile.TMP_MAX
+        letters = "".join(_TEMP_LETTERS[byte % len(_TEMP_LETTERS)] for byte in os.urandom(8))
+        tmp = os.path.abspath(os.path.join(folder, f".{name}.{letters}.tmp"))
+        try:
+            return os.open(tmp, flags, 0o600), tmp
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"no unused temporary name in {folder}")
 
 
 #: ``write_atomic``'s temporary names: ``.<file>.<8 random chars>.tmp``.

@@ -45,13 +45,50 @@ def build_parser(verb: str | None = None) -> Any:
     """The parser of every verb; given a known ``verb``, only its own module's parsers:
     building all of them (argparse, and the imports some verbs' options need) costs
     more than ``bastion check``'s decision. Help and unknown verbs get the full parser."""
-    import argparse
-
-    parser = argparse.ArgumentParser(prog="bastion", description="Allow, ask or deny AI agents' tool calls.")
+    parser = _parser_class()(prog="bastion", description="Allow, ask or deny AI agents' tool calls.")
     sub = parser.add_subparsers(dest="verb", metavar="COMMAND")
     for add, _verbs in _adders(verb):
         add(sub)
     return parser
+
+
+def _terminal_width() -> int:
+    """The columns ``shutil.get_terminal_size`` would report (``COLUMNS``, else the
+    terminal's, else 80), without importing ``shutil`` and the archive modules it loads."""
+    import os
+
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns if columns > 0 else 80
+
+
+def _parser_class() -> Any:
+    """``argparse.ArgumentParser`` whose parsers (sub-parsers too) format help at the
+    terminal's width, measured by :func:`_terminal_width`: argparse builds a formatter
+    for every option it adds, and its own measures the width with ``shutil`` (which
+    loads ``bz2``, ``lzma`` and ``fnmatch``), a cost on every ``bastion check``."""
+    import argparse
+
+    class Formatter(argparse.HelpFormatter):
+        def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
+                     width: int | None = None) -> None:
+            super().__init__(prog, indent_increment, max_help_position,
+                             _terminal_width() - 2 if width is None else width)
+
+    class Parser(argparse.ArgumentParser):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            if kwargs.get("formatter_class", argparse.HelpFormatter) is argparse.HelpFormatter:
+                kwargs["formatter_class"] = Formatter
+            super().__init__(*args, **kwargs)
+
+    return Parser
 
 
 def run(argv: Sequence[str]) -> int:
