@@ -87,3 +87,46 @@ def test_the_cache_file_round_trips_and_a_broken_one_is_ignored(tmp_path, monkey
     assert precompiled._load() == {}
     path.write_bytes(b"\x00garbage")
     assert precompiled._load() == {}
+
+
+NAMED = '''
+from __future__ import annotations
+from typing import NamedTuple
+
+class Hit(NamedTuple):
+    """A named tuple with string annotations."""
+    name: str
+    tags: tuple[str, ...] = ()
+    size: int | None = None
+'''
+
+
+def _named(name: str) -> types.ModuleType:
+    module = types.ModuleType(name)
+    sys.modules[name] = module
+    try:
+        exec(compile(NAMED, name, "exec", dont_inherit=True), module.__dict__)  # noqa: S102 - the class under test
+    finally:
+        del sys.modules[name]
+    return module
+
+
+def _named_behaviour(module: types.ModuleType) -> list[object]:
+    hit = module.Hit("a", ("t",))
+    return [repr(hit), hit == ("a", ("t",), None), hit._fields, hit._field_defaults, hit._replace(size=3),
+            repr(module.Hit.__annotations__), module.Hit.__new__.__doc__, module.Hit.__doc__,
+            module.Hit.__new__.__defaults__]
+
+
+def test_bastion_named_tuples_behave_as_typing_makes_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    precompiled.install_named_tuples()
+    monkeypatch.setattr(precompiled, "_CACHE", {})
+    other = _named("not_bastion_module")
+    assert precompiled._CACHE == {}, "other classes never touch the cache"
+    cached = _named("bastion._test_named")
+    assert any(key.startswith("eval\0lambda _cls, name, tags, size") for key in precompiled._CACHE)
+    assert "eval\0tuple[str, ...]" in precompiled._CACHE  # an annotation's ForwardRef
+    before = dict(precompiled._CACHE)
+    again = _named("bastion._test_named")
+    assert precompiled._CACHE == before
+    assert _named_behaviour(cached) == _named_behaviour(again) == _named_behaviour(other)

@@ -75,10 +75,13 @@ def _save() -> None:
             pass
 
 
-def _code(text: str) -> Any:
+def _code(text: str, mode: str = "exec") -> Any:
+    """The code ``compile(text, "<string>", mode)`` makes (for ``eval``, with no inherited
+    ``__future__`` flags, as neither ``collections`` nor ``typing`` has any)."""
     global _ADDED
     cache = _CACHE if _CACHE is not None else _load()
-    code = cache.get(text)
+    key = text if mode == "exec" else f"{mode}\0{text}"
+    code = cache.get(key)
     if code is None:
         if not _ADDED:
             import atexit
@@ -86,9 +89,55 @@ def _code(text: str) -> Any:
             atexit.register(_save)
             if len(cache) >= _MAX_ENTRIES:
                 cache.clear()
-        code = cache[text] = compile(text, "<string>", "exec")
+        code = cache[key] = (compile(text, "<string>", mode) if mode == "exec"
+                             else compile(text, "<string>", mode, dont_inherit=True))
         _ADDED = True
     return code
+
+
+def _for_bastion(depth: int) -> bool:
+    """Whether a frame within ``depth`` levels above the caller's caller runs bastion's
+    code (a class body of one of its modules)."""
+    frame = sys._getframe(2)
+    for _ in range(depth):
+        if frame is None:
+            return False
+        module = frame.f_globals.get("__name__", "")
+        if module == "bastion" or module.startswith("bastion."):
+            return True
+        frame = frame.f_back
+    return False
+
+
+def install_named_tuples() -> None:
+    """Give bastion's ``NamedTuple`` classes cached code. Python 3.11 compiles two kinds
+    of text for each: ``collections.namedtuple`` evaluates its ``__new__`` (a lambda over
+    the fields) and ``typing`` compiles every string annotation (``from __future__ import
+    annotations``) into a ``ForwardRef``: some seventy compiles in a fresh decision. The
+    two modules call the builtins ``eval`` and ``compile`` by name, so a module-level name
+    in each answers first: the cached code for the same text when bastion's class body is
+    on the stack, the builtin unchanged for everyone else."""
+    import builtins
+
+    if sys.version_info[:2] != (3, 11):
+        return
+    collections = sys.modules.get("collections")
+    typing = sys.modules.get("typing")
+    if collections is not None and "eval" not in vars(collections):
+        def eval(source: Any, globals: Any = None, locals: Any = None) -> Any:  # noqa: A001,A002
+            if isinstance(source, str) and _for_bastion(5):
+                source = _code(source, "eval")
+            return builtins.eval(source, globals, locals)  # noqa: S307 - the code namedtuple itself evaluates
+
+        collections.eval = eval  # type: ignore[attr-defined]
+    if typing is not None and "compile" not in vars(typing):
+        def compile(source: Any, filename: Any, mode: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: A001
+            if (not args and not kwargs and filename == "<string>" and mode == "eval" and isinstance(source, str)
+                    and _for_bastion(8)):
+                return _code(source, "eval")
+            return builtins.compile(source, filename, mode, *args, **kwargs)
+
+        typing.compile = compile  # type: ignore[attr-defined]
 
 
 class _InspectOnUse(type(sys)):  # type: ignore[misc]  # a module object: ``types`` is not needed for it
@@ -166,4 +215,5 @@ if TYPE_CHECKING:
 else:  # the first of bastion's modules to import these loads dataclasses (without inspect) and installs the cache
     _dataclasses = _import_dataclasses()
     install()
+    install_named_tuples()
     dataclass, field, replace = _dataclasses.dataclass, _dataclasses.field, _dataclasses.replace
