@@ -174,7 +174,6 @@ def _run(commands: Sequence[SimpleCommand], raw: str, complex_: bool, ctx: Ctx, 
             _fed_inputs(facts, raw, ctx, depth, hits)
         _socket_shells(facts, hits)
         _substitutions(facts, hits)
-        _download_then_exec(facts, ctx, hits)
         _exfiltration(facts, hits)
     if complex_ and raw:
         _fork_bombs(raw, commands, hits)
@@ -206,6 +205,8 @@ def _run(commands: Sequence[SimpleCommand], raw: str, complex_: bool, ctx: Ctx, 
         if not quiet:
             _payloads(facts, ctx, depth, hits)
             _find_exec_inputs(facts, ctx, hits)
+    if not quiet:  # after the nested texts: a program that runs a file the line downloaded
+        _download_then_exec(facts, ctx, hits)
     return facts
 
 

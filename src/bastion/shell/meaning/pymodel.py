@@ -474,6 +474,10 @@ def _word(v: object) -> str | None:
     return None if t is None else shell_word(t)
 
 
+#: Taint of text read from a file, followed by the file's path.
+_FROM_FILE = "path:"
+
+
 def _taint(*values: object) -> frozenset[str]:
     out: set[str] = set()
     for v in values:
@@ -1493,6 +1497,8 @@ class _Interp:
             if attr in ("read", "readline", "readlines", "__iter__"):
                 path = _text(obj.path)
                 taint = {"net"} if path is not None and path in self.s.net_files else set()
+                if path is not None:
+                    taint.add(_FROM_FILE + path)  # evaluated, it is that file run (``evaluate``)
                 return Unknown(frozenset(taint | {"file"}))
             return UNKNOWN
         if isinstance(obj, Sock):
@@ -1918,6 +1924,9 @@ class _Interp:
         text = _text(src)
         if text is None or isinstance(src, int):
             self.check_tainted(src)
+            for mark in sorted(_taint(src)):
+                if mark.startswith(_FROM_FILE):  # ``exec(open(p).read())`` runs the file p
+                    self.line(f"python3 {shell_word(mark[len(_FROM_FILE):])}")
             self.opaque("evaluates code the model cannot read")
             return UNKNOWN
         if self.depth >= MAX_DEPTH:
