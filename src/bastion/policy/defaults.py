@@ -11,6 +11,7 @@ import shlex
 from typing import TYPE_CHECKING
 
 from ..model import Kind, LayerResult, Mode, Source, Tier, ToolCall, Verdict
+from ..shell.provider import accesses_of
 
 if TYPE_CHECKING:
     from ..core.context import Context
@@ -154,8 +155,10 @@ def _runs_code_after_writing(ctx: Context) -> str | None:
             single = analyse(Script((cmd,)), cwd=ctx.call.cwd, home=ctx.home)
             if single.tier is not Tier.READ_ONLY:
                 return written
+        if written or cmd.name == "mkdir" or not any(access.op == "write" for access in accesses_of(ctx, cmd)):
+            continue  # resolving paths is the larger cost; only a command that writes needs it
         for use in ctx.paths_of(cmd):
-            if use.op == "write" and use.path not in _SINKS and cmd.name != "mkdir":
+            if use.op == "write" and use.path not in _SINKS:
                 written = written or use.raw
     return None
 

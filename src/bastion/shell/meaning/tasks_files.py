@@ -10,6 +10,7 @@ import os
 import posixpath
 import shlex
 import stat
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -85,7 +86,7 @@ def find_up(start: str, names: tuple[str, ...], stop: str = "/") -> str | None:
     """The first ``start/NAME`` or ancestor's that exists (as anything but a folder)."""
     here = start
     for _ in range(MAX_UP):
-        for name in names:
+        for name in _present(here, names):
             candidate = posixpath.join(here, name)
             if os.path.lexists(candidate) and not os.path.isdir(candidate):
                 return candidate
@@ -93,6 +94,38 @@ def find_up(start: str, names: tuple[str, ...], stop: str = "/") -> str | None:
             return None
         here = posixpath.dirname(here)
     return None
+
+
+#: Per folder and names asked for: the folder's identity and modification time, and which
+#: of the names it held. A name is added or removed only by changing its folder, so one
+#: stat of the folder answers for all of them while that stays the same.
+_HELD: dict[tuple[str, tuple[str, ...]], tuple[tuple[int, int, int], tuple[str, ...]]] = {}
+
+#: A folder changed this recently (ns) is not remembered: a second change within the
+#: clock's granularity would leave the same modification time.
+_SETTLED_NS = 2_000_000_000
+
+
+def _present(here: str, names: tuple[str, ...]) -> tuple[str, ...]:
+    """The names that may exist in ``here`` (a superset; the caller checks each live):
+    ``find_up`` runs for every test runner and task command and would otherwise make
+    one existence check per name and parent."""
+    if any("/" in name for name in names):  # a deeper path changes without its folder
+        return names
+    try:
+        st = os.stat(here)
+    except (OSError, ValueError):
+        return names
+    key = (st.st_dev, st.st_ino, st.st_mtime_ns)
+    held = _HELD.get((here, names))
+    if held is not None and held[0] == key:
+        return held[1]
+    found = tuple(name for name in names if os.path.lexists(posixpath.join(here, name)))
+    if time.time_ns() - st.st_mtime_ns > _SETTLED_NS:
+        if len(_HELD) >= _CACHE_LIMIT * 4:
+            _HELD.clear()
+        _HELD[here, names] = (key, found)
+    return found
 
 
 def absolute(path: str, base: str, ctx: Ctx) -> str:
