@@ -18,9 +18,15 @@ if TYPE_CHECKING:
     from ..core.context import Context
 
 
+def _config(ctx: Context) -> ProtectionConfig:
+    """The ``files`` settings, read once per call (the path and landing verdicts both need them)."""
+    return ctx.once("protection_config",
+                    lambda: ProtectionConfig.from_settings(ctx.policy.section("files") or {}, env=ctx.env))
+
+
 def _verdicts(ctx: Context) -> list[Any]:
     def build() -> list[Any]:
-        config = ProtectionConfig.from_settings(ctx.policy.section("files") or {}, env=ctx.env)
+        config = _config(ctx)
         found = []
         templated = made_from_templates(ctx) if ctx.call.kind is Kind.SHELL else frozenset()
         for use in ctx.path_uses:
@@ -62,7 +68,7 @@ def _landing_verdicts(ctx: Context) -> list[Any]:
         from .check import PathVerdict, _show
         from .landing import Unlistable
 
-        config = ProtectionConfig.from_settings(ctx.policy.section("files") or {}, env=ctx.env)
+        config = _config(ctx)
         out: list[Any] = []
         for landing in found:
             hits = 0

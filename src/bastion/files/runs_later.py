@@ -26,7 +26,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..model import Finding, Kind, LayerResult, Tier, ToolCall, Verdict
+from ..paths.match import planted_only
 from .plants import MAX_CONTENT, command_hard_blocks, planted_hard_blocks
+from .runs_later_shell import shell_plants
 
 if TYPE_CHECKING:
     from ..core.context import Context
@@ -67,9 +69,6 @@ class RunsLater:
         targets = [(use.path, level) for use in ctx.path_uses
                    if use.op == "write" and (level := persistence_level(use.path, ctx.home))]
         if call.kind in (Kind.SHELL, Kind.MCP) and ctx.command:
-            from ..paths.match import planted_only
-            from .runs_later_shell import shell_plants
-
             plain = [use.path for use in ctx.path_uses if use.op == "write" and planted_only(use.path, ctx.home)]
             found = shell_plants(ctx, [path for path, _ in targets] + plain)
             if found:
@@ -107,8 +106,6 @@ class RunsLater:
 def _planted_only(call: ToolCall, ctx: Context) -> LayerResult | None:
     """A write to a file that runs later but is ordinary project code (a level-0 row):
     denied only when what it plants is catastrophic."""
-    from ..paths.match import planted_only
-
     paths = [use.path for use in ctx.path_uses if use.op == "write" and planted_only(use.path, ctx.home)]
     text = planted_text(call) if paths else ""
     found = planted_hard_blocks(text, paths[0], cwd=call.cwd, home=ctx.home, roots=ctx.workspace.roots) if text else []

@@ -19,6 +19,7 @@ import json
 from typing import TYPE_CHECKING
 
 from ..model import Finding
+from .plants import MAX_CONTENT, command_hard_blocks, planted_hard_blocks
 
 if TYPE_CHECKING:
     from ..core.context import Context
@@ -30,8 +31,6 @@ _NPM_LIKE = frozenset({"npm", "pnpm"})
 def shell_plants(ctx: Context, targets: list[str]) -> list[Finding]:
     """Hard blocks planted by the call's command line: text written to ``targets`` (files
     that run later, resolved) and package.json scripts set from the shell."""
-    from .plants import MAX_CONTENT, command_hard_blocks, planted_hard_blocks
-
     command = ctx.command or ""
     call = ctx.call
     cwd, roots = call.run_dir, ctx.workspace.roots

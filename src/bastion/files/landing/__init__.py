@@ -53,6 +53,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from ...shell.catalog.catalog import canonical_name
+from ...shell.meaning.paths import command_base
 from . import limits
 from .scene import Landing, Scene, Unlistable, git_sub
 
@@ -222,9 +224,6 @@ def landings(commands: Sequence[Any], *, cwd: str, home: str, source: str = "", 
     """Every copy or extraction among ``commands`` (a parse's simple commands, in
     order), each with the paths it would put in place. ``complex_``: the parse was too
     complex, so words may hold expansions only the shell knows."""
-    from ...shell.catalog.catalog import canonical_name
-    from ...shell.meaning.paths import command_base
-
     out: list[Landing] = []
     for index, cmd in enumerate(commands):
         if not cmd.argv:
