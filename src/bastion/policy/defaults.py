@@ -7,10 +7,13 @@ else that changes something asks.
 
 from __future__ import annotations
 
+import os
 import shlex
 from typing import TYPE_CHECKING
 
+from ..files.scratch_folders import LINKERS, made_by
 from ..model import Kind, LayerResult, Mode, Source, Tier, ToolCall, Verdict
+from ..paths.match import within
 from ..shell.provider import accesses_of
 
 if TYPE_CHECKING:
@@ -107,8 +110,6 @@ CODE_DIRECTORIES = frozenset({".github", ".gitlab-ci", ".circleci", "bin", "scri
 
 
 def _is_code(path: str) -> bool:
-    import os.path
-
     name = os.path.basename(path).lower()
     if name in CODE_FILE_NAMES or os.path.splitext(name)[1] in CODE_EXTENSIONS:
         return True
@@ -171,11 +172,6 @@ def _runs_outside(ctx: Context) -> str | None:
     """The first command that changes a directory outside the workspace (a test runner
     or build in ``/etc`` runs whatever code lives there), or None. A folder below /tmp
     that an earlier ``mkdir`` of the line made fresh is scratch (``files.scratch_folders``)."""
-    import os
-
-    from ..files.scratch_folders import LINKERS, made_by
-    from ..paths.match import within
-
     parsed = ctx.parsed
     commands = parsed.commands if parsed is not None else ()
     scratch: list[str] = []  # folders below /tmp an earlier mkdir of this line made fresh
