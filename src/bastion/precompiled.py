@@ -19,7 +19,10 @@ without ``inspect``, until a class without a docstring needs it (:class:`_Inspec
 from __future__ import annotations
 
 import sys
-from typing import Any
+from typing import TYPE_CHECKING as _TYPING, Any
+
+if _TYPING:
+    from types import FrameType
 
 _CACHE: dict[str, Any] | None = None
 _ADDED = False
@@ -98,7 +101,7 @@ def _code(text: str, mode: str = "exec") -> Any:
 def _for_bastion(depth: int) -> bool:
     """Whether a frame within ``depth`` levels above the caller's caller runs bastion's
     code (a class body of one of its modules)."""
-    frame = sys._getframe(2)
+    frame: FrameType | None = sys._getframe(2)
     for _ in range(depth):
         if frame is None:
             return False
