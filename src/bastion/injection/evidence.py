@@ -58,12 +58,13 @@ class Evidence:
 
 
 class _Compiled:
+    """The signals' patterns (``signals.SIGNALS``, their lexicon concepts spelt for Latin
+    and for other scripts) as one :class:`~.pattern_sets.PatternSets`."""
+
     def __init__(self) -> None:
-        import re2
-
         from .lexicon import alternation
+        from .pattern_sets import PatternSets
 
-        self.re2 = re2
         #: flat entries: (signal name, pattern)
         self.entries: list[tuple[str, str]] = []
         groups: dict[tuple[str, bool], list[int]] = {}
@@ -78,32 +79,13 @@ class _Compiled:
             if signal.concept:
                 groups.setdefault(("*", True), []).append(len(self.entries))
                 self.entries.append((signal.name, "(?i:" + alternation(signal.concept, non_latin=True) + ")"))
-        self.sets: list[tuple[Any, list[int], bool]] = []
-        for (_, non_latin), members in groups.items():
-            options = re2.Options()
-            options.max_mem = 32 << 20
-            pattern_set = re2.Set.SearchSet(options)
-            for index in members:
-                pattern_set.Add(self.entries[index][1])
-            pattern_set.Compile()
-            self.sets.append((pattern_set, members, non_latin))
-        self.regexes: dict[int, Any] = {}
+        self._sets = PatternSets([pattern for _, pattern in self.entries], groups)
 
     def hits(self, data: bytes, ascii_only: bool) -> list[int]:
-        found: list[int] = []
-        for pattern_set, members, non_latin in self.sets:
-            if non_latin and ascii_only:
-                continue
-            matched = pattern_set.Match(data)
-            if matched:
-                found.extend(members[i] for i in matched)
-        return found
+        return self._sets.hits(data, ascii_only)
 
     def regex(self, index: int) -> Any:
-        compiled = self.regexes.get(index)
-        if compiled is None:
-            compiled = self.regexes[index] = self.re2.compile(self.entries[index][1])
-        return compiled
+        return self._sets.regex(index)
 
 
 @functools.lru_cache(maxsize=1)

@@ -188,21 +188,14 @@ def level_of(findings: Iterable[InjectionFinding]) -> str:
 
 
 class _Compiled:
-    """Everything compiled from the tables, built once per process on first use.
-
-    The indicators go into one RE2 set per kind rather than one set for all: a set's
-    DFA has a state for every combination of partial matches alive at once, so a
-    single set of everything builds far more states on a fresh text (a hook process
-    scans one text, cold) than a handful of small ones do. Phrases in non-Latin
-    scripts get their own set, skipped for pure-ASCII text.
-    """
+    """Everything compiled from the tables, built once per process on first use: the
+    indicators as one RE2 set per kind, non-Latin phrases in their own
+    (:class:`~.pattern_sets.PatternSets` says why), and the hidden-content patterns."""
 
     def __init__(self) -> None:
-        import re2
-
         from .indicators import ENGLISH, HIDDEN_STYLES, NON_LATIN_LANGUAGES, PHRASES
+        from .pattern_sets import PatternSets
 
-        self._re2 = re2
         indicators: list[Any] = []
         groups: dict[tuple[str, bool], list[int]] = {}
         tables = [("en", ENGLISH)] + list(PHRASES.items())
@@ -213,47 +206,27 @@ class _Compiled:
                 groups.setdefault(key, []).append(len(indicators))
                 indicators.append(indicator)
         self.indicators = tuple(indicators)
-        #: ``(set, global index of each of its patterns, needs non-ASCII text)``
-        self.sets: list[tuple[Any, list[int], bool]] = []
-        for (_, non_latin), members in groups.items():
-            options = re2.Options()
-            options.max_mem = 32 << 20
-            pattern_set = re2.Set.SearchSet(options)
-            for index in members:
-                pattern_set.Add(self.indicators[index].pattern)
-            pattern_set.Compile()
-            self.sets.append((pattern_set, members, non_latin))
-        self.regexes: dict[int, Any] = {}
+        self._sets = sets = PatternSets([indicator.pattern for indicator in indicators], groups)
         style = "|".join(HIDDEN_STYLES)
-        self.hidden_element = re2.compile(
+        self.hidden_element = sets.compile(
             r"(?is)<[a-z][a-z0-9]*\b[^>]*?\bstyle\s*=\s*[\"'][^\"'>]*?(?:" + style + r")[^>]*>([^<]+)"
         )
-        self.hidden_attribute = re2.compile(
+        self.hidden_attribute = sets.compile(
             r"(?is)<[a-z][a-z0-9]*\b[^>]*?\s(?:hidden|aria-hidden\s*=\s*[\"']true[\"'])[\s/>][^>]*?>?([^<]+)"
         )
-        self.comment = re2.compile(r"(?s)<!--(.*?)-->")
-        self.base64 = re2.compile(r"[A-Za-z0-9+/_-]{40,}={0,2}")
-        self.invisible = re2.compile(
+        self.comment = sets.compile(r"(?s)<!--(.*?)-->")
+        self.base64 = sets.compile(r"[A-Za-z0-9+/_-]{40,}={0,2}")
+        self.invisible = sets.compile(
             "[\u200b\u200c\u200d\u2060-\u2064\ufeff\u180e\u00ad\u202a-\u202e\u2066-\u2069\U000e0000-\U000e007f"
             "\u034f\u17b4\u17b5\u200e\u200f\u061c\ufe00-\ufe0f\U000e0100-\U000e01ef]"
         )
 
     def hits(self, buffer: _Text) -> list[int]:
         """Indices of the indicators that occur in the text (one pass per set)."""
-        found: list[int] = []
-        for pattern_set, members, non_latin in self.sets:
-            if non_latin and buffer.ascii:
-                continue
-            matched = pattern_set.Match(buffer.data)
-            if matched:
-                found.extend(members[i] for i in matched)
-        return sorted(found)
+        return sorted(self._sets.hits(buffer.data, buffer.ascii))
 
     def regex(self, index: int) -> Any:
-        compiled = self.regexes.get(index)
-        if compiled is None:
-            compiled = self.regexes[index] = self._re2.compile(self.indicators[index].pattern)
-        return compiled
+        return self._sets.regex(index)
 
 
 @functools.lru_cache(maxsize=1)
