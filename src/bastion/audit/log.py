@@ -146,16 +146,18 @@ def record_fail_closed(reason: str, *, verdict: str = "ask", agent: str = "", ra
     Never raises: a failure to log is one line on stderr and changes no answer."""
     import sys
 
-    from . import otel
+    from .export_switch import wanted
 
     env = env if env is not None else os.environ
     try:
         path = audit_path(policy, env)
-        exported = otel.wanted(policy, env)
+        exported = wanted(policy, env)
         if path is None and not exported:
             return
         record = fail_closed_entry(reason, verdict=verdict, agent=agent, raw=raw, payload=payload, event=event)
         if exported:
+            from . import otel
+
             otel.export(record, policy, env)
         if path is not None:
             append(path, record)
@@ -167,14 +169,16 @@ def record_decision(call: ToolCall, decision: Decision, *, policy: Any, env: Map
     """The audit line for a final decision, and its OpenTelemetry log record when the
     settings or environment ask for one (``audit.otel``, ``audit.export`` in the settings): both from the same redacted
     record. A log that cannot be written is one warning line; the decision stands."""
-    from . import otel
+    from .export_switch import wanted
 
     path = audit_path(policy, env)
-    exported = otel.wanted(policy, env)
+    exported = wanted(policy, env)
     if path is None and not exported:
         return
     record = entry(call, decision)
     if exported:
+        from . import otel  # the records and the SDK load only when an export is on
+
         otel.export(record, policy, env)  # queued: never waits on the network
     if path is not None:
         try:

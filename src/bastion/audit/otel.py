@@ -28,6 +28,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from .export_switch import (
+    section,
+    wanted as wanted,  # re-exported: the switch is asked here too
+)
 from .targets import targets
 
 #: Keys ``audit.export`` understands; anything else is a configuration error.
@@ -92,12 +96,6 @@ def _pairs(text: str) -> list[tuple[str, str]]:
     return out
 
 
-def _section(policy: Any) -> Any:
-    sections = getattr(policy, "sections", None) or {}
-    audit = sections.get("audit") if isinstance(sections, dict) else None
-    return audit.get("export") if isinstance(audit, dict) else None
-
-
 def _settings(value: Any) -> dict[str, Any]:
     """``audit.export`` checked: an object of known keys with values of the right type."""
     if not isinstance(value, dict):
@@ -127,7 +125,7 @@ def config(policy: Any, env: Mapping[str, str]) -> ExportConfig | None:
     ``audit.export`` (an object) switches it on, ``"enabled": false`` off; without it
     ``OTEL_LOGS_EXPORTER`` listing ``otlp`` switches it on. Values in ``audit.export``
     (bastion's own) beat the standard variables (shared by every program)."""
-    raw = _section(policy)
+    raw = section(policy)
     settings = _settings(raw) if raw is not None else None
     if settings is not None:
         if settings.get("enabled") is False:
@@ -384,12 +382,6 @@ def flush_all(seconds: float | None = None) -> bool:
         _warn_once(f"cannot export decisions to {where}: {failures.messages[-1]}")
         failures.messages.clear()
     return done
-
-
-def wanted(policy: Any, env: Mapping[str, str]) -> bool:
-    """Cheap: do the settings or the environment mention an export at all? (The hot path
-    asks this before building anything.)"""
-    return _section(policy) is not None or "otlp" in env.get("OTEL_LOGS_EXPORTER", "").lower()
 
 
 def export(record: Mapping[str, Any], policy: Any, env: Mapping[str, str], *, workspace: str = "") -> None:
