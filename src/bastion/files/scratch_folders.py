@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from ..core.context import Context
     from ..shell.syntax.script import SimpleCommand
 
-__all__ = ["made_by", "LINKERS"]
+__all__ = ["fresh_top", "made_by", "LINKERS"]
 
 #: Commands that make links: a line with one of them makes no scratch folder.
 LINKERS = frozenset({"ln", "link", "mount", "bindfs"})
@@ -35,21 +35,27 @@ def made_by(cmd: SimpleCommand, ctx: Context) -> tuple[str, ...]:
     path it creates, its topmost part that does not exist yet."""
     if cmd.name != "mkdir" or cmd.wrappers:
         return ()
+    return tuple(top for use in ctx.paths_of(cmd) if use.op == "write" and (top := fresh_top(use.path, ctx.home)))
+
+
+def fresh_top(path: str, home: str) -> str | None:
+    """The topmost part of ``path`` (resolved) that does not exist yet, when making it
+    makes a fresh scratch folder: below a temp directory, not a home, inside a temp
+    directory itself or a folder only this user may write in. None otherwise (``path``
+    exists, or the folder would be someone else's)."""
     from ..paths.match import is_temp, is_temp_dir, within
 
-    home = ctx.home.rstrip("/")
-    made = []
-    for use in ctx.paths_of(cmd):
-        if use.op != "write" or os.path.lexists(use.path):
-            continue
-        top = use.path
-        while not os.path.lexists(os.path.dirname(top)) and os.path.dirname(top) != top:
-            top = os.path.dirname(top)
-        parent = os.path.dirname(top)
-        if is_temp(top) and not is_temp_dir(top) and not (home and within(top, home)) \
-                and (is_temp_dir(parent) or _own(parent)):
-            made.append(top)
-    return tuple(made)
+    if os.path.lexists(path):
+        return None
+    home = home.rstrip("/")
+    top = path
+    while not os.path.lexists(os.path.dirname(top)) and os.path.dirname(top) != top:
+        top = os.path.dirname(top)
+    parent = os.path.dirname(top)
+    if is_temp(top) and not is_temp_dir(top) and not (home and within(top, home)) \
+            and (is_temp_dir(parent) or _own(parent)):
+        return top
+    return None
 
 
 def _own(folder: str) -> bool:

@@ -182,32 +182,28 @@ def _scratch_delete(access: PathAccess, ctx: Ctx) -> bool:
 
 
 def _made_by_line(path: str, f: Facts, ctx: Ctx) -> bool:
-    """``path`` is below a shared temp directory, does not exist yet, and an earlier
-    ``mkdir`` of this line makes it or a folder above it (``mkdir -p /tmp/repro && … &&
-    rm -rf /tmp/repro``; a program's ``tempfile.mkdtemp()`` … ``shutil.rmtree(d)``, which
-    its model writes as ``mkdir -p -- /tmp/tmpXXXXXXXX`` then ``rm -rf -- …``): what is
-    in it, the line put there. A folder that exists already may hold other programs'
-    files, and asks as before."""
+    """``path`` does not exist yet and lies in a fresh scratch folder an earlier ``mkdir``
+    of this line makes below a temp directory (``files.scratch_folders.fresh_top``:
+    ``mkdir -p /tmp/repro && … && rm -rf /tmp/repro``; a program's ``tempfile.mkdtemp()``
+    … ``shutil.rmtree(d)``, which its model writes as ``mkdir -p -- /tmp/tmpXXXXXXXX``
+    then ``rm -rf -- …``): what is in it, the line put there. A folder that exists
+    already may hold other programs' files, and asks as before."""
     if "$" in path or "`" in path or not is_temp(path) or is_temp_dir(path) or ctx.inside(path) or os.path.lexists(path):
         return False  # (a workspace under /var/tmp is the workspace: its own rules)
     at = ctx.source.find(f.cmd.text) if f.cmd.text else -1
     if at <= 0:
         return False
+    from ....files.scratch_folders import fresh_top
     from ..scripts import earlier_commands
 
     for cmd in earlier_commands(ctx.source[:at]):
         if cmd.name != "mkdir":
             continue
         base = resolve(cmd.cwd or ".", ctx.cwd, ctx.home)
-        parsed = parse_args(cmd.args, frozenset({"-m", "--mode", "--context"}), aliases={"--parents": "-p"})
-        for operand in parsed.operands:
-            made = resolve(operand, base, ctx.home)
-            if not is_temp(made) or is_temp_dir(made):
-                continue
-            if path == made or path.startswith(made.rstrip("/") + "/"):
+        for operand in parse_args(cmd.args, frozenset({"-m", "--mode", "--context"})).operands:
+            top = fresh_top(resolve(operand, base, ctx.home), ctx.home)
+            if top is not None and (path == top or path.startswith(top.rstrip("/") + "/")):
                 return True
-            if parsed.has("-p") and made.startswith(path.rstrip("/") + "/"):
-                return True  # a missing parent ``mkdir -p`` makes on the way
     return False
 
 
