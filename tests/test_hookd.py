@@ -128,19 +128,20 @@ def test_hook_client_imports_almost_nothing(project: Path, bastion_env: dict[str
     env = {**bastion_env, "BASTION_RUNTIME_DIR": str(runtime)}
     _hook(_call(project), env)
     _wait_for_socket(hookc.socket_path(env))
-    probe = (
-        "import sys, runpy\n"
+    probe = (  # what is loaded when the process ends (``one_shot.finish`` runs the atexit handlers)
+        "import atexit, sys, runpy\n"
+        "atexit.register(lambda: print('LOADED', sorted(m for m in sys.modules if m.startswith('bastion')), file=sys.stderr))\n"
         "sys.argv = ['bastion', 'hook', 'claude-code']\n"
-        "try:\n    runpy.run_module('bastion', run_name='__main__')\nexcept SystemExit:\n    pass\n"
-        "loaded = sorted(m for m in sys.modules if m.startswith('bastion'))\n"
-        "print('LOADED', loaded, file=sys.stderr)\n"
+        "runpy.run_module('bastion', run_name='__main__')\n"
     )
     done = subprocess.run([sys.executable, "-I", "-c", probe], input=_call(project), capture_output=True, text=True,
                           env=env, timeout=60)
     assert json.loads(done.stdout)["hookSpecificOutput"]["permissionDecision"] == "allow"
     # bastion.provenance imports only os: it checks that no project chose the server's socket;
     # bastion.early imports only os: the state folder's rule, which the socket's name depends on
-    assert ("LOADED ['bastion', 'bastion.early', 'bastion.hook', 'bastion.hook.client', 'bastion.provenance']"
+    # bastion.one_shot imports only sys: how the one-shot process ends
+    assert ("LOADED ['bastion', 'bastion.early', 'bastion.hook', 'bastion.hook.client', 'bastion.one_shot', "
+            "'bastion.provenance']"
             in done.stderr)
 
 

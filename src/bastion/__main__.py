@@ -4,9 +4,11 @@ import sys
 
 if sys.argv[1:2] == ["hook"]:  # every tool call: the thin hook client, before anything else loads
     from .hook.client import main as hook_main
+    from .one_shot import finish, no_collector
 
-    sys.exit(hook_main(sys.argv[2:]))
+    no_collector()
+    finish(hook_main(sys.argv[2:]))
 
-from .cli import main
+from .cli import entry
 
-sys.exit(main())
+entry()

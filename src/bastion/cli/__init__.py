@@ -13,6 +13,8 @@ Exit status of ``check`` and ``explain`` (a contract scripts rely on): 0 allow, 
 
 ``bastion hook`` runs on every tool call, so this module imports nothing but ``sys``:
 ``main`` hands ``hook`` to the thin client (``hook.client``) before anything else loads.
+The installed command starts at :func:`entry`, which runs the one-shot verbs without the
+collector and ends them without the interpreter's teardown (``one_shot``).
 """
 
 import sys
@@ -32,3 +34,20 @@ def main(argv: "Sequence[str] | None" = None) -> int:
     from .app import run
 
     return run(argv)
+
+
+#: Verbs that answer once and exit: started without the collector, ended without the
+#: interpreter's teardown (``one_shot``).
+ONE_SHOT = frozenset({"hook", "check", "explain"})
+
+
+def entry() -> None:
+    """The installed ``bastion`` command (``[project.scripts]``): :func:`main`, ended as
+    ``sys.exit`` would end it."""
+    one_shot = sys.argv[1:2] and sys.argv[1] in ONE_SHOT
+    if one_shot:
+        from ..one_shot import finish, no_collector
+
+        no_collector()
+        finish(main())
+    sys.exit(main())

@@ -1,7 +1,5 @@
 """``python -m bastion.cli`` is the ``bastion`` command."""
 
-import sys
+from . import entry
 
-from . import main
-
-sys.exit(main())
+entry()

@@ -192,7 +192,10 @@ def cli():
     cli()' bastion hook CLIENT``. ``-c`` starts here directly, where ``-m bastion`` first
     loads runpy (and the ``importlib.util`` and ``contextlib`` it imports); the words after
     the code keep ``bastion hook CLIENT`` in the command and in the process's command line."""
+    from ..one_shot import finish, no_collector
+
+    no_collector()
     args = sys.argv[1:]
     if args[:2] == ["bastion", "hook"]:
         args = args[2:]
-    sys.exit(main(args))
+    finish(main(args))
