@@ -28,7 +28,6 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from ..catalog import catalog as C
-from ..syntax.embedded import make_recipes
 from ..syntax.env import loaded_code
 from ..syntax.lazyre import LazyPattern
 from ..syntax.literal import output as literal_output
@@ -72,6 +71,8 @@ def fed_effects(facts: Sequence[Facts], ctx: Ctx) -> tuple[list[Hit], list[Text]
         if f.cmd.origin == "bash -c" and "find" in f.cmd.wrappers:
             texts.extend(_find_exec_script(f, facts[:i]))
         if f.name in ("make", "gmake") and _makefile_on_stdin(f.cmd.argv[1:]):
+            from ..syntax.make_args import make_recipes
+
             text = _stdin_text(f, before, ctx)
             if text and (recipes := make_recipes(text)):
                 texts.append((recipes, f"{f.name} -f - recipe"))

@@ -17,9 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from .make_args import command_line_shells, flags_shells, make_recipes, makefile_shells
-
-__all__ = ["EmbeddedSpec", "COMMANDS", "GIT_CONFIG", "ENV_VARS", "embedded_shell", "make_recipes"]
+__all__ = ["EmbeddedSpec", "COMMANDS", "GIT_CONFIG", "ENV_VARS", "embedded_shell"]
 
 
 #: ``(pattern, program)``: a value matching ``pattern`` (``re.match``, dot matches newline)
@@ -381,6 +379,8 @@ def _scan(name: str, args: Sequence[str], spec: EmbeddedSpec, out: list[tuple[st
         if spec.makefile_opts:
             value, used = _option_value(args, i, spec.makefile_opts)
             if value is not None:
+                from .make_args import makefile_shells  # make's own command line: only for make
+
                 out.extend((f"{name} --eval", text) for text in makefile_shells(value))
                 i += used
                 continue
@@ -438,11 +438,15 @@ def embedded_shell(argv: Sequence[str], assigns: Iterable[tuple[str, str]]) -> l
             words = [f"{n}={v}" for n, v in assigns if n.upper() not in ("MAKEFLAGS", "GNUMAKEFLAGS", "MFLAGS")]
             words += [a for a in argv[1:] if "=" in a]
             if words:
+                from .make_args import command_line_shells
+
                 out.extend(command_line_shells(words))
     for name, value in assigns:
         if name in ENV_VARS and value.strip():
             script = value.lstrip("|") if name in ("LESSOPEN", "LESSCLOSE") else value
             out.append((f"{name}=", script))
         elif name in ("MAKEFLAGS", "GNUMAKEFLAGS", "MFLAGS") and value.strip():
+            from .make_args import flags_shells
+
             out.extend(flags_shells(value))  # ``MAKEFLAGS='--eval=…' make``: every make below reads it
     return out

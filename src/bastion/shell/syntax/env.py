@@ -13,8 +13,9 @@ the safe list is exact (a safe name must be spelled exactly).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
+
+from .lazyre import LazyPattern
 
 __all__ = [
     "SAFE_ENV_VARS",
@@ -192,10 +193,10 @@ def _harmless_compiler_flag(word: str) -> bool:
 #: value (``CC=/tmp/cc``, ``CC='sh -c …'``) chooses which program the build runs.
 COMPILER_VARS: frozenset[str] = frozenset({"CC", "CXX", "CPP", "LD", "AR", "AS", "FC", "RANLIB", "NM", "STRIP",
                                            "OBJCOPY", "HOSTCC", "HOSTCXX"})
-_COMPILER_NAME = re.compile(r"(?:[a-z0-9_]+-)*(?:gcc|g\+\+|cc|c\+\+|c99|cpp|clang|clang\+\+|clang-cpp|tcc|icc|icpc|"
-                            r"icx|icpx|nvcc|gfortran|f95|ld|ld\.bfd|ld\.gold|ld\.lld|lld|mold|ar|llvm-ar|gcc-ar|as|"
-                            r"llvm-as|ranlib|llvm-ranlib|gcc-ranlib|nm|llvm-nm|strip|llvm-strip|objcopy|llvm-objcopy)"
-                            r"(?:-\d+(?:\.\d+)*)?")
+_COMPILER_NAME = LazyPattern(r"(?:[a-z0-9_]+-)*(?:gcc|g\+\+|cc|c\+\+|c99|cpp|clang|clang\+\+|clang-cpp|tcc|icc|icpc|"
+                             r"icx|icpx|nvcc|gfortran|f95|ld|ld\.bfd|ld\.gold|ld\.lld|lld|mold|ar|llvm-ar|gcc-ar|as|"
+                             r"llvm-as|ranlib|llvm-ranlib|gcc-ranlib|nm|llvm-nm|strip|llvm-strip|objcopy|llvm-objcopy)"
+                             r"(?:-\d+(?:\.\d+)*)?")
 _SYSTEM_TOOL_DIRS = ("/usr/bin/", "/bin/", "/usr/local/bin/", "/opt/homebrew/bin/", "/usr/lib/llvm")
 #: ``MAKEFLAGS`` options that only set parallelism, output and error handling.
 MAKEFLAGS_HARMLESS: tuple[str, ...] = ("-j", "--jobs", "-l", "--load-average", "-k", "--keep-going", "-s", "--silent",

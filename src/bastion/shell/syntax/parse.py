@@ -84,11 +84,11 @@ from itertools import count, repeat
 from typing import Any
 
 from ...model import Finding, Severity
-from .carried import COPIERS, copies, module_files, script_file, startup_files
 from .embedded import ENV_VARS as EMBEDDED_ENV_VARS, embedded_shell
 from .env import is_dangerous_env, is_safe_env
 from .fastinit import fast_factory
 from .gnu import gnu_name
+from .lazyre import LazyPattern
 from .literal import OUTPUT_WRAPPERS, PRODUCERS, output as literal_output, tee_files, xargs_commands
 from .plain import plain_stages
 from .script import Redirect, Script, SimpleCommand, TooComplex, Unknown
@@ -130,7 +130,7 @@ MAX_WORK = 40_000
 #: (a crash after some parses). bash treats them as ordinary word characters, so the
 #: tree is built from a copy where each is replaced by two "é" (the same four UTF-8
 #: bytes, so every node offset still points into the original text).
-_ASTRAL = re.compile("[\U00010000-\U0010FFFF]")
+_ASTRAL = LazyPattern("[\U00010000-\U0010FFFF]")
 _ASTRAL_STAND_IN = "\u00e9\u00e9"
 #: ``cwd`` of commands after ``cd -`` and the like: absolute, so a consumer that joins
 #: paths naively lands outside the workspace (fail closed) rather than inside it.
@@ -1631,6 +1631,8 @@ class _Walker:
         """A file this line wrote, under another name (:mod:`.carried`): a copy or link
         holds its text, and a module written where Python imports from runs as the
         program it is (``python3 -c '<its text>'``, read by the Python model)."""
+        from .carried import COPIERS, copies, module_files, script_file  # only a line that wrote files
+
         name = _base_name(effective[0])
         if name in COPIERS:
             for source, target in copies(effective):
@@ -1652,6 +1654,8 @@ class _Walker:
                 wrappers: tuple[str, ...], cwd: str | None, ctx: _Ctx, text: str, level: int) -> None:
         """A start-up file this line wrote, sourced by the shell it starts before anything
         else (``BASH_ENV=/tmp/env.sh bash x.sh``)."""
+        from .carried import startup_files  # only a line that wrote files
+
         name = _base_name(effective[0])
         for path in startup_files(merged):
             content = self.file_text(path, cwd)
@@ -1898,7 +1902,7 @@ _INNER = Unknown("inner")
 _CWD = Unknown("cwd")
 #: Special parameters that hold a number: the last background job, the exit status, the shell.
 _NUMBER_SPECIALS = frozenset({"$!", "$?", "$$"})
-_ARITH_TOKEN = re.compile(r"\s*(?:(\d+)|\$?\{?([A-Za-z_]\w*)\}?|(\*\*|<<|>>|<=|>=|==|!=|&&|\|\||[-+*/%()<>!~^&|?:]))")
+_ARITH_TOKEN = LazyPattern(r"\s*(?:(\d+)|\$?\{?([A-Za-z_]\w*)\}?|(\*\*|<<|>>|<=|>=|==|!=|&&|\|\||[-+*/%()<>!~^&|?:]))")
 _SHAPES: Any = None
 
 

@@ -18,8 +18,6 @@ of the corpus and on generated ones.
 
 from __future__ import annotations
 
-import re
-
 __all__ = ["plain_stages", "MAX_PLAIN", "PLAIN_CHARACTERS"]
 
 #: Longer texts take the normal path (its caps and budgets apply).
@@ -27,13 +25,11 @@ MAX_PLAIN = 2_000
 #: Characters a plain text is made of: word characters that mean nothing to bash inside
 #: a word, the blank and the pipe.
 PLAIN_CHARACTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./:,@+=| -")
-_WORD = r"[A-Za-z0-9_./:,@+=-]+"
-#: What a command name may look like here: tree-sitter-bash reads a name with ``=``
-#: as an assignment, and misreads a lone ``-`` (dropped) and names holding ``+``, ``@``
-#: or starting with ``:`` or ``,`` as syntax errors; those stay on the tree-sitter path.
-_NAME = r"[A-Za-z0-9_./][A-Za-z0-9_./:,-]*"
-#: Stages of a command name and words, separated by ``|``; blanks around anything.
-_PLAIN = re.compile(rf" *{_NAME}(?: +{_WORD})*(?: *\| *{_NAME}(?: +{_WORD})*)* *")
+#: What a command name may be made of: tree-sitter-bash reads a name with ``=`` as an
+#: assignment, and misreads a lone ``-`` (dropped) and names holding ``+``, ``@`` or
+#: starting with ``:``, ``,`` or ``-`` as syntax errors; those stay on the tree-sitter path.
+_NAME_CHARACTERS = PLAIN_CHARACTERS - frozenset("@+=| ")
+_NAME_FIRST = _NAME_CHARACTERS - frozenset(":,-")
 #: Words that change the grammar in command position (bash reserved words), and the
 #: builtins tree-sitter-bash gives a node of their own (declarations, ``unset``).
 _SPECIAL_FIRST = frozenset(
@@ -47,12 +43,17 @@ _OPERATOR_WORDS = frozenset({"=="})
 
 
 def plain_stages(source: str) -> list[tuple[str, list[str]]] | None:
-    """``[(stage text, words), …]`` for a plain command or pipeline, else ``None``."""
-    if len(source) > MAX_PLAIN or _PLAIN.fullmatch(source) is None:
+    """``[(stage text, words), …]`` for a plain command or pipeline, else ``None``.
+
+    The language is checked with set operations: compiling the regular expression for it
+    costs a fresh process more than these checks cost a whole session."""
+    if len(source) > MAX_PLAIN or not PLAIN_CHARACTERS.issuperset(source):
         return None
     stages: list[tuple[str, list[str]]] = []
     for part in source.split("|"):
-        words = part.split()
+        words = part.split()  # only blanks can separate words here
+        if not words or words[0][0] not in _NAME_FIRST or not _NAME_CHARACTERS.issuperset(words[0]):
+            return None  # an empty stage, or a first word that is no plain command name
         if words[0] in _SPECIAL_FIRST:
             return None  # a reserved word or a declaration: tree-sitter decides
         stages.append((part.strip(), words))
