@@ -27,8 +27,6 @@ from typing import TYPE_CHECKING
 
 from ..model import Finding, Kind, LayerResult, Tier, ToolCall, Verdict
 from ..paths.match import planted_only
-from .plants import MAX_CONTENT, command_hard_blocks, planted_hard_blocks
-from .runs_later_shell import shell_plants
 
 if TYPE_CHECKING:
     from ..core.context import Context
@@ -38,6 +36,8 @@ _CONTENT_KEYS = ("content", "new_string", "new_source", "contents", "text")
 
 def planted_text(call: ToolCall) -> str:
     """The text a file tool writes (Write's content, every Edit's new text)."""
+    from .plants import MAX_CONTENT
+
     parts: list[str] = []
     for key in _CONTENT_KEYS:
         value = call.input.get(key)
@@ -69,6 +69,8 @@ class RunsLater:
         targets = [(use.path, level) for use in ctx.path_uses
                    if use.op == "write" and (level := persistence_level(use.path, ctx.home))]
         if call.kind in (Kind.SHELL, Kind.MCP) and ctx.command:
+            from .runs_later_shell import shell_plants
+
             plain = [use.path for use in ctx.path_uses if use.op == "write" and planted_only(use.path, ctx.home)]
             found = shell_plants(ctx, [path for path, _ in targets] + plain)
             if found:
@@ -79,6 +81,8 @@ class RunsLater:
             return None
         path, level = max(targets, key=lambda t: t[1])
         if call.kind in (Kind.FILE_WRITE, Kind.FILE_EDIT):
+            from .plants import planted_hard_blocks
+
             text = planted_text(call)
             found = planted_hard_blocks(text, path, cwd=call.cwd, home=ctx.home, roots=ctx.workspace.roots) if text else []
             if found:
@@ -108,7 +112,11 @@ def _planted_only(call: ToolCall, ctx: Context) -> LayerResult | None:
     denied only when what it plants is catastrophic."""
     paths = [use.path for use in ctx.path_uses if use.op == "write" and planted_only(use.path, ctx.home)]
     text = planted_text(call) if paths else ""
-    found = planted_hard_blocks(text, paths[0], cwd=call.cwd, home=ctx.home, roots=ctx.workspace.roots) if text else []
+    if not text:
+        return None
+    from .plants import planted_hard_blocks
+
+    found = planted_hard_blocks(text, paths[0], cwd=call.cwd, home=ctx.home, roots=ctx.workspace.roots)
     return _deny(f"blocked: {found[0].message}", found) if found else None
 
 
@@ -124,6 +132,7 @@ def _named_setup(call: ToolCall, ctx: Context) -> LayerResult | None:
         if config is None:
             continue
         from ..shell.meaning.planted import run_line
+        from .plants import command_hard_blocks
 
         text = planted_text(call)
         where = f"{use.path}, which {config.rpartition('/')[2]} runs at every test run"

@@ -19,7 +19,6 @@ import json
 from typing import TYPE_CHECKING
 
 from ..model import Finding
-from .plants import MAX_CONTENT, command_hard_blocks, planted_hard_blocks
 
 if TYPE_CHECKING:
     from ..core.context import Context
@@ -32,6 +31,11 @@ def shell_plants(ctx: Context, targets: list[str]) -> list[Finding]:
     """Hard blocks planted by the call's command line: text written to ``targets`` (files
     that run later, resolved) and package.json scripts set from the shell."""
     command = ctx.command or ""
+    sets_scripts = "pkg" in command or "set-script" in command
+    if not targets and not sets_scripts:
+        return []  # most lines: nothing written where it runs later, no package.json script set
+    from .plants import MAX_CONTENT, command_hard_blocks, planted_hard_blocks
+
     call = ctx.call
     cwd, roots = call.run_dir, ctx.workspace.roots
     out: list[Finding] = []
@@ -41,7 +45,7 @@ def shell_plants(ctx: Context, targets: list[str]) -> list[Finding]:
             path = ctx.resolve(key, cwd=cwd)
             if path in wanted and text.strip():
                 out += planted_hard_blocks(text[:MAX_CONTENT], path, cwd=cwd, home=ctx.home, roots=roots)
-    if "pkg" in command or "set-script" in command:
+    if sets_scripts:
         parsed = ctx.parsed
         for cmd in parsed.commands if parsed is not None else ():
             if cmd.name in _NPM_LIKE:

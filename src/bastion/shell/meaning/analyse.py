@@ -87,7 +87,6 @@ from .inline import fork_bomb, heredoc_bodies
 from .links import MAKERS as LINK_MAKERS, through_links
 from .models import MODELS
 from .paths import EXEC, READ, WRITE, PathAccess, at_call_cwd, find_roots, resolve
-from .planted import as_commands
 from .semantics import ANALYSER, Ctx, Facts, classify
 from .targets import persistence_level, secret_level
 
@@ -732,6 +731,7 @@ def _payloads(facts: list[Facts], ctx: Ctx, depth: int, hits: list[_Hit]) -> Non
     line's command, a Python file's program), and a program's constant output or its
     file writes (which its model gives as ``printf``) count as echoed text."""
     from ...paths.match import planted_only
+    from .planted import as_commands
 
     def runs_later(path: str) -> bool:
         return bool(persistence_level(path, ctx.home)) or planted_only(path, ctx.home)
