@@ -32,6 +32,11 @@ NOT_ON_THE_COLD_PATH = (
     "prompt_toolkit", "yaml", "mcp", "anyio", "argparse", "hashlib", "threading", "subprocess", "asyncio",
     "inspect", "ast", "dis", "tokenize",
     "shutil", "bz2", "lzma",  # argparse's help formatter measures the terminal with shutil; bastion's does not
+    # pathlib brings urllib.parse and ipaddress (~3.5 ms a fresh process): the decision
+    # names its files with strings (``state.path_text``), the ``Path`` forms are for commands
+    "pathlib", "urllib", "ipaddress",
+    "signal",  # its enums (~0.5 ms); the deadline's alarm uses ``_signal``, the same calls
+    "bisect",  # only a settings error's line:col needs it
 )
 
 #: Runs a verb, then reports every module the process imported (at exit, so nothing the
@@ -66,6 +71,22 @@ def test_a_hook_deciding_in_its_own_process(project: Path) -> None:
     assert _offenders(modules) == []
 
 
+@pytest.mark.parametrize(("tool", "tool_input"), [
+    ("Bash", {"command": "ls"}),
+    ("Bash", {"command": "cat README.md"}),
+    ("Write", {"file_path": "src/new.py", "content": "print(1)\n"}),
+    ("Edit", {"file_path": "README.md", "old_string": "a", "new_string": "b"}),
+    ("Read", {"file_path": "README.md"}),
+])
+def test_other_calls_a_hook_decides_in_its_own_process(project: Path, tool: str, tool_input: dict[str, str]) -> None:
+    (project / "README.md").write_text("a\n")
+    call = json.dumps({"hook_event_name": "PreToolUse", "tool_name": tool, "tool_input": tool_input,
+                       "cwd": str(project), "session_id": "cold", "permission_mode": "default"})
+    modules = _imported(_RUN.format(argv=["hook", "claude-code"]), project, call)
+    assert "bastion.engine" in modules
+    assert _offenders({m for m in modules if not m.startswith("bastion.")}) == []  # bastion's own: what each needs
+
+
 def test_bastion_check(project: Path) -> None:
     modules = _imported(_RUN.format(argv=["check", "--isolated", "--", "git status"]), project)
     assert "bastion.engine" in modules
@@ -82,6 +103,18 @@ def test_a_library_guard_deciding(project: Path) -> None:
     modules = _imported(code, project)
     assert "bastion.shell.meaning.semantics" in modules
     assert _offenders(modules) == []
+
+
+@pytest.mark.parametrize("parts", [
+    ("/a/b",), ("a/b/",), ("./a",), (".",), ("",), ("/",), ("//a",), ("///a",), ("/a//b/./c/",), ("a/../b",),
+    ("/home/u/", ".claude", "settings.json"), ("/r", "/abs.json"), ("/r", "./s.json"), ("/r", ""), ("x", "..", "y"),
+])
+def test_the_decision_paths_strings_read_as_pathlib_writes_them(parts: tuple[str, ...]) -> None:
+    """A settings file's name is in messages and rule origins: the string form the
+    decision path uses must read exactly as ``str(Path(...))`` did."""
+    from bastion.state import path_text
+
+    assert path_text(*parts) == str(Path(*parts))
 
 
 def test_dataclasses_still_write_a_signature_docstring() -> None:

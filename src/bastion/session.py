@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import state
 from .model import Decision, Source, Tier, ToolCall, Verdict
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 Approver = Callable[[ToolCall, Decision], Decision]
 

@@ -13,51 +13,114 @@ import functools
 import json
 import os
 from collections.abc import Callable, Iterator, Mapping
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import early
 from .digest import sha256
 
+if TYPE_CHECKING:
+    from pathlib import Path
+
+#: A path as callers hand it in: text or a ``Path``.
+StrPath = str | os.PathLike[str]
+
 MANAGED_SETTINGS = "/etc/bastion/managed-settings.json"
 
 
-def config_dir(env: Mapping[str, str] | None = None) -> Path:
+def path_text(first: str, *rest: str) -> str:
+    """``str(pathlib.Path(first, *rest))`` without ``pathlib``: the parts joined, then
+    empty and ``.`` parts and a trailing slash dropped (``..`` stays). The decision path
+    names its files with these strings — pathlib brings ``urllib.parse`` and
+    ``ipaddress`` into every fresh hook process — and they read exactly as the ``Path``
+    forms below, in messages and rule origins alike."""
+    joined = os.path.join(first, *rest)
+    root = "//" if joined.startswith("//") and not joined.startswith("///") else "/" if joined.startswith("/") else ""
+    return root + "/".join(part for part in joined.split("/") if part and part != ".") or "."
+
+
+def config_folder(env: Mapping[str, str] | None = None) -> str:
     """User configuration: ``$BASTION_CONFIG_DIR``, else ``$XDG_CONFIG_HOME/bastion``
     (the rule is ``bastion.early``'s, shared with the hook's thin client)."""
-    return Path(early.config_dir(env if env is not None else os.environ))
+    return path_text(early.config_dir(env if env is not None else os.environ))
 
 
-def state_dir(env: Mapping[str, str] | None = None) -> Path:
+def state_folder(env: Mapping[str, str] | None = None) -> str:
     """User state (trust, grants, audit): ``$BASTION_STATE_DIR``, else ``$XDG_STATE_HOME/bastion``
     (the rule is ``bastion.early``'s, shared with the hook's thin client)."""
-    return Path(early.state_dir(env if env is not None else os.environ))
+    return path_text(early.state_dir(env if env is not None else os.environ))
 
 
-def managed_settings_path(env: Mapping[str, str] | None = None) -> Path:
+def managed_settings_file(env: Mapping[str, str] | None = None) -> str:
+    """The managed settings file: ``$BASTION_MANAGED_SETTINGS``, else :data:`MANAGED_SETTINGS`."""
     env = env if env is not None else os.environ
-    return Path(env.get("BASTION_MANAGED_SETTINGS") or MANAGED_SETTINGS)
+    return path_text(env.get("BASTION_MANAGED_SETTINGS") or MANAGED_SETTINGS)
 
 
-def session_file(session_id: str, env: Mapping[str, str] | None = None) -> Path:
+def session_path(session_id: str, env: Mapping[str, str] | None = None) -> str:
     """The per-session state file; the id is hashed so it can never escape the folder."""
     env = env if env is not None else os.environ
-    return _session_file(session_id, env.get("BASTION_STATE_DIR") or "", env.get("XDG_STATE_HOME") or "", env.get("HOME") or "")
+    return _session_path(session_id, env.get("BASTION_STATE_DIR") or "", env.get("XDG_STATE_HOME") or "", env.get("HOME") or "")
 
 
 @functools.lru_cache(maxsize=64)
-def _session_file(session_id: str, own: str, xdg: str, home: str) -> Path:
+def _session_path(session_id: str, own: str, xdg: str, home: str) -> str:
     """Cached: several layers ask for the same session's file on every check."""
     env = {k: v for k, v in (("BASTION_STATE_DIR", own), ("XDG_STATE_HOME", xdg), ("HOME", home)) if v}
     digest = sha256(session_id.encode("utf-8", "replace")).hexdigest()[:32]
-    return state_dir(env) / "sessions" / f"{digest}.json"
+    return path_text(state_folder(env), "sessions", f"{digest}.json")
+
+
+# The same four as ``Path``s, for commands and callers that build on them (``/``,
+# ``read_text``); the decision path uses the strings above.
+
+
+def config_dir(env: Mapping[str, str] | None = None) -> Path:
+    """:func:`config_folder` as a ``Path``."""
+    from pathlib import Path
+
+    return Path(config_folder(env))
+
+
+def state_dir(env: Mapping[str, str] | None = None) -> Path:
+    """:func:`state_folder` as a ``Path``."""
+    from pathlib import Path
+
+    return Path(state_folder(env))
+
+
+def managed_settings_path(env: Mapping[str, str] | None = None) -> Path:
+    """:func:`managed_settings_file` as a ``Path``."""
+    from pathlib import Path
+
+    return Path(managed_settings_file(env))
+
+
+def session_file(session_id: str, env: Mapping[str, str] | None = None) -> Path:
+    """:func:`session_path` as a ``Path``."""
+    from pathlib import Path
+
+    return Path(session_path(session_id, env))
+
+
+def make_parent(path: StrPath) -> None:
+    """Create the folder ``path`` is in, and its parents (``Path.parent.mkdir``'s
+    ``parents=True, exist_ok=True``)."""
+    os.makedirs(os.path.dirname(path_text(os.fspath(path))) or ".", exist_ok=True)
+
+
+def _touch(path: str) -> None:
+    """``Path(path).touch(mode=0o600)``: create it, or set its times to now."""
+    try:
+        os.utime(path)
+    except OSError:
+        os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
 
 
 @contextlib.contextmanager
-def locked(path: Path) -> Iterator[None]:
+def locked(path: StrPath) -> Iterator[None]:
     """Hold an exclusive lock on ``path.lock`` (created if needed) for the block."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(str(path) + ".lock", os.O_RDWR | os.O_CREAT, 0o600)
+    make_parent(path)
+    fd = os.open(os.fspath(path) + ".lock", os.O_RDWR | os.O_CREAT, 0o600)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
         yield
@@ -67,13 +130,15 @@ def locked(path: Path) -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def passing_lock(path: Path) -> Iterator[None]:
+def passing_lock(path: StrPath) -> Iterator[None]:
     """Like :func:`locked`, for a rare action that must leave nothing behind (install,
     uninstall): ``path.lock`` exists only while someone holds it, and a state folder this
     lock had to create goes too when nothing else is in it. The holder removes the file
     before letting go; a waiter that then gets the removed file's lock sees that the name
     no longer leads to it and takes a fresh one, so two holders never overlap."""
-    lock = Path(str(path) + ".lock")
+    from pathlib import Path
+
+    lock = Path(os.fspath(path) + ".lock")
     made: list[Path] = []
     while True:
         made += [folder for folder in (lock.parent, *lock.parent.parents) if not folder.exists() and folder not in made]
@@ -101,12 +166,13 @@ def passing_lock(path: Path) -> Iterator[None]:
                 folder.rmdir()
 
 
-def write_atomic(path: Path, text: str, mode: int = 0o600) -> None:
+def write_atomic(path: StrPath, text: str, mode: int = 0o600) -> None:
     """Replace ``path`` with ``text`` in one step (temp file in the same folder + rename)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if path.exists():
-        mode = path.stat().st_mode & 0o777
-    fd, tmp = _temp_file(str(path.parent), path.name)
+    folder, name = os.path.split(path_text(os.fspath(path)))
+    make_parent(path)
+    if os.path.exists(path):
+        mode = os.stat(path).st_mode & 0o777
+    fd, tmp = _temp_file(folder or ".", name)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(text)
@@ -147,7 +213,7 @@ _TEMP_NAME = r"\..+\.[a-z0-9_]{8}\.tmp"
 STALE_TEMP_SECONDS = 600.0
 
 
-def sweep_stale_temps(folder: Path, *, older_than: float = STALE_TEMP_SECONDS, every: float = STALE_TEMP_SECONDS) -> int:
+def sweep_stale_temps(folder: StrPath, *, older_than: float = STALE_TEMP_SECONDS, every: float = STALE_TEMP_SECONDS) -> int:
     """Remove ``write_atomic`` leftovers older than ``older_than`` seconds from ``folder``
     (our own name shape only); returns how many. Costs one ``stat`` when a sweep of this
     folder ran less than ``every`` seconds ago (the time is kept as ``.swept``'s mtime)."""
@@ -156,14 +222,14 @@ def sweep_stale_temps(folder: Path, *, older_than: float = STALE_TEMP_SECONDS, e
     import time
 
     now = time.time()
-    marker = folder / ".swept"
+    marker = os.path.join(folder, ".swept")
     try:
-        if now - marker.stat().st_mtime < every:
+        if now - os.stat(marker).st_mtime < every:
             return 0
     except OSError:
         pass
     try:
-        marker.touch(mode=0o600)
+        _touch(marker)
         names = os.listdir(folder)
     except OSError:
         return 0
@@ -172,15 +238,15 @@ def sweep_stale_temps(folder: Path, *, older_than: float = STALE_TEMP_SECONDS, e
         if not pattern.fullmatch(name):
             continue
         with contextlib.suppress(OSError):
-            path = folder / name
-            info = path.lstat()
+            path = os.path.join(folder, name)
+            info = os.lstat(path)
             if now - info.st_mtime >= older_than and stat.S_ISREG(info.st_mode):
-                path.unlink()
+                os.unlink(path)
                 removed += 1
     return removed
 
 
-def read_json(path: Path, default: Any) -> Any:
+def read_json(path: StrPath, default: Any) -> Any:
     """Read a JSON state file; a missing or unreadable one reads as ``default``."""
     try:
         with open(path, encoding="utf-8") as handle:
@@ -189,7 +255,7 @@ def read_json(path: Path, default: Any) -> Any:
         return default
 
 
-def update_json(path: Path, change: Callable[[Any], Any], default: Any) -> Any:
+def update_json(path: StrPath, change: Callable[[Any], Any], default: Any) -> Any:
     """Read, change and write back a JSON state file under its lock; returns the new value.
 
     A change that leaves the value as it was writes nothing: most hook calls (an allow
@@ -199,6 +265,6 @@ def update_json(path: Path, change: Callable[[Any], Any], default: Any) -> Any:
         before = json.dumps(value, indent=1, sort_keys=True)  # before ``change`` can mutate it
         value = change(value)
         text = json.dumps(value, indent=1, sort_keys=True)
-        if text != before or not path.exists():
+        if text != before or not os.path.exists(path):
             write_atomic(path, text)
         return value

@@ -7,6 +7,7 @@ An allow resets the consecutive count, never the total.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -51,9 +52,10 @@ def record(session_id: str, denied: bool, *, env: Mapping[str, str] | None = Non
         data["denials"] = {"consecutive": consecutive, "total": total}
         return data
 
-    path = state.session_file(session_id, env)
+    path = state.session_path(session_id, env)
     data = state.update_json(path, change, {})
-    for folder in (path.parent, path.parent.parent):  # leftovers of writers killed mid-update
+    sessions = os.path.dirname(path)
+    for folder in (sessions, os.path.dirname(sessions)):  # leftovers of writers killed mid-update
         state.sweep_stale_temps(folder)
     counts = data["denials"]
     return DenialState(counts["consecutive"], counts["total"])

@@ -22,13 +22,15 @@ import json
 import os
 import time
 from collections.abc import Iterator, Mapping
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import state
 from ..digest import sha256
 from ..model import Decision, ToolCall
 from .redact import REDACTED, redact, shorten  # noqa: F401 - REDACTED and redact are this module's API too
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 #: Largest line the log holds; larger records are cut to fit.
 MAX_RECORD_BYTES = 64 * 1024
@@ -45,7 +47,7 @@ class Record(dict):
     """A record already redacted, clipped and made finite (``append`` skips that work)."""
 
 
-def audit_path(policy: Any, env: Mapping[str, str] | None = None) -> Path | None:
+def audit_file(policy: Any, env: Mapping[str, str] | None = None) -> str | None:
     """Where decisions are logged, or None when the audit log is switched off."""
     env = env if env is not None else os.environ
     section = (getattr(policy, "sections", None) or {}).get("audit") or {}
@@ -53,8 +55,16 @@ def audit_path(policy: Any, env: Mapping[str, str] | None = None) -> Path | None
         return None
     custom = env.get("BASTION_AUDIT_LOG") or section.get("path")
     if isinstance(custom, str) and custom:
-        return Path(os.path.expanduser(custom))
-    return state.state_dir(env) / "audit.jsonl"
+        return state.path_text(os.path.expanduser(custom))
+    return state.path_text(state.state_folder(env), "audit.jsonl")
+
+
+def audit_path(policy: Any, env: Mapping[str, str] | None = None) -> Path | None:
+    """:func:`audit_file` as a ``Path`` (the decision path logs with the string)."""
+    from pathlib import Path
+
+    path = audit_file(policy, env)
+    return Path(path) if path is not None else None
 
 
 def digest(value: Any) -> str:
@@ -150,7 +160,7 @@ def record_fail_closed(reason: str, *, verdict: str = "ask", agent: str = "", ra
 
     env = env if env is not None else os.environ
     try:
-        path = audit_path(policy, env)
+        path = audit_file(policy, env)
         exported = wanted(policy, env)
         if path is None and not exported:
             return
@@ -171,7 +181,7 @@ def record_decision(call: ToolCall, decision: Decision, *, policy: Any, env: Map
     record. A log that cannot be written is one warning line; the decision stands."""
     from .export_switch import wanted
 
-    path = audit_path(policy, env)
+    path = audit_file(policy, env)
     exported = wanted(policy, env)
     if path is None and not exported:
         return
@@ -268,19 +278,19 @@ def _first_cuts(record: dict) -> Iterator[tuple[Any, Any]]:
 # --------------------------------------------------------------------------- the file
 
 
-def append(path: Path, record: Mapping[str, Any]) -> None:
+def append(path: str | os.PathLike[str], record: Mapping[str, Any]) -> None:
     """Append one record as one line: a single ``write`` on an ``O_APPEND`` descriptor
     under an exclusive ``flock`` (so concurrent hook processes never interleave), after
     dropping an unterminated last line a killed writer left; then flush it to disk."""
     import fcntl
 
     data = line(record)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    state.make_parent(path)
     flags = os.O_APPEND | os.O_CREAT | getattr(os, "O_CLOEXEC", 0)
     try:
-        fd = os.open(str(path), os.O_RDWR | flags, 0o600)
+        fd = os.open(path, os.O_RDWR | flags, 0o600)
     except PermissionError:  # a write-only log: append without the repair
-        fd = os.open(str(path), os.O_WRONLY | flags, 0o600)
+        fd = os.open(path, os.O_WRONLY | flags, 0o600)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
         _drop_torn_tail(fd)
@@ -321,7 +331,7 @@ def _parse(raw: bytes) -> dict[str, Any] | None:
     return record if isinstance(record, dict) else None
 
 
-def tail(path: Path, count: int = 20) -> list[dict[str, Any]]:
+def tail(path: str | os.PathLike[str], count: int = 20) -> list[dict[str, Any]]:
     """The last ``count`` records (torn or unparseable lines are skipped)."""
     try:
         with open(path, "rb") as handle:
@@ -338,7 +348,7 @@ def tail(path: Path, count: int = 20) -> list[dict[str, Any]]:
     return records[-count:] if count > 0 else []
 
 
-def iter_records(path: Path) -> Iterator[dict[str, Any]]:
+def iter_records(path: str | os.PathLike[str]) -> Iterator[dict[str, Any]]:
     """Every record in the file, in order (torn or unparseable lines are skipped)."""
     try:
         with open(path, "rb") as handle:

@@ -127,7 +127,7 @@ def _own_paths_for(values: tuple[str, ...]) -> tuple[str, ...]:
 
     env = {name: value for name, value in zip(_OWN_PATH_VARIABLES, values, strict=True) if value}
     home = env.get("HOME") or os.path.expanduser("~")
-    raw = (state.config_dir(env), state.state_dir(env), state.managed_settings_path(env), "/etc/bastion")
+    raw = (state.config_folder(env), state.state_folder(env), state.managed_settings_file(env), "/etc/bastion")
     return tuple(dict.fromkeys(resolve_path(str(p), cwd="/", home=home) for p in raw))
 
 

@@ -68,9 +68,9 @@ def run_within(client: ClientAdapter, raw: bytes | str | None, env: Mapping[str,
     env = env if env is not None else os.environ
     seconds = deadline_seconds(env) if seconds is None else seconds
     if lock is None and _in_main_thread():
-        import signal
+        import _signal  # ``signal`` without the enums it builds on import: a cost on every fresh hook call
 
-        if hasattr(signal, "setitimer"):
+        if hasattr(_signal, "setitimer"):
             return _with_alarm(client, raw, env, cwd, seconds)
     return _in_worker(client, raw, env, cwd, seconds, lock)
 
@@ -83,7 +83,7 @@ def _in_main_thread() -> bool:
 
 
 def _with_alarm(client: ClientAdapter, raw: bytes | str | None, env: Mapping[str, str], cwd: str | None, seconds: float) -> Reply:
-    import signal
+    import _signal as signal  # the same calls, with plain ints for handlers and signal numbers
 
     armed = [True]  # the alarm may fire just after the decision: then it is ignored
 

@@ -41,7 +41,6 @@ from __future__ import annotations
 import dataclasses
 import os
 from collections.abc import Iterable, Mapping
-from pathlib import Path
 from typing import Any, NamedTuple
 
 from ..model import Kind, Tier, ToolCall
@@ -116,13 +115,12 @@ def written_by(call: ToolCall, analysis: Any) -> list[str]:
     return []
 
 
-def state_file(session_id: str, env: Mapping[str, str]) -> Path:
-    """This module's file beside the session's own (``state.session_file``): kept apart so
+def state_file(session_id: str, env: Mapping[str, str]) -> str:
+    """This module's file beside the session's own (``state.session_path``): kept apart so
     the taint layer, which reads the session file on most calls, never parses line hashes."""
     from .. import state
 
-    path = state.session_file(session_id, env)
-    return path.with_name(path.stem + ".instructions.json")
+    return os.path.splitext(state.session_path(session_id, env))[0] + ".instructions.json"
 
 
 def _entry(data: dict[str, Any], path: str) -> dict[str, Any] | None:

@@ -12,7 +12,7 @@ event guards (:data:`GUARDS`) into an immune ask: "after reading .env, this call
 data to the network". No mode and no allow rule can skip it; where nobody can be asked
 (``bypassPermissions``, ``dontAsk``, headless) it becomes a deny; a deny rule still denies.
 
-State lives in the per-session file (``state.session_file``) under the key ``"taint"``,
+State lives in the per-session file (``state.session_path``) under the key ``"taint"``,
 changed only through ``state.update_json`` (an exclusive lock plus an atomic rename),
 so the hook processes of one session — several may run at once — never lose each
 other's records, and the other modules' keys in that file are left alone. Results an
@@ -48,12 +48,13 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Iterable, Mapping
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..model import Finding, Kind, LayerResult, Severity, Tier, ToolCall, Verdict
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from ..core.context import Context
 
 __all__ = ["CODES", "GUARDS", "UNRECORDED", "Taint", "TaintEvent", "TaintLayer", "record_read", "record_injection",
@@ -219,7 +220,7 @@ def _add(session_id: str, event: TaintEvent, env: Mapping[str, str] | None) -> N
         data[KEY] = {**section, "events": events}
         return data
 
-    state.update_json(state.session_file(session_id, _env(env)), change, {})
+    state.update_json(state.session_path(session_id, _env(env)), change, {})
 
 
 def taint_of(session_id: str, env: Mapping[str, str] | None = None) -> Taint | None:
@@ -232,7 +233,7 @@ def taint_of(session_id: str, env: Mapping[str, str] | None = None) -> Taint | N
         return None
     from .. import state
 
-    path = state.session_file(session_id, _env(env))
+    path = state.session_path(session_id, _env(env))
     data = _read(path)
     if data is _UNREADABLE:
         return Taint((TaintEvent("unknown", str(path), "unreadable session state", 0.0),))
@@ -246,7 +247,7 @@ def taint_of(session_id: str, env: Mapping[str, str] | None = None) -> Taint | N
 _UNREADABLE = object()
 
 
-def _read(path: Path) -> Any:
+def _read(path: str) -> Any:
     import json
 
     try:
@@ -274,7 +275,7 @@ def clear(session_id: str, env: Mapping[str, str] | None = None) -> None:
             return data
         return {}
 
-    state.update_json(state.session_file(session_id, _env(env)), change, {})
+    state.update_json(state.session_path(session_id, _env(env)), change, {})
 
 
 # --------------------------------------------------------------------------- MCP proxies' record
@@ -284,10 +285,18 @@ def clear(session_id: str, env: Mapping[str, str] | None = None) -> None:
 PROXIES_FILE = "mcp-proxies.json"
 
 
-def proxies_path(env: Mapping[str, str] | None) -> Path:
+def proxies_file(env: Mapping[str, str] | None) -> str:
+    """The record of running MCP proxies (read on every decision: a string, no ``pathlib``)."""
     from .. import state
 
-    return state.state_dir(_env(env)) / PROXIES_FILE
+    return state.path_text(state.state_folder(_env(env)), PROXIES_FILE)
+
+
+def proxies_path(env: Mapping[str, str] | None) -> Path:
+    """:func:`proxies_file` as a ``Path``."""
+    from pathlib import Path
+
+    return Path(proxies_file(env))
 
 
 def alive(pid: int) -> bool:
@@ -313,7 +322,7 @@ def workspace_taint(cwd: str, env: Mapping[str, str] | None = None) -> Taint | N
     parsed counts as tainted (fail closed), naming the file so a person can remove it."""
     import json
 
-    path = proxies_path(env)
+    path = proxies_file(env)
     try:
         with open(path, encoding="utf-8") as handle:
             text = handle.read()
@@ -340,7 +349,7 @@ def workspace_taint(cwd: str, env: Mapping[str, str] | None = None) -> Taint | N
     return Taint(tuple(events)) if events else None
 
 
-def _unreadable(path: Path) -> Taint:
+def _unreadable(path: str) -> Taint:
     return Taint((TaintEvent("unknown", str(path), "unreadable MCP proxy state", 0.0),))
 
 

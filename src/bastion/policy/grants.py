@@ -14,12 +14,14 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Mapping, Sequence
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import state
 from ..model import Kind, ToolCall
 from .rules import BEHAVIORS, RuleError, normalize_command, parse_rule
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 class SettingsWriteError(ValueError):
@@ -53,7 +55,7 @@ def grant_key(call: ToolCall, normalized_command: str | None = None) -> str:
 
 def add_session_grant(session_id: str, key: str, env: Mapping[str, str] | None = None) -> None:
     """Remember ``key`` for the session; other keys of the session file are kept."""
-    path = state.session_file(session_id, env)
+    path = state.session_path(session_id, env)
 
     def change(value: Any) -> Any:
         data = value if isinstance(value, dict) else {}
@@ -69,7 +71,7 @@ def add_session_grant(session_id: str, key: str, env: Mapping[str, str] | None =
 
 def session_grants(session_id: str, env: Mapping[str, str] | None = None) -> frozenset[str]:
     """The session's grant keys (a missing or unreadable file has none)."""
-    data = state.read_json(state.session_file(session_id, env), {})
+    data = state.read_json(state.session_path(session_id, env), {})
     grants = data.get("grants") if isinstance(data, dict) else None
     if not isinstance(grants, list):
         return frozenset()
@@ -120,7 +122,7 @@ def _load_for_update(settings_path: Path) -> dict[str, Any]:
 
 
 def save_always_rule(
-    settings_path: Path,
+    settings_path: str | os.PathLike[str],
     rule: str,
     *,
     examples: Sequence[str] = (),
@@ -138,6 +140,8 @@ def save_always_rule(
     or its ``permissions`` do not have the expected shape. ``env`` supplies HOME for
     checking path examples.
     """
+    from pathlib import Path  # a person saving a rule, not the decision path
+
     settings_path = Path(settings_path)
     examples = [e for e in examples if isinstance(e, str) and e]
     not_examples = [e for e in not_examples if isinstance(e, str) and e]

@@ -20,14 +20,16 @@ skipped whole, never half-applied. PyYAML is imported only when a guard file exi
 
 from __future__ import annotations
 
+import os
 import posixpath
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from fnmatch import fnmatchcase
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..model import CANONICAL_TOOLS, TOOL_CATALOG, Kind, ToolCall, tool_spec
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 VERDICTS = ("allow", "ask", "deny")
 GUARD_SUFFIXES = (".yaml", ".yml", ".md")
@@ -64,6 +66,8 @@ class PluginPattern:
             names = [posixpath.basename(p.rstrip("/")) for p in call.paths]
             if not names:
                 return False
+            from fnmatch import fnmatchcase  # only a guard with a file_match reaches here
+
             # an allow must cover every file of the call, a deny or ask any one of them
             combine = all if self.verdict == "allow" else any
             return combine(fnmatchcase(name, self.file_match) for name in names)
@@ -212,16 +216,22 @@ def load_guard(path: Path, trusted: bool) -> tuple[PluginGuard, list[str]]:
     return guard, notices
 
 
-def guard_files(directory: Path) -> list[Path]:
-    """Guard files of one directory, in name order (missing directory: none)."""
+def guard_files(directory: str | os.PathLike[str]) -> list[Path]:
+    """Guard files of one directory, in name order (missing or empty directory: none,
+    found without ``pathlib``, which only a folder with files in it loads)."""
     try:
-        entries = sorted(directory.iterdir())
+        names = os.listdir(directory)
     except OSError:
         return []
+    if not names:
+        return []
+    from pathlib import Path
+
+    entries = sorted(Path(directory) / name for name in names)
     return [p for p in entries if p.suffix in GUARD_SUFFIXES and p.is_file()]
 
 
-def load_plugins(dirs: Sequence[tuple[Path, bool]]) -> tuple[tuple[PluginGuard, ...], tuple[str, ...], tuple[str, ...]]:
+def load_plugins(dirs: Sequence[tuple[str | os.PathLike[str], bool]]) -> tuple[tuple[PluginGuard, ...], tuple[str, ...], tuple[str, ...]]:
     """Load guards from ``(directory, trusted)`` pairs, lowest precedence first.
 
     A later file with the same id replaces an earlier one — except that an untrusted

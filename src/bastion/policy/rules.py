@@ -27,7 +27,6 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from fnmatch import fnmatchcase
 from typing import Any
 
 from ..globs import glob_regex, literal
@@ -396,6 +395,8 @@ class Rule:
             if names is None:
                 return False
             server, name = self._mcp
+            from fnmatch import fnmatchcase  # only MCP rules match by glob: off the path of most decisions
+
             if not fnmatchcase(names[0], server):
                 return False
             return name is None or fnmatchcase(names[1], name)

@@ -31,10 +31,8 @@ import posixpath
 import re
 import stat
 import time
-from bisect import bisect_right
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .. import state
@@ -131,7 +129,7 @@ class SettingsFile:
     """One settings file and how to read it."""
 
     source: str  # managed | user | project | local | flags | claude_user | claude_project | claude_local
-    path: Path
+    path: str  # written as ``str(Path(...))`` would (``state.path_text``): messages and rule origins name it
     base_dir: str  # where relative path rules and directories are anchored
     own: bool  # a bastion file (sections, self-testing rules) or a Claude Code file (permissions only)
     required: bool = False  # a missing file is an error (``--settings FILE``)
@@ -180,8 +178,8 @@ def find_project_root(cwd: str, *, home: str | None = None, env: Mapping[str, st
         current = parent
 
 
-def _trust_file(env: Mapping[str, str] | None) -> Path:
-    return state.state_dir(env) / "trusted.json"
+def _trust_file(env: Mapping[str, str] | None) -> str:
+    return state.path_text(state.state_folder(env), "trusted.json")
 
 
 def _trust_key(root: str | os.PathLike[str]) -> str:
@@ -262,11 +260,13 @@ class _Text:
         index = self._index().get(literal)
         if index is None:
             return None
+        from bisect import bisect_right  # only for an error line
+
         line = bisect_right(self._lines, index)
         return f"{line}:{index - self._lines[line - 1] + 1}"
 
 
-def _where(path: Path, text: _Text, value: str | None, key_path: str) -> str:
+def _where(path: str, text: _Text, value: str | None, key_path: str) -> str:
     """``FILE:LINE:COL: key.path`` (the position of the string ``value``), for an error
     line; only called once there is an error to report."""
     pos = text.position(json.dumps(value, ensure_ascii=False)) if value is not None else None
@@ -345,7 +345,7 @@ def _salvage_rules(raw: str) -> dict[str, Any] | None:
     return {"permissions": found} if found else None
 
 
-def _read_bytes(path: Path) -> bytes:
+def _read_bytes(path: str) -> bytes:
     """At most ``MAX_SETTINGS_BYTES + 1`` bytes of a regular file (one more than allowed
     tells an oversized file). Opened without blocking and checked after opening, so a
     FIFO swapped in after a ``stat`` can neither block nor feed bytes forever."""
@@ -526,7 +526,7 @@ def _one_rule(entry: Any, index: int, behavior: str, text: _Text, file: Settings
         return _where(file.path, text, rule_text, key_path)
 
     try:
-        rule = parse_rule(rule_text, behavior, source=file.source, origin=str(file.path), base_dir=file.base_dir)
+        rule = parse_rule(rule_text, behavior, source=file.source, origin=file.path, base_dir=file.base_dir)
     except RuleError as exc:
         out.errors.append(f"{where()}: {exc}; rule ignored")
         return
@@ -639,23 +639,22 @@ def settings_files(
     import_claude: bool,
 ) -> list[SettingsFile]:
     """The files to read, highest priority first (managed and user lead the list)."""
+    path = state.path_text
     files: list[SettingsFile] = []
     if not isolated:
-        files.append(SettingsFile("managed", state.managed_settings_path(env), root, True))
-        files.append(SettingsFile("user", state.config_dir(env) / "settings.json", home, True))
+        files.append(SettingsFile("managed", state.managed_settings_file(env), root, True))
+        files.append(SettingsFile("user", path(state.config_folder(env), "settings.json"), home, True))
         if import_claude:
-            files.append(SettingsFile("claude_user", Path(home) / ".claude" / "settings.json", home, False))
-        files.append(SettingsFile("project", Path(root) / ".bastion" / "settings.json", root, True))
+            files.append(SettingsFile("claude_user", path(home, ".claude", "settings.json"), home, False))
+        files.append(SettingsFile("project", path(root, ".bastion", "settings.json"), root, True))
         if import_claude:
-            files.append(SettingsFile("claude_project", Path(root) / ".claude" / "settings.json", root, False))
-        files.append(SettingsFile("local", Path(root) / ".bastion" / "settings.local.json", root, True))
+            files.append(SettingsFile("claude_project", path(root, ".claude", "settings.json"), root, False))
+        files.append(SettingsFile("local", path(root, ".bastion", "settings.local.json"), root, True))
         if import_claude:
-            files.append(SettingsFile("claude_local", Path(root) / ".claude" / "settings.local.json", root, False))
+            files.append(SettingsFile("claude_local", path(root, ".claude", "settings.local.json"), root, False))
     for extra in extra_files:
-        path = Path(os.path.join(home, extra[2:]) if extra.startswith("~/") else extra)
-        if not path.is_absolute():
-            path = Path(cwd) / path
-        files.append(SettingsFile("flags", path, root, True, required=True))
+        named = os.path.join(home, extra[2:]) if extra.startswith("~/") else extra
+        files.append(SettingsFile("flags", path(cwd, named), root, True, required=True))  # an absolute name stays
     return files
 
 
@@ -711,7 +710,7 @@ def load_policy(
         return _load_policy(cwd, root=root, home=home, env=env, isolated=isolated, extra_files=extra_files)
     extra_files = tuple(extra_files)
     key = (root, os.path.realpath(root), home, isolated, extra_files, cwd if extra_files else "",
-           str(state.managed_settings_path(env)), str(state.config_dir(env)), str(state.state_dir(env)),
+           state.managed_settings_file(env), state.config_folder(env), state.state_folder(env),
            env.get("BASTION_IMPORT_CLAUDE_SETTINGS", ""))
     return cache.get(
         key,
@@ -748,8 +747,8 @@ def _watched_paths(cwd: str, *, root: str, home: str, env: Mapping[str, str], is
 
     files = settings_files(cwd, root=root, home=home, env=env, isolated=isolated, extra_files=extra_files,
                            import_claude=True)
-    paths = [str(file.path) for file in files]
-    paths.append(str(_trust_file(env)))
+    paths = [file.path for file in files]
+    paths.append(_trust_file(env))
     if not isolated:
         for folder, _trusted in guard_dirs(root, env, trusted=False):
             paths += [str(folder), *(str(path) for path in guard_files(folder))]
@@ -837,15 +836,16 @@ def _merge(loaded: list[_Loaded], *, root: str, trusted: bool, isolated: bool, e
         notices=tuple(notices),
         trusted=trusted,
         project_root=root,
-        files=tuple(str(item.file.path) for item in loaded if item.exists),
+        files=tuple(item.file.path for item in loaded if item.exists),
         managed_rules_only=managed_only,
     )
 
 
-def guard_dirs(root: str, env: Mapping[str, str], *, trusted: bool) -> list[tuple[Path, bool]]:
+def guard_dirs(root: str, env: Mapping[str, str], *, trusted: bool) -> list[tuple[str, bool]]:
     """The guard plugin folders, lowest precedence first, each with whether its guards
     may allow: the user's always, the project's once it is trusted."""
-    return [(state.config_dir(env) / "guards", True), (Path(root) / ".bastion" / "guards", trusted)]
+    return [(state.path_text(state.config_folder(env), "guards"), True),
+            (state.path_text(root, ".bastion", "guards"), trusted)]
 
 
 def _without_allows(plugins: tuple[PluginGuard, ...], notices: list[str]) -> tuple[PluginGuard, ...]:
@@ -868,11 +868,13 @@ def test_rules_file(path: str, *, env: Mapping[str, str] | None = None, home: st
     Returns ``(ok, lines)``: ok is False when the file has any error, including a failing
     rule example.
     """
+    from pathlib import Path  # a person testing a file, not the decision path
+
     env = env if env is not None else os.environ
     home = _home(env, home)
     file_path = Path(path).expanduser().absolute()
     root = find_project_root(str(file_path.parent), home=home, env=env)
-    item = load_file(SettingsFile("flags", file_path, root, True, required=True), home=home)
+    item = load_file(SettingsFile("flags", str(file_path), root, True, required=True), home=home)
     lines = [f"error: {e}" for e in item.errors] + [f"note: {n}" for n in item.notices]
     if not item.errors:
         lines.append(f"ok: {len(item.rules)} rule(s) in {file_path}")
