@@ -37,6 +37,7 @@ NOT_ON_THE_COLD_PATH = (
     "pathlib", "urllib", "ipaddress",
     "signal",  # its enums (~0.5 ms); the deadline's alarm uses ``_signal``, the same calls
     "bisect",  # only a settings error's line:col needs it
+    "math",  # only a float in a logged call and a scanned text's score need it
 )
 
 #: Runs a verb, then reports every module the process imported (at exit, so nothing the

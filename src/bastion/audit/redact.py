@@ -14,7 +14,6 @@ path calls this module: deciding a call never needs it.
 from __future__ import annotations
 
 import functools
-import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -528,6 +527,8 @@ def redact(value: Any, *, clip: int | None = None, _depth: int = 0) -> Any:
     if kind is int:
         return value if value.bit_length() <= 256 else f"[an integer of {value.bit_length()} bits]"  # str() would raise
     if kind is float:
+        import math  # floats are rare in a tool call: not loaded for every decision
+
         if math.isnan(value):
             return "NaN"
         return value if not math.isinf(value) else ("Infinity" if value > 0 else "-Infinity")

@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import functools
 import json
-import math
 import os
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -165,6 +164,8 @@ def probability(values: Mapping[str, float]) -> float:
     model = weights()
     table = model["weights"]
     z = model["bias"] + sum(table.get(name, 0.0) * value for name, value in values.items())
+    import math  # only scoring a scanned text needs it, not every decision that asks origin_of
+
     return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, z))))
 
 
