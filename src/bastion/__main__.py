@@ -7,7 +7,7 @@ if sys.argv[1:2] == ["hook"]:  # every tool call: the thin hook client, before a
     from .one_shot import finish, no_collector
 
     no_collector()
-    finish(hook_main(sys.argv[2:]))
+    finish(hook_main(sys.argv[2:], one_shot=True))
 
 from .cli import entry
 

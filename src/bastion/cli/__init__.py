@@ -24,13 +24,18 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
 
-def main(argv: "Sequence[str] | None" = None) -> int:
-    """Entry point of ``bastion`` (``[project.scripts]``) and ``python -m bastion``."""
+def main(argv: "Sequence[str] | None" = None, *, one_shot: bool = False) -> int:
+    """Entry point of ``bastion`` (``[project.scripts]``) and ``python -m bastion``. A
+    ``one_shot`` process loads bastion's modules from the bundle (``bastion.bundle``)."""
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["hook"]:  # every tool call: skip argparse and import only the decision path
         from ..hook.client import main as hook_main
 
-        return hook_main(argv[1:])
+        return hook_main(argv[1:], one_shot=one_shot)
+    if one_shot:
+        from ..bundle import install
+
+        install()
     from .app import run
 
     return run(argv)
@@ -49,5 +54,5 @@ def entry() -> None:
         from ..one_shot import finish, no_collector
 
         no_collector()
-        finish(main())
+        finish(main(one_shot=True))
     sys.exit(main())

@@ -146,9 +146,10 @@ def _socket_from_project(env, client):
         return True
 
 
-def main(argv):
+def main(argv, one_shot=False):
     """``bastion hook CLIENT``: the server's answer, else this process's own — within
-    the deadline either way."""
+    the deadline either way. A ``one_shot`` process deciding here loads bastion's
+    modules from the bundle (``bastion.bundle``)."""
     import time
 
     started = time.monotonic()
@@ -182,6 +183,10 @@ def main(argv):
             import io
 
             sys.stdin = io.TextIOWrapper(io.BytesIO(stdin))  # deadline.main reads its bytes as they came
+    if one_shot:
+        from ..bundle import install
+
+        install()
     from .deadline import main as decide_here
 
     return decide_here(argv, seconds=max(0.01, seconds - (time.monotonic() - started)))
@@ -198,4 +203,4 @@ def cli():
     args = sys.argv[1:]
     if args[:2] == ["bastion", "hook"]:
         args = args[2:]
-    finish(main(args))
+    finish(main(args, one_shot=True))

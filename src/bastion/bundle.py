@@ -1,0 +1,217 @@
+"""bastion's own modules for a one-shot process, read from one file.
+
+A hook that decides in its own process imports about a hundred of bastion's modules, and
+each pays some sixty microseconds of import machinery before its code runs: the path
+finder's look-ups, the source's stat, the ``.pyc`` opened, read and checked. The bundle
+keeps their compiled code — each ``.pyc``'s bytes after its header — in one file beside
+them, ``bastion/__pycache__/bundle.VERSION.TAG-MAGIC.optN.marshal`` (the trust of the
+``.pyc`` files there, which Python runs too; written only where Python writes bytecode).
+
+An entry is used only while it still says what the normal import would load: its
+source's mtime and size are those recorded with the code (as a ``.pyc`` is checked), and
+the folder the module is found in has the mtime it had then (no file appeared beside it
+that the path finder would take first, such as a package of the same name). A missing or
+stale entry imports the normal way, and at exit the file is rewritten, atomically, from
+the ``.pyc`` files that import just validated.
+
+A module from the bundle looks as it always does: the same ``__file__``, ``__cached__``,
+``__spec__.origin``, package ``__path__``, and a ``SourceFileLoader`` for the same file
+(its source text, the resources beside it). Only one-shot processes install the finder (a
+hook deciding in its own process, ``bastion check`` and ``explain``); the warm server, the
+MCP proxy and a library embedding bastion import the normal way. Imports only modules
+every interpreter has loaded when it starts.
+"""
+
+from __future__ import annotations
+
+import _frozen_importlib as _bootstrap
+import _frozen_importlib_external as _external
+import _imp
+import marshal
+import os
+import sys
+
+TYPE_CHECKING = False  # no `typing` import: a fresh hook starts here
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from importlib.machinery import ModuleSpec
+    from types import CodeType, ModuleType
+
+_HERE = os.path.dirname(__file__)
+_MAGIC = b"bnd1"  # the layout: magic, index length, marshalled index, then each module's code
+#: name -> (path below the package, source mtime ns, source size, folder mtime ns, offset, length)
+_INDEX: dict[str, tuple[str, int, int, int, int, int]] = {}
+_FILE = -1  # the bundle, open for the rest of this short process once read
+#: bastion's modules this process looked for that the bundle did not serve
+_MISSED: set[str] = set()
+#: where the code of a module just found lies: (offset, length)
+_FOUND: dict[str, tuple[int, int]] = {}
+_FOLDERS: dict[str, int] = {}  # folder -> mtime ns, stat'ed once per process
+
+
+def _path() -> str:
+    """A new bastion, bytecode format or optimisation level starts a new file."""
+    version = getattr(sys.modules.get(__package__ or ""), "__version__", "0")
+    tag = f"{sys.implementation.cache_tag}-{_external.MAGIC_NUMBER.hex()}.opt{sys.flags.optimize}"
+    return os.path.join(_HERE, "__pycache__", f"bundle.{version}.{tag}.marshal")
+
+
+def _folder_mtime(folder: str) -> int:
+    mtime = _FOLDERS.get(folder)
+    if mtime is None:
+        try:
+            mtime = os.stat(folder).st_mtime_ns
+        except OSError:
+            mtime = -1
+        _FOLDERS[folder] = mtime
+    return mtime
+
+
+class _Loader(_external.SourceFileLoader):  # type: ignore[misc]
+    """The file's own loader; its code comes from the bundle the one time the finder
+    found it there (a reload reads the ``.pyc`` as usual)."""
+
+    def get_code(self, fullname: str) -> CodeType | None:
+        where = _FOUND.pop(fullname, None) if fullname == self.name else None
+        if where is not None:
+            try:
+                data = os.pread(_FILE, where[1], where[0])
+            except OSError:
+                data = b""
+            if len(data) == where[1]:
+                code = marshal.loads(data)
+                if isinstance(code, type(_folder_mtime.__code__)):
+                    _imp._fix_co_filename(code, self.path)  # type: ignore[attr-defined]  # as the .pyc's loader does
+                    return code
+        _MISSED.add(fullname)
+        return super().get_code(fullname)
+
+
+class _Finder:
+    """First on the meta path: bastion's modules whose entry still matches their files."""
+
+    @staticmethod
+    def find_spec(name: str, path: Sequence[str] | None = None, target: ModuleType | None = None) -> ModuleSpec | None:
+        entry = _INDEX.get(name)
+        if entry is None:
+            if name.startswith("bastion."):
+                _MISSED.add(name)
+            return None
+        relative, mtime_ns, size, folder_mtime_ns, offset, length = entry
+        origin = f"{_HERE}/{relative}"
+        package = relative.endswith("/__init__.py")
+        folder = origin.rpartition("/")[0]
+        searched = folder.rpartition("/")[0] if package else folder  # where the path finder looks for it
+        try:
+            info = os.stat(origin)
+        except OSError:
+            info = None
+        if (not path or path[0] != searched or info is None or info.st_mtime_ns != mtime_ns or info.st_size != size
+                or _folder_mtime(searched) != folder_mtime_ns):
+            _MISSED.add(name)
+            return None
+        _FOUND[name] = (offset, length)
+        spec = _bootstrap.ModuleSpec(name, _Loader(name, origin), origin=origin, is_package=package)
+        spec.has_location = True
+        if package:
+            spec.submodule_search_locations = [folder]
+        return spec
+
+
+def _read() -> None:
+    """The index (code is read module by module: a decision needs only part of it)."""
+    global _FILE, _INDEX
+    try:
+        fd = os.open(_path(), os.O_RDONLY | os.O_CLOEXEC)
+    except OSError:
+        return
+    try:
+        head = os.pread(fd, 8, 0)
+        if head[:4] != _MAGIC:
+            raise ValueError
+        size = int.from_bytes(head[4:], "little")
+        index = marshal.loads(os.pread(fd, size, 8))
+        start = 8 + size
+        _INDEX = {name: (*entry[:4], entry[4] + start, entry[5]) for name, entry in index.items()}
+        _FILE = fd
+    except (OSError, EOFError, ValueError, TypeError, AttributeError, IndexError):
+        _INDEX = {}
+        os.close(fd)
+
+
+def install() -> None:
+    """Serve bastion's modules from the bundle in this process, and keep it current."""
+    if _Finder in sys.meta_path or sys.version_info[:2] != (3, 11) or sys.pycache_prefix is not None:
+        return
+    _read()
+    sys.meta_path.insert(0, _Finder)
+    import atexit
+
+    atexit.register(_save)
+
+
+def _entry(name: str) -> tuple[str, int, int, int, bytes] | None:
+    """A module the normal import loaded, from the ``.pyc`` it validated, when that
+    still matches the source: ``(path below the package, mtime, size, folder mtime, code)``."""
+    spec = getattr(sys.modules.get(name), "__spec__", None)
+    origin = getattr(spec, "origin", None)
+    if (not isinstance(origin, str) or not origin.startswith(_HERE + "/") or not origin.endswith(".py")
+            or type(getattr(spec, "loader", None)) not in (_external.SourceFileLoader, _Loader)):
+        return None
+    relative = origin[len(_HERE) + 1:]
+    folder = origin.rpartition("/")[0]
+    try:
+        info = os.stat(origin)
+        folder_mtime = os.stat(folder.rpartition("/")[0] if relative.endswith("/__init__.py") else folder).st_mtime_ns
+        with open(spec.cached, "rb") as handle:  # type: ignore[union-attr]
+            pyc = handle.read()
+    except (OSError, TypeError, NotImplementedError):
+        return None
+    if (pyc[:4] != _external.MAGIC_NUMBER or pyc[4:8] != b"\0\0\0\0"  # a timestamp .pyc
+            or int.from_bytes(pyc[8:12], "little") != int(info.st_mtime) & 0xFFFFFFFF
+            or int.from_bytes(pyc[12:16], "little") != info.st_size & 0xFFFFFFFF):
+        return None
+    return relative, info.st_mtime_ns, info.st_size, folder_mtime, pyc[16:]
+
+
+def _save() -> None:
+    """At exit, when one of bastion's modules came the normal way: rewrite the bundle
+    with it (entries of modules this process did not import stay as they were)."""
+    if sys.dont_write_bytecode:
+        return
+    fresh = {}
+    for name in sorted(_MISSED):
+        if name in sys.modules:
+            entry = _entry(name)
+            if entry is not None:
+                fresh[name] = entry
+    if not fresh:
+        return
+    entries: dict[str, tuple[str, int, int, int, bytes]] = {}
+    for name, (relative, mtime_ns, size, folder_mtime_ns, offset, length) in _INDEX.items():
+        if name not in _MISSED:
+            try:
+                code = os.pread(_FILE, length, offset)
+            except OSError:
+                continue
+            if len(code) == length:
+                entries[name] = (relative, mtime_ns, size, folder_mtime_ns, code)
+    entries.update(fresh)
+    index, offset = {}, 0
+    for name, (relative, mtime_ns, size, folder_mtime_ns, code) in entries.items():
+        index[name] = (relative, mtime_ns, size, folder_mtime_ns, offset, len(code))
+        offset += len(code)
+    path = _path()
+    temporary = f"{path}.{os.getpid()}.tmp"
+    try:
+        with open(temporary, "wb") as handle:
+            head = marshal.dumps(index)
+            handle.write(_MAGIC + len(head).to_bytes(4, "little") + head)
+            for *_, code in entries.values():
+                handle.write(code)
+        os.replace(temporary, path)
+    except OSError:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
