@@ -67,6 +67,20 @@ def _run_with_timeout(layer: Layer, call: ToolCall, ctx: Context, timeout: float
     return box.get("result")
 
 
+_AUTO_ALLOW: Any = None
+
+
+def _sandbox_post_step() -> Any:
+    """``sandbox.policy.auto_allow``, imported on the first shell call and kept: an import
+    statement in ``_finish`` would cost a module lookup on every call."""
+    global _AUTO_ALLOW
+    if _AUTO_ALLOW is None:
+        from .sandbox.policy import auto_allow
+
+        _AUTO_ALLOW = auto_allow
+    return _AUTO_ALLOW
+
+
 def _deny_catastrophe(decision: Decision, ctx: Context) -> Decision:
     """The safety net: a finding that establishes a catastrophic effect (the table in
     ``bastion.catastrophic``) makes the decision an immune deny naming the effect,
@@ -194,17 +208,18 @@ class Guard:
         return Context(
             call,
             self.policy,
-            mode=self.effective_mode(call),
+            mode=resolve_mode(self.mode, call.mode, self.policy.default_mode),  # effective_mode, without the hop
             home=self.env.get("HOME") or os.path.expanduser("~"),
             env=self.env,
             facts=self.facts,
             runs_sandboxed=self.runs_sandboxed,
-            add_dirs=tuple(os.path.abspath(os.path.expanduser(d)) for d in self.add_dirs),
+            add_dirs=tuple(os.path.abspath(os.path.expanduser(d)) for d in self.add_dirs) if self.add_dirs else (),
         )
 
     def check(self, call: ToolCall) -> Decision:
         ctx = self.context(call)
         trace: list[TraceEntry] = []
+        note = trace.append
         findings: list[Finding] = []
         held: _Outcome | None = None
         decided: _Outcome | None = None
@@ -212,8 +227,9 @@ class Guard:
         custom = self._custom_layers
 
         for layer in self.layers:
+            name = layer.name
             if held is not None and not getattr(layer, "can_deny", True):
-                trace.append(trace_entry(layer.name, "skipped", "an immune ask is held", 0))
+                note(trace_entry(name, "skipped", "an immune ask is held", 0))
                 continue
             started = clock()
             label: str
@@ -225,36 +241,36 @@ class Guard:
                     result = _run_with_timeout(layer, call, ctx, timeout)
                 else:
                     result = layer.check(call, ctx)
+                if result is None:  # most layers abstain: the shortest way round the loop
+                    note(trace_entry(name, "abstain", "", (clock() - started) // 1000))
+                    continue
                 if isinstance(result, Verdict):  # a custom layer may answer with a bare verdict
-                    result = LayerResult(result, f"{layer.name} says {result.value}")
-                label = result.verdict.value if result is not None else "abstain"
+                    result = LayerResult(result, f"{name} says {result.value}")
+                label = result.verdict.value
             except Exception as exc:  # noqa: BLE001 - fail closed, with the reason
                 detail = str(exc).splitlines()[0] if str(exc) else ""
                 what = "timed out" if isinstance(exc, LayerTimeout) else f"failed ({type(exc).__name__})"
                 result = LayerResult(
                     Verdict.ASK,
-                    f"the {layer.name} check {what}{': ' + detail if detail else ''}; asking instead of allowing",
+                    f"the {name} check {what}{': ' + detail if detail else ''}; asking instead of allowing",
                     immune=True,
                 )
                 label = "error"
-            elapsed = (clock() - started) // 1000
-            trace.append(trace_entry(layer.name, label, result.reason if result else "", int(elapsed)))
-            if result is None:
-                continue
+            note(trace_entry(name, label, result.reason, (clock() - started) // 1000))
             if result.findings:
                 findings.extend(f for f in result.findings if f not in findings)
             if held is not None:
                 if result.verdict is Verdict.DENY:
-                    decided = _Outcome(result, layer.name)
+                    decided = _Outcome(result, name)
                     break
                 continue
             if result.verdict is Verdict.DENY:
-                decided = _Outcome(result, layer.name)
+                decided = _Outcome(result, name)
                 break
             if result.verdict is Verdict.ASK and result.immune:
-                held = _Outcome(result, layer.name)
+                held = _Outcome(result, name)
                 continue
-            decided = _Outcome(result, layer.name)
+            decided = _Outcome(result, name)
             break
 
         outcome = decided or held
@@ -338,7 +354,7 @@ class Guard:
                 suggestions = suggest(call, ctx)
             except Exception:  # noqa: BLE001 - a suggestion is a convenience, never a risk
                 suggestions = []
-        decision = Decision(
+        decision = Decision.made(
             verdict=result.verdict,
             reason=result.reason,
             layer=outcome.layer,
@@ -352,9 +368,7 @@ class Guard:
             facts=ctx,
         )
         if call.kind is Kind.SHELL:  # sandbox post-step: autoAllowBashIfSandboxed, dangerouslyDisableSandbox
-            from .sandbox.policy import auto_allow
-
-            decision = auto_allow(decision, call, ctx) or decision
+            decision = _sandbox_post_step()(decision, call, ctx) or decision
         if decision.verdict is not Verdict.DENY:
             decision = _deny_catastrophe(decision, ctx)
         if decision.verdict is Verdict.ASK and ctx.mode is Mode.DONT_ASK:

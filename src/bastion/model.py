@@ -311,17 +311,21 @@ class ToolCall:
     mode: Mode | None = None
     agent: str = ""
 
+    # ``spec``, ``kind`` … are asked dozens of times a call: each is one catalog lookup,
+    # with no function call for a catalog tool. Nothing is kept on the call, whose input
+    # a caller may change between checks.
+
     @property
     def spec(self) -> ToolSpec:
-        return tool_spec(self.tool)
+        return TOOL_CATALOG.get(self.tool) or tool_spec(self.tool)
 
     @property
     def kind(self) -> Kind:
-        return tool_spec(self.tool).kind  # asked many times a call: one lookup, no property hop
+        return (TOOL_CATALOG.get(self.tool) or tool_spec(self.tool)).kind
 
     @property
     def tier(self) -> Tier:
-        return tool_spec(self.tool).tier
+        return (TOOL_CATALOG.get(self.tool) or tool_spec(self.tool)).tier
 
     @property
     def canonical_tool(self) -> str:
@@ -335,7 +339,8 @@ class ToolCall:
         ``["bash", "-lc", "ls"]``; a list is joined with shell quoting so the analyser
         sees exactly what would run.
         """
-        for key in self.spec.command_keys:
+        spec = TOOL_CATALOG.get(self.tool) or tool_spec(self.tool)
+        for key in spec.command_keys:
             value = self.input.get(key)
             if isinstance(value, str):
                 return value
@@ -349,9 +354,12 @@ class ToolCall:
     def run_dir(self) -> str:
         """Where a shell command runs: the call's directory, or the one its input names
         (``workdir``/``dir_path``). The workspace stays the call's directory either way."""
+        keys = (TOOL_CATALOG.get(self.tool) or tool_spec(self.tool)).workdir_keys
+        if not keys:
+            return self.cwd
         import os.path
 
-        for key in self.spec.workdir_keys:
+        for key in keys:
             value = self.input.get(key)
             if isinstance(value, str) and value.strip():
                 return os.path.normpath(os.path.join(self.cwd, os.path.expanduser(value)))
@@ -434,9 +442,16 @@ class TraceEntry:
 def trace_entry(layer: str, verdict: str, reason: str, duration_us: int) -> TraceEntry:
     """A :class:`TraceEntry` made without the frozen ``__init__`` (which sets each field
     through ``object.__setattr__``): the engine makes one per layer on every call."""
-    entry = object.__new__(TraceEntry)
-    entry.__dict__.update(layer=layer, verdict=verdict, reason=reason, duration_us=duration_us)
+    entry = _new_object(TraceEntry)
+    fields = entry.__dict__
+    fields["layer"] = layer
+    fields["verdict"] = verdict
+    fields["reason"] = reason
+    fields["duration_us"] = duration_us
     return entry
+
+
+_new_object = object.__new__
 
 
 @dataclass
@@ -488,6 +503,33 @@ class Decision:
     #: scan reuse it instead of parsing again. Not part of the answer: never compared,
     #: printed or serialised.
     facts: Any = field(default=None, compare=False, repr=False)
+
+    @classmethod
+    def made(
+        cls,
+        verdict: Verdict,
+        reason: str,
+        layer: str,
+        risk: Tier,
+        findings: list[Finding],
+        suggestions: list[str],
+        immune: bool,
+        source: Source,
+        trace: list[TraceEntry],
+        no_grant: bool,
+        facts: Any,
+    ) -> Decision:
+        """The engine's decision, made without the frozen ``__init__`` (which sets each of
+        its thirteen fields through ``object.__setattr__``): one per call. Every field is
+        given, in the order of the class, ``interrupt`` and ``updated_input`` at their
+        defaults."""
+        decision = _new_object(cls)
+        decision.__dict__.update(
+            verdict=verdict, reason=reason, layer=layer, risk=risk, findings=findings, suggestions=suggestions,
+            immune=immune, source=source, trace=trace, interrupt=False, no_grant=no_grant, updated_input=None,
+            facts=facts,
+        )
+        return decision
 
     @property
     def allowed(self) -> bool:

@@ -122,16 +122,27 @@ class Context:
         return self._memo.get(key)
 
     # -- facts --------------------------------------------------------------------
+    # Each fact reads the memo itself rather than through ``once``: layers ask for the
+    # parse and the analysis some forty times a call, and the lambda and the extra call
+    # were a large part of answering from the memo.
 
     @property
     def workspace(self) -> Workspace:
         """The project folders the agent works in (settings, ``--add-dir``)."""
-        return self.once("workspace", lambda: self._facts.workspace(self))
+        memo = self._memo
+        if "workspace" in memo:
+            return memo["workspace"]  # type: ignore[no-any-return]
+        value = memo["workspace"] = self._facts.workspace(self)
+        return value
 
     @property
     def path_uses(self) -> list[PathUse]:
         """Files the call reads or writes, resolved through symlinks."""
-        return self.once("path_uses", lambda: self._facts.path_uses(self))
+        memo = self._memo
+        if "path_uses" in memo:
+            return memo["path_uses"]  # type: ignore[no-any-return]
+        value = memo["path_uses"] = self._facts.path_uses(self)
+        return value
 
     def resolve(self, raw: str, *, cwd: str | None = None) -> str:
         """A path as the call means it: absolute, ``~`` expanded, symlinks resolved."""
@@ -146,17 +157,29 @@ class Context:
     def command(self) -> str | None:
         """The shell command the call runs: a shell tool's, or the one an MCP tool's
         arguments carry (``mcp__shell__run {"command": …}``); None otherwise."""
-        return self.once("command", lambda: self._facts.command(self))
+        memo = self._memo
+        if "command" in memo:
+            return memo["command"]  # type: ignore[no-any-return]
+        value = memo["command"] = self._facts.command(self)
+        return value
 
     @property
     def parsed(self) -> Script | TooComplex | None:
         """The shell parse (Script or TooComplex), or None for calls without a command."""
-        return self.once("parsed", lambda: self._facts.parsed(self))
+        memo = self._memo
+        if "parsed" in memo:
+            return memo["parsed"]  # type: ignore[no-any-return]
+        value = memo["parsed"] = self._facts.parsed(self)
+        return value
 
     @property
     def analysis(self) -> Analysis | None:
         """The shell analysis (catalog, intents, paths, hard blocks), or None."""
-        return self.once("analysis", lambda: self._facts.analysis(self))
+        memo = self._memo
+        if "analysis" in memo:
+            return memo["analysis"]  # type: ignore[no-any-return]
+        value = memo["analysis"] = self._facts.analysis(self)
+        return value
 
     @property
     def session_grants(self) -> frozenset[str]:

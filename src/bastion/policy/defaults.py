@@ -26,15 +26,16 @@ class Defaults:
     can_deny = False
 
     def check(self, call: ToolCall, ctx: Context) -> LayerResult | None:
-        if call.kind is Kind.SHELL:
+        kind = call.kind
+        if kind is Kind.SHELL:
             return self._shell(call, ctx)
         if call.tier is Tier.READ_ONLY:
             return LayerResult(Verdict.ALLOW, f"{call.tool} is read-only", risk=Tier.READ_ONLY)
-        if call.kind in (Kind.FILE_WRITE, Kind.FILE_EDIT):
+        if kind in (Kind.FILE_WRITE, Kind.FILE_EDIT):
             return LayerResult(Verdict.ASK, f"{call.tool} changes files; approval needed in {ctx.mode.value} mode")
-        if call.kind is Kind.WEB_FETCH:
+        if kind is Kind.WEB_FETCH:
             return LayerResult(Verdict.ASK, f"{call.tool} fetches from the network; approval needed")
-        if call.kind is Kind.MCP:
+        if kind is Kind.MCP:
             return LayerResult(Verdict.ASK, f"MCP tool {call.tool} is not allowed by any rule")
         if call.tool not in _known_tools():
             # a client's own tool bastion has not met yet: a person may say yes; where
@@ -148,16 +149,21 @@ def _runs_code_after_writing(ctx: Context) -> str | None:
     parsed = ctx.parsed
     analysis = ctx.analysis
     planned = analysis.planned_runs if analysis is not None else frozenset()
-    for cmd in parsed.commands if parsed is not None else ():
-        if written and cmd.name not in _FILE_COMMANDS and cmd.text not in planned:
+    commands = parsed.commands if parsed is not None else ()
+    last = len(commands) - 1
+    for i, cmd in enumerate(commands):
+        name = cmd.name
+        if written and name not in _FILE_COMMANDS and cmd.text not in planned:
             from ..shell.meaning.analyse import analyse  # only after a write: most lines write nothing
             from ..shell.syntax.script import Script
 
             single = analyse(Script((cmd,)), cwd=ctx.call.cwd, home=ctx.home)
             if single.tier is not Tier.READ_ONLY:
                 return written
-        if written or cmd.name == "mkdir" or not any(access.op == "write" for access in accesses_of(ctx, cmd)):
-            continue  # resolving paths is the larger cost; only a command that writes needs it
+        # what the last command writes runs after nothing; resolving paths is the larger
+        # cost, so only a command that writes pays for it
+        if written or i == last or name == "mkdir" or not any(a.op == "write" for a in accesses_of(ctx, cmd)):
+            continue
         for use in ctx.paths_of(cmd):
             if use.op == "write" and use.path not in _SINKS:
                 written = written or use.raw

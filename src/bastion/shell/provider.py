@@ -7,11 +7,15 @@ shared by every layer, the suggestions and the explainer.
 
 from __future__ import annotations
 
+import sys
 from typing import TYPE_CHECKING
 
 from ..model import Kind
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+    from types import ModuleType
+
     from ..core.context import Context
     from .meaning.analyse import Analysis
     from .meaning.paths import PathAccess
@@ -20,19 +24,35 @@ if TYPE_CHECKING:
 
 def command(ctx: Context) -> str | None:
     """A shell tool's command, or the one an MCP tool's arguments carry."""
-    if ctx.call.kind is Kind.MCP:
+    call = ctx.call
+    if call.kind is Kind.MCP:
         from ..mcp_args import shell_command
 
-        return shell_command(ctx.call)
-    return ctx.call.command
+        return shell_command(call)
+    return call.command
+
+
+# The parser, the analyser and the path extractor load on the first call that needs
+# them (a guard that only sees file tools never does) and their modules are kept here
+# after: an import statement run on every call costs a module lookup each time. Each
+# function is read from its module when called, as an import statement would.
+_modules: dict[str, ModuleType] = {}
+
+
+def _module(name: str) -> ModuleType:
+    module = _modules.get(name)
+    if module is None:
+        full = f"{__package__}.{name}"
+        __import__(full)
+        module = _modules[name] = sys.modules[full]
+    return module
 
 
 def parsed(ctx: Context) -> Script | TooComplex | None:
     text = ctx.command
     if text is None:
         return None
-    from .syntax.parse import parse
-
+    parse: Callable[[str], Script | TooComplex] = _module("syntax.parse").parse
     return parse(text)
 
 
@@ -40,13 +60,11 @@ def analysis(ctx: Context) -> Analysis | None:
     script = ctx.parsed
     if script is None:
         return None
-    from .meaning.analyse import analyse
-
+    analyse: Callable[..., Analysis] = _module("meaning.analyse").analyse
     return analyse(script, cwd=ctx.call.run_dir, home=ctx.home, workspace_roots=ctx.workspace.roots)
 
 
 def accesses_of(ctx: Context, cmd: SimpleCommand) -> list[PathAccess]:
     """The files one sub-command names, lexically resolved against where it runs."""
-    from .meaning.paths import extract_paths
-
+    extract_paths: Callable[..., list[PathAccess]] = _module("meaning.paths").extract_paths
     return extract_paths(cmd, cwd=ctx.call.run_dir, home=ctx.home)

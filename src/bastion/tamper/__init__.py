@@ -258,12 +258,12 @@ def _record_of(message: str) -> Tamper:
     return PER_COMMAND[min(named)[1]] if named else PER_COMMAND[0]
 
 
-def _shell_off(call: ToolCall, ctx: Context) -> list[Any]:
+def _shell_off(call: ToolCall, ctx: Context, kind: Kind | None = None) -> list[Any]:
     """HB016 findings of the shell analysis: a guard-off command anywhere it reads."""
-    if call.kind not in (Kind.SHELL, Kind.MCP):
+    if (kind or call.kind) not in (Kind.SHELL, Kind.MCP):
         return []
     analysis = ctx.analysis
-    if analysis is None:
+    if analysis is None or not analysis.hard_blocks:
         return []
     return [f for f in analysis.hard_blocks if f.code == "HB016"]
 
@@ -286,17 +286,20 @@ class TamperGuard:
     can_deny = True
 
     def check(self, call: ToolCall, ctx: Context) -> LayerResult | None:
-        if call.kind not in (Kind.SHELL, Kind.MCP, Kind.FILE_WRITE, Kind.FILE_EDIT):
+        kind = call.kind
+        if kind not in (Kind.SHELL, Kind.MCP, Kind.FILE_WRITE, Kind.FILE_EDIT):
             return None
-        from ..shell.catalog.intents import finding
-
-        off = _shell_off(call, ctx)
-        scene = scene_of(call, ctx) if call.kind is not Kind.MCP else None
+        off = _shell_off(call, ctx, kind)
+        scene = scene_of(call, ctx) if kind is not Kind.MCP else None
         found = findings_for(scene, skip_per_command=True) if scene is not None else []
-        shown = call.command if call.kind is Kind.SHELL else None
+        if not off and not found:
+            return None  # nearly every call: nothing touches the guard
+        shown = call.command if kind is Kind.SHELL else None
         if not off and found and found[0][0].effect == OFF and _wider_hard_block(call, ctx):
             return None  # ``rm -rf /`` also deletes bastion: the wipe is what hard_blocks names
         if off or (found and found[0][0].effect == OFF):
+            from ..shell.catalog.intents import finding
+
             record = _record_of(off[0].message) if off else found[0][0]
             return LayerResult(
                 Verdict.DENY,
