@@ -17,7 +17,7 @@ harmless script keeps today's verdict (as a Write of package.json does) and only
 catastrophic one is denied, before it can be installed.
 
 Which files run later, and how much (1: runs later, 2: a backdoor), is the path table
-(``paths.table``, read through ``shell.meaning.targets``); what a text becomes there is
+(``paths.table``, read through ``paths.match``); what a text becomes there is
 ``shell.meaning.planted``. This layer only reads them.
 """
 
@@ -26,7 +26,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..model import Finding, Kind, LayerResult, Tier, ToolCall, Verdict
-from ..paths.match import planted_only
+from ..paths.match import persistence_level, planted_only
 
 if TYPE_CHECKING:
     from ..core.context import Context
@@ -64,8 +64,6 @@ class RunsLater:
     def check(self, call: ToolCall, ctx: Context) -> LayerResult | None:
         if call.kind not in (Kind.FILE_WRITE, Kind.FILE_EDIT, Kind.SHELL, Kind.MCP):
             return None
-        from ..shell.meaning.targets import persistence_level
-
         targets = [(use.path, level) for use in ctx.path_uses
                    if use.op == "write" and (level := persistence_level(use.path, ctx.home))]
         if call.kind in (Kind.SHELL, Kind.MCP) and ctx.command:

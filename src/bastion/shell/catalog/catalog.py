@@ -668,6 +668,13 @@ LOCAL_CONTROL_PORTS = frozenset({4040, 4646, 8001, 8200, 8384, 8500, 8888})
 
 #: Network tools that open raw connections or listen (reverse/bind shells).
 RAW_SOCKETS = frozenset("nc ncat netcat nc.openbsd nc.traditional socat telnet cryptcat pwncat sbd openssl".split())
+#: Servers that run a login program for each connection: with a shell as that program,
+#: anyone who connects has a shell (bind shell, HB007). name → options naming the program.
+SHELL_SERVERS: dict[str, tuple[str, ...]] = {
+    "telnetd": ("-l",),
+    "utelnetd": ("-l",),
+    "in.telnetd": ("-L", "-l"),
+}
 
 #: Privilege tools (also when they appear as peeled wrappers).
 PRIVILEGE = frozenset(

@@ -74,7 +74,6 @@ from functools import cache
 
 from ...model import Finding, Severity, Tier
 from ..catalog import catalog as C
-from ..catalog.catalog_cli import known as _long_tail
 from ..catalog.intents import CODES, RiskFactor, at_least, factor, finding, safety
 from ..syntax.env import CODE_LOADING_ENV
 from ..syntax.fastinit import fast_factory
@@ -944,6 +943,8 @@ _RESOLVED = frozenset({"SH008"})
 
 
 def _unknown_name(f: Facts) -> str:
+    from ..catalog.catalog_cli import known as _long_tail
+
     if f.name in ("git",) or f.name in C.TOOLS or _long_tail(f.name):
         return f.label
     argv0 = f.cmd.argv[0] if f.cmd.argv else ""

@@ -32,7 +32,7 @@ import shlex
 from dataclasses import dataclass
 from functools import cache
 
-__all__ = ["Rule", "HOME_SPELLINGS", "PROCESS_CALLS", "FILE_CALLS", "WRITE_CALLS", "CONTENT_CALLS", "CODE_CALLS", "INDIRECT_CALLS", "PATH_METHODS", "FORK_LOOPS", "fold_home", "shell_commands", "fork_loop", "device_writes", "setid_chmods", "SHELL_SERVERS"]
+__all__ = ["Rule", "HOME_SPELLINGS", "PROCESS_CALLS", "FILE_CALLS", "WRITE_CALLS", "CONTENT_CALLS", "CODE_CALLS", "INDIRECT_CALLS", "PATH_METHODS", "FORK_LOOPS", "fold_home", "shell_commands", "fork_loop", "device_writes", "setid_chmods"]
 
 
 @dataclass(frozen=True)
@@ -196,14 +196,6 @@ SETID_CHMOD = Rule(
     ("os.chmod('/bin/bash', 0o4755)", "chmod 04755, \"/bin/sh\"", "File.chmod(04755, \"/bin/bash\")"),
     ("os.chmod('script.sh', 0o755)",),
 )
-
-#: Servers that run a login program for each connection: with a shell as that program,
-#: anyone who connects has a shell (bind shell, HB007). name → options naming the program.
-SHELL_SERVERS: dict[str, tuple[str, ...]] = {
-    "telnetd": ("-l",),
-    "utelnetd": ("-l",),
-    "in.telnetd": ("-L", "-l"),
-}
 
 
 @cache

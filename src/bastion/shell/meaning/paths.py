@@ -31,7 +31,6 @@ from ..catalog.catalog import (
     canonical_name,
     is_core,
 )
-from ..catalog.catalog_cli import cli_spec
 from ..syntax.options import parse_args
 from ..syntax.script import SimpleCommand
 from ..syntax.words import CALL_CWD, FOLDER_TILDES
@@ -1076,6 +1075,8 @@ for _interp, _code in INTERPRETERS.items():
 @lru_cache(maxsize=1024)
 def _cli_extractor(name: str) -> Extractor | None:
     """Files a long-tail tool writes, as its spec declares (``>last``, ``>-o``)."""
+    from ..catalog.catalog_cli import cli_spec
+
     spec = None if is_core(name) else cli_spec(name)
     if spec is None or not (spec.writes_last or spec.writes_all or spec.write_opts or spec.writes_final):
         return None

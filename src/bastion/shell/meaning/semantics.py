@@ -24,12 +24,10 @@ from typing import Any
 
 from ...files.patch import PATCH_COMMANDS
 from ..catalog import catalog as C
-from ..catalog.catalog_cli import cli_spec
 from ..syntax.env import is_dangerous_env, search_path_folders
 from ..syntax.script import SimpleCommand
 from .checks.guard import GUARD_NAMES, GUARD_PREFIXES, check_guard_off
 from .checks.loads import LOADING, check_loads
-from .effects import SHELL_SERVERS
 from .facts import (
     SHELL_PATHS,
     Ctx,
@@ -100,7 +98,7 @@ def _build_dispatch() -> dict[str, str]:
         "rsync": "network:check_rsync",
         "setcap": "root:check_setcap",
         "install": "files:check_install",
-        **dict.fromkeys(SHELL_SERVERS, "code:check_shell_server"),
+        **dict.fromkeys(C.SHELL_SERVERS, "code:check_shell_server"),
         **dict.fromkeys(PATCH_COMMANDS, "patch:check_patch"),
         "jq": "files:check_jq",
         "gojq": "files:check_jq",
@@ -216,8 +214,11 @@ def classify(cmd: SimpleCommand, ctx: Ctx) -> Facts:
         _common(f, ctx)  # ``tool --help`` / ``tool --version`` only print
         return f
     spec = DISPATCH.get(name)
-    if spec is None and cli_spec(name) is not None:
-        spec = "tools:check_cli"
+    if spec is None:
+        from ..catalog.catalog_cli import cli_spec  # the long tail: only a name the core tables lack
+
+        if cli_spec(name) is not None:
+            spec = "tools:check_cli"
     if name in C.SQL_KEYWORDS and (raw_name.isupper() or any(a.endswith(";") for a in cmd.argv)):
         spec = "admin:check_sql_keyword"
     checker = checker_of(spec) if spec is not None else None

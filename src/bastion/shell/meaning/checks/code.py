@@ -14,7 +14,7 @@ from ...catalog import catalog as C
 from ...syntax.lazyre import LazyPattern
 from ...syntax.options import parse_args
 from ...syntax.script import SimpleCommand
-from ..effects import SHELL_SERVERS, device_writes, fold_home, fork_loop, setid_chmods, shell_commands
+from ..effects import device_writes, fold_home, fork_loop, setid_chmods, shell_commands
 from ..facts import (
     SHELL_PATHS,
     SHELL_WORD,
@@ -574,7 +574,7 @@ def check_shell_server(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
     program is a shell serves that shell to anyone who connects (bind shell)."""
     f.hit("CAT029", f.label)
     f.roles.add("listen")
-    options = SHELL_SERVERS.get(f.name, ())
+    options = C.SHELL_SERVERS.get(f.name, ())
     for k, arg in enumerate(args):
         value = args[k + 1] if arg in options and k + 1 < len(args) else next((arg[len(o):] for o in options if arg.startswith(o) and len(arg) > len(o)), "")
         if value and (value in SHELL_PATHS or C.canonical_name(value.rsplit("/", 1)[-1]) in C.SHELLS):

@@ -45,11 +45,6 @@ from ..targets import (
     secret_level,
     strip_glob,
 )
-from ..tasks import RUNNERS, add_runs
-from .admin import check_sql_keyword
-from .code import apply_program, read_stdin_program
-from .find_expr import deletes_everything
-from .root import grant_root, sets_id_bits
 
 
 def check_read_only(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
@@ -59,6 +54,8 @@ def check_read_only(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
 
 
 def check_routine(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
+    from ..tasks import RUNNERS, add_runs
+
     f.at_least(L)
     if f.name in RUNNERS:
         add_runs(f, args, ctx)  # ``pytest``'s conftest.py files, ``tox``'s commands, ``nox``'s noxfile
@@ -356,6 +353,8 @@ def check_chmod_like(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
     recursive = parsed.has("-R")
     mode = parsed.operands[0] if parsed.operands and parsed.value("--reference") is None else ""
     if f.name == "chmod" and _sets_id_bits(parsed, mode, f, ctx):
+        from .root import grant_root
+
         targets = parsed.operands[1:] if mode else parsed.operands
         if not grant_root(f, targets, ctx, f"mode {mode or 'copied from ' + str(parsed.value('--reference'))}"):
             f.hit("CAT005", f"{f.label} (setuid/setgid)")
@@ -395,6 +394,8 @@ def check_setfacl(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
 def _sets_id_bits(parsed: Args, mode: str, f: Facts, ctx: Ctx) -> bool:
     """A mode that sets setuid/setgid, or ``--reference=FILE`` naming a file that has them."""
     if mode:
+        from .root import sets_id_bits
+
         return sets_id_bits(mode)
     reference = parsed.value("--reference")
     if not reference:
@@ -423,6 +424,8 @@ def check_find(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
     deletes = [p for p in f.paths if p.op == DELETE]
     if not deletes:
         return
+    from .find_expr import deletes_everything
+
     everything = deletes_everything(args, confirmed=f.cmd.pipe_index > 0 or any(r.op.startswith("<") for r in f.cmd.redirects))
     for access in deletes:
         # ``dir/*`` (paths.within) deletes inside dir; critical_reason reads it as dir
@@ -472,6 +475,8 @@ def check_sed(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
 
 
 def check_awk(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
+    from .code import apply_program, read_stdin_program
+
     parsed = parse_args(args, frozenset({"-f", "--file", "-v", "--assign", "-F", "--field-separator", "-i", "--include", "-l", "--load", "-E", "--exec"}))
     files = parsed.values("-f", "--file", "-E", "--exec")
     if files and all(name in STDIN_FILES for name in files) and not parsed.has("-i", "--include", "-l", "--load"):
@@ -707,11 +712,15 @@ def check_make(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
         if code:
             f.hit(code, f.label)
     f.hit("CAT032", f.label)
+    from ..tasks import add_runs
+
     add_runs(f, args, ctx)  # the recipes it will run, read from the Makefile
 
 
 def check_truncate(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
     if args[:1] and (args[0].lower() == "table" or args[-1].endswith(";")):
+        from .admin import check_sql_keyword
+
         check_sql_keyword(f, args, ctx)
         return
     f.at_least(L)
@@ -751,6 +760,8 @@ def check_install(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
     check_routine(f, args, ctx)
     parsed = parse_args(args, frozenset({"-m", "--mode", "-o", "--owner", "-g", "--group", "-t", "--target-directory", "-S", "--suffix"}))
     mode = parsed.value("-m", "--mode")
+    from .root import grant_root, sets_id_bits
+
     if mode and sets_id_bits(mode):
         sources = parsed.operands if parsed.has("-t", "--target-directory") else parsed.operands[:-1]
         if not grant_root(f, sources, ctx, f"mode {mode}"):

@@ -16,14 +16,13 @@ from ..facts import Ctx, Facts, L, apply_value, destructive_verb, exec_file, hos
 from ..paths import resolve
 from ..tasks import RUNNERS, add_runs, package_script
 from ..tasks_files import Unreadable, find_up, read_cached
-from .admin import is_http_delete
-from .code import check_interpreter
-from .network import loopback as is_loopback
 
 
 def check_tool(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
     code_opts = C.INTERPRETERS.get(f.name)
     if code_opts and any(a in code_opts or a.split("=", 1)[0] in code_opts for a in args[:3]):
+        from .code import check_interpreter
+
         check_interpreter(f, args, ctx)  # ``bun -e CODE``: a tool that is also an interpreter
         return
     if f.name in RUNNERS:
@@ -380,6 +379,8 @@ def check_cli(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
     detail = f"{f.name} {key}".strip()
     if value == "?":
         f.label = detail
+    from .admin import is_http_delete
+
     if value in ("?", "CAT001", "CAT009") and (any(destructive_verb(o) for o in ops[:4]) or is_http_delete(args)):
         f.hit("CAT016", detail)
     for arg, code in risky_options(args, tool.risky):
@@ -393,14 +394,16 @@ def check_cli(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
     for word in args:
         target = word.split("=", 1)[1] if word.startswith("-") and "=" in word else word
         host = host_of(target) if "://" in target else None
-        if host and is_loopback(host):
-            f.hosts.append(host)  # ``open http://localhost:5173``: the machine itself
+        if not host:
             continue
-        if host:
-            f.hosts.append(host)
-            f.roles.add("send")
-            f.hit("CAT001", f"{f.label} (URL)")
-            break
+        from .network import loopback as is_loopback
+
+        f.hosts.append(host)
+        if is_loopback(host):
+            continue  # ``open http://localhost:5173``: the machine itself
+        f.roles.add("send")
+        f.hit("CAT001", f"{f.label} (URL)")
+        break
     apply_value(f, value, detail)
 
 
