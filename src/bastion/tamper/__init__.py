@@ -33,7 +33,6 @@ trust')"``) themselves, as they are asks the shell analysis cannot make immune.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..model import Kind, LayerResult, Tier, ToolCall, Verdict
@@ -53,7 +52,6 @@ OFF = "off"
 LOOSEN = "loosen"
 
 
-@dataclass(frozen=True)
 class Tamper:
     """One way of switching the guard off or loosening it.
 
@@ -61,17 +59,25 @@ class Tamper:
     ``{package}`` stands for bastion's installed code folder. ``test`` returns what it
     found (shown in the reason) or None. A ``per_command`` record reads one command line
     (and the ``pgrep`` feeding a ``kill``): the shell analysis applies it wherever a
-    command runs (:func:`guard_off`); the others need the whole call.
+    command runs (:func:`guard_off`); the others need the whole call. (A plain class:
+    cheaper to define at import than a dataclass, and every call loads this layer.)
     """
 
-    id: str
-    effect: str
-    what: str
-    why: str
-    test: Callable[[Scene], str | None]
-    match: tuple[Any, ...]
-    not_match: tuple[Any, ...] = ()
-    per_command: bool = False
+    __slots__ = ("id", "effect", "what", "why", "test", "match", "not_match", "per_command")
+
+    def __init__(self, id: str, effect: str, what: str, why: str, test: Callable[[Scene], str | None], *,
+                 match: tuple[Any, ...], not_match: tuple[Any, ...] = (), per_command: bool = False) -> None:
+        self.id = id
+        self.effect = effect
+        self.what = what
+        self.why = why
+        self.test = test
+        self.match = match
+        self.not_match = not_match
+        self.per_command = per_command
+
+    def __repr__(self) -> str:
+        return f"Tamper({self.id!r})"
 
 RECORDS: tuple[Tamper, ...] = (
     # --- off: deny in every mode (HB016) ----------------------------------------------

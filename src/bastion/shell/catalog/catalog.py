@@ -24,7 +24,6 @@ Codes (``CATxxx``, ``HBxxx``) are defined in ``intents.CODES``.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING
 
@@ -263,9 +262,9 @@ NON_ROUTINE_TARGETS: dict[str, str] = {
 # ------------------------------------------------------------------------ sub-command tools
 
 
-@dataclass(frozen=True)
 class Tool:
-    """A command with sub-commands.
+    """A command with sub-commands (a plain class: cheaper to define at import than a
+    dataclass, and the catalog is read on every shell decision).
 
     ``subs`` maps a sub-command (one word, or two words separated by a space, such as
     ``"compose up"``) to ``"r"`` (read-only), ``"l"`` (routine) or a finding code.
@@ -274,14 +273,17 @@ class Tool:
     for the sub-command). ``risky`` options escalate any sub-command.
     """
 
-    subs: Mapping[str, str]
-    default: str = "?"
-    value_opts: frozenset[str] = frozenset()
-    risky: Mapping[str, str] = field(default_factory=dict)
-    #: Sub-commands that install packages: routine without package operands, else CAT026.
-    installs: frozenset[str] = frozenset()
-    #: The tool run with no sub-command at all (bare ``yarn`` is ``yarn install``).
-    bare: str = "r"
+    def __init__(self, subs: Mapping[str, str], default: str = "?", value_opts: frozenset[str] = frozenset(),
+                 risky: Mapping[str, str] | None = None, installs: frozenset[str] = frozenset(),
+                 bare: str = "r") -> None:
+        self.subs = subs
+        self.default = default
+        self.value_opts = value_opts
+        self.risky: Mapping[str, str] = risky if risky is not None else {}
+        #: Sub-commands that install packages: routine without package operands, else CAT026.
+        self.installs = installs
+        #: The tool run with no sub-command at all (bare ``yarn`` is ``yarn install``).
+        self.bare = bare
 
     @cached_property
     def option_keys(self) -> tuple[OptionKey, ...]:

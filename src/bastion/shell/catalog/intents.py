@@ -26,7 +26,6 @@ Codes: ``HB0xx`` are hard blocks, ``CAT0xx`` are catalog/semantic findings.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import NamedTuple
 
 from ...model import Finding, Severity
@@ -59,14 +58,20 @@ KINDS = frozenset(
 )
 
 
-@dataclass(frozen=True)
 class RiskFactor:
-    """One risk the analyser saw in one command (spec 000's ``RiskFactor``)."""
+    """One risk the analyser saw in one command (spec 000's ``RiskFactor``; a plain class:
+    cheaper to define at import than a dataclass)."""
 
-    kind: str
-    severity: Severity
-    message: str
-    command: str
+    __slots__ = ("kind", "severity", "message", "command")
+
+    def __init__(self, kind: str, severity: Severity, message: str, command: str) -> None:
+        self.kind = kind
+        self.severity = severity
+        self.message = message
+        self.command = command
+
+    def __repr__(self) -> str:
+        return f"RiskFactor({self.kind!r}, {self.severity}, {self.message!r}, {self.command!r})"
 
 
 class Code(NamedTuple):

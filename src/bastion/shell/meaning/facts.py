@@ -51,12 +51,18 @@ class Ctx:
         return any(within(path, root) for root in self.roots)
 
 
-@dataclass(frozen=True)
 class Hit:
-    """A finding's code and detail."""
+    """A finding's code and detail (a plain class: cheaper to define at import than a
+    dataclass)."""
 
-    code: str
-    detail: str
+    __slots__ = ("code", "detail")
+
+    def __init__(self, code: str, detail: str) -> None:
+        self.code = code
+        self.detail = detail
+
+    def __repr__(self) -> str:
+        return f"Hit({self.code!r}, {self.detail!r})"
 
 
 class Facts:

@@ -428,29 +428,34 @@ def is_assignment(word: str) -> bool:
     return bool(eq) and bool(name) and (name[0].isalpha() or name[0] == "_") and name.replace("_", "a").isalnum() and name.isascii()
 
 
-@dataclass
 class Peeled:
-    """The result of peeling: the effective command and what surrounded it."""
+    """The result of peeling: the effective command and what surrounded it (a plain
+    class, as :class:`_Opts`: cheaper to define at import than a dataclass)."""
 
-    argv: tuple[str, ...]
-    wrappers: list[str] = field(default_factory=list)
-    assignments: list[tuple[str, str]] = field(default_factory=list)
-    #: Directory changes requested by wrappers (``env -C``, ``sudo -D``), in order.
-    cwd: list[str] = field(default_factory=list)
-    origin: str | None = None
-    #: A shell command string to parse again, and the origin its commands get.
-    shell: str | None = None
-    shell_origin: str = ""
-    problems: list[str] = field(default_factory=list)
+    __slots__ = ("argv", "wrappers", "assignments", "cwd", "origin", "shell", "shell_origin", "problems")
+
+    def __init__(self, argv: tuple[str, ...]) -> None:
+        self.argv = argv
+        self.wrappers: list[str] = []
+        self.assignments: list[tuple[str, str]] = []
+        #: Directory changes requested by wrappers (``env -C``, ``sudo -D``), in order.
+        self.cwd: list[str] = []
+        self.origin: str | None = None
+        #: A shell command string to parse again, and the origin its commands get.
+        self.shell: str | None = None
+        self.shell_origin = ""
+        self.problems: list[str] = []
 
 
-@dataclass
 class _Opts:
     """A wrapper's options: where its command starts, the values read, what was wrong."""
 
-    index: int
-    values: list[tuple[str, str | None]]
-    problems: list[str]
+    __slots__ = ("index", "values", "problems")
+
+    def __init__(self, index: int, values: list[tuple[str, str | None]], problems: list[str]) -> None:
+        self.index = index
+        self.values = values
+        self.problems = problems
 
 
 def _read_options(argv: tuple[str, ...], start: int, spec: WrapperSpec, name: str,

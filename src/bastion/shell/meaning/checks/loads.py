@@ -154,17 +154,21 @@ LOADERS: tuple[Loader, ...] = (
 _BY_NAME: dict[str, Loader] = {name: loader for loader in LOADERS for name in loader.names}
 
 
-@dataclass(frozen=True)
 class Initializer:
     """A sub-command that fetches a project initializer from the registry and runs it:
     ``npm init vite`` runs the ``create-vite`` package, as ``npx create-vite`` would
     (CAT026, like every package runner); without a package name it only writes the
-    project's package.json."""
+    project's package.json. (A plain class, as :class:`Fetch`: cheaper to define at
+    import than a dataclass.)"""
 
-    names: tuple[str, ...]
-    subs: frozenset[str]
-    match: tuple[str, ...]
-    not_match: tuple[str, ...]
+    __slots__ = ("names", "subs", "match", "not_match")
+
+    def __init__(self, names: tuple[str, ...], subs: frozenset[str], match: tuple[str, ...],
+                 not_match: tuple[str, ...]) -> None:
+        self.names = names
+        self.subs = subs
+        self.match = match
+        self.not_match = not_match
 
 
 INITIALIZERS: tuple[Initializer, ...] = (
@@ -177,20 +181,23 @@ _INIT_BY_NAME: dict[str, frozenset[str]] = {name: i.subs for i in INITIALIZERS f
 _INIT_VALUE = _w("--scope -w --workspace --init-author-name --init-author-email --init-author-url --init-license "
                  "--init-version --init-module --prefix -C --registry --cwd --dir")
 
-@dataclass(frozen=True)
 class Fetch:
     """A sub-command that saves what it fetches from the network into the files it
     writes (``paths`` names them, by default after the URL): code run from them later in
     the same command line is downloaded code (HB005, ``analyse._download_then_exec``),
     as after ``curl -o x URL`` (whose outputs ``checks.network`` records)."""
 
-    names: tuple[str, ...]
-    #: The sub-command words, after the tool's global options.
-    words: tuple[str, ...]
-    why: str
-    match: tuple[str, ...]
-    not_match: tuple[str, ...]
-    value_opts: frozenset[str] = frozenset()
+    __slots__ = ("names", "words", "why", "match", "not_match", "value_opts")
+
+    def __init__(self, names: tuple[str, ...], words: tuple[str, ...], why: str, match: tuple[str, ...],
+                 not_match: tuple[str, ...], value_opts: frozenset[str] = frozenset()) -> None:
+        self.names = names
+        #: The sub-command words, after the tool's global options.
+        self.words = words
+        self.why = why
+        self.match = match
+        self.not_match = not_match
+        self.value_opts = value_opts
 
 
 FETCHES: tuple[Fetch, ...] = (

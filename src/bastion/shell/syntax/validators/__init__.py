@@ -36,7 +36,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from importlib import import_module
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from ....model import Finding
 from ..plain import PLAIN_CHARACTERS
@@ -49,18 +49,23 @@ __all__ = ["SyntaxView", "Registered", "VALIDATORS", "MODULES", "validators", "r
            "can_meet_plain_text"]
 
 
-class Registered(NamedTuple):
+class Registered:
     """One validator: its module, and when its check can fire — known before the module
-    is imported, so a text imports only the validators that can fire on it."""
+    is imported, so a text imports only the validators that can fire on it (a plain
+    class: cheaper to define at import than a named tuple)."""
 
-    module: str
-    #: Substrings at least one of which must occur in the source for the check to be able
-    #: to fire (``None``: always run).
-    trigger: tuple[str, ...] | None
-    #: Whether it can fire on a plain command; ``None`` where its trigger cannot occur in one.
-    on_plain_text: bool | None = None
-    #: It also runs whenever the source holds a non-ASCII character.
-    on_non_ascii: bool = False
+    __slots__ = ("module", "trigger", "on_plain_text", "on_non_ascii")
+
+    def __init__(self, module: str, trigger: tuple[str, ...] | None, *, on_plain_text: bool | None = None,
+                 on_non_ascii: bool = False) -> None:
+        self.module = module
+        #: Substrings at least one of which must occur in the source for the check to be
+        #: able to fire (``None``: always run).
+        self.trigger = trigger
+        #: Whether it can fire on a plain command; ``None`` where its trigger cannot occur in one.
+        self.on_plain_text = on_plain_text
+        #: It also runs whenever the source holds a non-ASCII character.
+        self.on_non_ascii = on_non_ascii
 
 
 #: One row per validator, in ID order.
