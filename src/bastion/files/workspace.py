@@ -31,8 +31,8 @@ def _expand_home(path: str, home: str) -> str:
     process environment). ``~user`` goes through the password database; an unknown user
     stays literal, as in a shell.
     """
-    if not home:
-        return path
+    if not home or path[:1] not in ("~", "$"):
+        return path  # the usual case: nothing to expand
     for prefix in ("~", "$HOME", "${HOME}"):
         if path == prefix or path.startswith(prefix + _SEP):
             return home + path[len(prefix) :]
@@ -127,9 +127,10 @@ def resolve_path(path: str, *, cwd: str, home: str) -> str:
     try:
         if not isinstance(path, str):
             path = os.fsdecode(path) if isinstance(path, (bytes, bytearray)) else str(path)
-        path = path.split("\0", 1)[0]
-        cwd = cwd.split("\0", 1)[0] if isinstance(cwd, str) else _SEP
-        home = home.split("\0", 1)[0].rstrip(_SEP) if isinstance(home, str) else ""
+        if "\0" in path:
+            path = path.split("\0", 1)[0]
+        cwd = (cwd.split("\0", 1)[0] if "\0" in cwd else cwd) if isinstance(cwd, str) else _SEP
+        home = (home.split("\0", 1)[0] if "\0" in home else home).rstrip(_SEP) if isinstance(home, str) else ""
         absolute = _absolute(path, cwd, home or "")
     except Exception:  # noqa: BLE001 - odd input must not raise; fall back to cwd
         return _lexical(cwd if isinstance(cwd, str) and cwd.startswith(_SEP) else _SEP)

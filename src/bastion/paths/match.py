@@ -111,11 +111,13 @@ class _Index:
         self.names: dict[str, list[tuple[Row, bool]]] = {}
         self.sequences: list[tuple[str, bool, Row]] = []
         self.sequence_globs: list[tuple[re.Pattern[str], Row]] = []
+        self.sequence_needles: list[str] = []
         self.absolute_globs: list[tuple[str, re.Pattern[str], bool, Row]] = []
         #: name globs as plain string tests: ``*.pem`` (suffix), ``id_rsa*`` (prefix),
         #: ``*secret*`` (substring), each ``(how, text, row)``; anything else a regex
         self.name_globs: list[tuple[str, str, Row]] = []
         self.name_regexes: list[tuple[re.Pattern[str], Row, str]] = []
+        self.name_regex_heads: list[str] = []
         self.structural: set[tuple[str, str]] = set()
         self.removal: dict[str, Row] = {}
         self.removal_children: dict[str, Row] = {}
@@ -130,6 +132,12 @@ class _Index:
         self.suffixes = tuple(text for how, text, _ in self.name_globs if how == "suffix")
         self.prefixes = tuple(text for how, text, _ in self.name_globs if how == "prefix")
         self.infixes = tuple(text for how, text, _ in self.name_globs if how == "infix")
+        #: What every path below a home (other than the agent's own) starts with.
+        self.home_heads = tuple(self.home_exact) + tuple(self.home_parents)
+        #: The first letters any name regex can match from (an empty head matches any).
+        self.regex_heads = tuple(self.name_regex_heads)
+        self.sequence_globs_needled = list(zip(self.sequence_needles, self.sequence_globs, strict=True))
+        self.name_regexes_headed = list(zip(self.name_regex_heads, self.name_regexes, strict=True))
 
     def _add(self, row: Row, pattern: str) -> None:
         kind = row.kind
@@ -174,6 +182,9 @@ class _Index:
         elif "/" in body and glob:
             below = "(?:/.*)?" if folder else ""
             self.sequence_globs.append((re.compile("(?:.*/)?" + _glob_to_regex(body) + below, re.S), row))
+            # the regex needs ``/`` and the literal text before the first wildcard in the
+            # path (which starts with ``/``): a path without it is not tried
+            self.sequence_needles.append("/" + body[: min(body.index(c) for c in _GLOB_CHARS if c in body)])
         elif "/" in body:
             self.sequences.append((body, folder, row))
         elif glob:
@@ -188,6 +199,9 @@ class _Index:
             else:
                 stem = "".join(c for c in body if c not in "*?")
                 self.name_regexes.append((re.compile(_glob_to_regex(body) + r"\Z", re.S), row, stem))
+                # ``match`` is anchored at the name's start: the text before the first
+                # wildcard must begin the name
+                self.name_regex_heads.append(body[: min(body.index(c) for c in _GLOB_CHARS if c in body)])
         else:
             self.names.setdefault(body, []).append((row, folder))
 
@@ -203,9 +217,12 @@ def _index() -> _Index:
 def home_relatives(lower: str, home_lower: str) -> list[str]:
     """``lower`` relative to every home directory it is below (the agent's, root's, any
     user's), each without the leading ``/``; ``""`` for a home itself."""
-    found: list[str] = []
     index = _index()
-    homes = [home_lower] if home_lower and home_lower != "/" else []
+    own = bool(home_lower) and home_lower != "/"
+    if not lower.startswith(index.home_heads) and not (own and lower.startswith(home_lower)):
+        return []  # below no home at all: most paths of a project outside /home
+    found: list[str] = []
+    homes = [home_lower] if own else []
     homes.extend(index.home_exact)
     for h in homes:
         if lower == h:
@@ -230,24 +247,6 @@ def home_relative(path: str, home: str) -> str | None:
 # --------------------------------------------------------------------------- rows for a path
 
 
-def _cuts(path: str) -> Iterable[str]:
-    """``a/b/c``, ``a/b``, ``a`` (or ``/a/b/c``, ``/a/b``, ``/a``)."""
-    yield path
-    cut = path.rfind("/")
-    while cut > 0:
-        yield path[:cut]
-        cut = path.rfind("/", 0, cut)
-
-
-def _anchored(table: dict[str, list[tuple[Row, bool]]], path: str, out: list[Hit]) -> None:
-    for cut in _cuts(path):
-        for row, folder in table.get(cut, ()):
-            if folder:
-                out.append(Hit(row, "folder"))
-            elif cut == path:
-                out.append(Hit(row, "file"))
-
-
 _CACHED_PATH_LEN = 512
 
 
@@ -262,47 +261,84 @@ def rows_for(path: str, home: str) -> tuple[Hit, ...]:
 
 
 def _rows(path: str, home: str) -> tuple[Hit, ...]:
-    index = _index()
+    # Every new path of every call comes here (the cache below answers repeats). The
+    # file checks ask for each path twice, with the agent's home and without one: the
+    # part that does not depend on the home is worked out once (:func:`_unhomed`).
     lower = path.lower().rstrip("/") or "/"
+    anchored, named = _unhomed(lower)
+    homed: list[Hit] = []
+    for rel in home_relatives(lower, home.lower().rstrip("/")):
+        if rel:
+            _anchored(_index().home, rel, homed)
+    if not homed:
+        if not anchored and not named:
+            return ()
+        out = [*anchored, *named]
+    else:
+        out = [*anchored, *homed, *named]
+    if any(hit.row.kind == T.NOT_SECRET for hit in out):
+        out = [h for h in out if h.via == "folder" or h.row.kind not in (T.CREDENTIAL, T.SECRET, T.SENSITIVE)]
+    return tuple(dict.fromkeys(out))
+
+
+@lru_cache(maxsize=2048)
+def _unhomed(lower: str) -> tuple[tuple[Hit, ...], tuple[Hit, ...]]:
+    """The rows a lowercase path has whatever the home: ``(absolute, by name)``, each in
+    the order :func:`_rows` reports them. Each test that cannot match is skipped on a
+    cheap string test."""
+    index = _index()
     out: list[Hit] = []
     aliases = [lower]
     if lower.startswith(("/private/etc/", "/private/var/")) or lower in ("/private/etc", "/private/var"):
         aliases.append(lower[8:])
+    absolute = index.absolute
     for alias in aliases:
-        _anchored(index.absolute, alias, out)
+        _anchored(absolute, alias, out)
         for prefix, regex, _folder, row in index.absolute_globs:
             if alias.startswith(prefix) and regex.fullmatch(alias):
                 out.append(Hit(row, "file"))
-    for rel in home_relatives(lower, home.lower().rstrip("/")):
-        if rel:
-            _anchored(index.home, rel, out)
+    named: list[Hit] = []
     parts = [p for p in lower.split("/") if p]
     if parts:
+        names = index.names
         last = parts[-1]
-        for row, folder in index.names.get(last, ()):
-            out.append(Hit(row, "folder" if folder else "name"))
+        for row, folder in names.get(last, ()):
+            named.append(Hit(row, "folder" if folder else "name"))
         for i, part in enumerate(parts[:-1]):
-            entries = index.names.get(part)
+            entries = names.get(part)
             if entries and (part, parts[i + 1]) not in index.structural:
-                out.extend(Hit(row, "folder") for row, folder in entries if folder)
-        for regex, row in index.sequence_globs:
-            if regex.fullmatch(lower):
-                out.append(Hit(row, "name"))
+                named.extend(Hit(row, "folder") for row, folder in entries if folder)
+        for needle, (regex, row) in index.sequence_globs_needled:
+            if needle in lower and regex.fullmatch(lower):
+                named.append(Hit(row, "name"))
         if index.sequences:
             padded = lower + "/"
             for body, folder, row in index.sequences:
                 if folder:
                     if "/" + body + "/" in padded:
-                        out.append(Hit(row, "folder"))
+                        named.append(Hit(row, "folder"))
                 elif lower.endswith("/" + body):
-                    out.append(Hit(row, "name"))
+                    named.append(Hit(row, "name"))
         if last.endswith(index.suffixes) or last.startswith(index.prefixes) or any(t in last for t in index.infixes):
-            out.extend(Hit(row, "name") for how, text, row in index.name_globs if _name_glob_hit(how, text, last))
-        if index.name_regexes:
-            out.extend(Hit(row, "name") for regex, row, _ in index.name_regexes if regex.match(last))
-    if any(hit.row.kind == T.NOT_SECRET for hit in out):
-        out = [h for h in out if h.via == "folder" or h.row.kind not in (T.CREDENTIAL, T.SECRET, T.SENSITIVE)]
-    return tuple(dict.fromkeys(out))
+            named.extend(Hit(row, "name") for how, text, row in index.name_globs if _name_glob_hit(how, text, last))
+        if index.name_regexes and last.startswith(index.regex_heads):
+            named.extend(Hit(row, "name") for head, (regex, row, _) in index.name_regexes_headed
+                         if last.startswith(head) and regex.match(last))
+    return tuple(out), tuple(named)
+
+
+def _anchored(table: dict[str, list[tuple[Row, bool]]], path: str, out: list[Hit]) -> None:
+    """The rows ``table`` holds for ``path`` or a folder above it (``a/b/c``, ``a/b``, ``a``)."""
+    cut = len(path)
+    while cut > 0:
+        entries = table.get(path[:cut] if cut < len(path) else path)
+        if entries:
+            for row, folder in entries:
+                if folder:
+                    out.append(Hit(row, "folder"))
+                elif cut == len(path):
+                    out.append(Hit(row, "file"))
+        cut = path.rfind("/", 0, cut)
 
 
 _rows_cached = lru_cache(maxsize=2048)(_rows)

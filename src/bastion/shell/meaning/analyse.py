@@ -287,10 +287,12 @@ def _fed_programs(facts: list[Facts], ctx: Ctx, depth: int, hits: list[_Hit]) ->
     interpreter (``echo 'code' | ruby``, ``cat <<EOF | python3``) is read as that
     interpreter's code, and what a program prints into a shell (``perl -e 'print
     pack("H*", …)' | sh``) is read as shell."""
-    stages = {(f.cmd.depth, f.cmd.pipeline, f.cmd.pipe_index): f for f in facts if f.cmd.pipeline >= 0}
+    stages: dict[tuple[int, int, int], Facts] | None = None  # made when a stage reads its stdin as code
     for f in facts:
         if "exec_stdin" not in f.roles or f.cmd.pipe_index == 0:
             continue
+        if stages is None:
+            stages = {(g.cmd.depth, g.cmd.pipeline, g.cmd.pipe_index): g for g in facts if g.cmd.pipeline >= 0}
         before = stages.get((f.cmd.depth, f.cmd.pipeline, f.cmd.pipe_index - 1))
         if before is None:
             continue
@@ -889,6 +891,8 @@ def _summarise(parsed: Script | TooComplex, facts: list[Facts], hits: list[_Hit]
         elif at_least(info.severity, Severity.MEDIUM):
             out.findings.append(finding(hit.code, hit.detail))
     tier = Tier.READ_ONLY
+    fed: list[Facts] = []  # stages that read a program from stdin
+    planned: list[str] = []
     for f in facts:
         if f.tier is not tier:
             tier = tier.max(f.tier)
@@ -898,6 +902,11 @@ def _summarise(parsed: Script | TooComplex, facts: list[Facts], hits: list[_Hit]
             out.hosts.extend(h for h in f.hosts if h)
         if not f.known:
             out.unknown.append(_unknown_name(f))
+        if f.roles:
+            if "exec_stdin" in f.roles and (f.name in C.INTERPRETERS or f.name in C.LOCAL_SQL):
+                fed.append(f)
+            if "runs_planned" in f.roles:
+                planned.append(f.cmd.text)
     complex_ = bool(parsed.complex)
     if complex_ and getattr(parsed, "soft", False):
         from .unknowns import resolved
@@ -910,14 +919,12 @@ def _summarise(parsed: Script | TooComplex, facts: list[Facts], hits: list[_Hit]
         tier = Tier.DESTRUCTIVE
     out.tier = tier
     out.destructive = destructive or bool(out.hard_blocks)
-    fed = [f for f in facts if "exec_stdin" in f.roles and (f.name in C.INTERPRETERS or f.name in C.LOCAL_SQL)]
     if fed and all("program_read" in f.roles for f in fed):
         out.answered = _ANSWERED
     if out.resolved or (parsed.findings and not parsed.complex):
         # the substitutions SH008 names were judged, or folded into the known text they
         # print (``$(pwd)``, ``$(which x)``, a literal ``$(echo …)``: ``syntax.values``)
         out.answered = out.answered | _RESOLVED
-    planned = [f.cmd.text for f in facts if "runs_planned" in f.roles]
     if planned:
         out.planned_runs = frozenset(planned)
     if out.hosts:

@@ -148,8 +148,9 @@ def at_call_cwd(commands: Sequence[SimpleCommand], cwd: str) -> Sequence[SimpleC
     such lines pay more than one prefix test per word."""
     out: list[SimpleCommand] | None = None
     for i, cmd in enumerate(commands):
-        if not any(w.startswith(CALL_CWD) for w in cmd.argv) and not any(
-                r.target.startswith(CALL_CWD) for r in cmd.redirects):
+        argv = cmd.argv
+        if not (argv and CALL_CWD in " ".join(argv) and any(w.startswith(CALL_CWD) for w in argv)) and not (
+                cmd.redirects and any(r.target.startswith(CALL_CWD) for r in cmd.redirects)):
             continue
         if out is None:
             out = list(commands)
