@@ -26,8 +26,6 @@ Codes: ``HB0xx`` are hard blocks, ``CAT0xx`` are catalog/semantic findings.
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 from ...model import Finding, Severity
 
 __all__ = ["RiskFactor", "Code", "CODES", "KINDS", "safety", "SAFE", "SUSPICIOUS", "DANGEROUS"]
@@ -74,9 +72,10 @@ class RiskFactor:
         return f"RiskFactor({self.kind!r}, {self.severity}, {self.message!r}, {self.command!r})"
 
 
-class Code(NamedTuple):
-    """One finding code: the record of one piece of shell knowledge (a named tuple:
-    cheaper to define at import than a dataclass, and this module is on the hot path).
+class Code:
+    """One finding code: the record of one piece of shell knowledge (a plain class:
+    cheaper to define at import than a dataclass or a named tuple, and this module is on
+    the hot path).
 
     ``kind`` is the risk factor, ``severity`` fixes the consequence (critical: a hard
     block, denied in every mode; medium/high: asked; low: a note only), ``why`` says why
@@ -86,18 +85,25 @@ class Code(NamedTuple):
     "always" grant may be offered (spec 000: destructive actions always prompt).
     """
 
-    code: str
-    kind: str
-    severity: Severity
-    title: str
-    destructive: bool = False
-    why: str = ""
-    match: tuple[str, ...] = ()
-    not_match: tuple[str, ...] = ()
-    #: A known attack that only a person may wave through: asked in every mode, as an
-    #: immune ask at stage 3 (``shell.layers.KnownAttacks``), so ``bypassPermissions`` and
-    #: unattended runs do not allow it.
-    immune: bool = False
+    __slots__ = ("code", "kind", "severity", "title", "destructive", "why", "match", "not_match", "immune")
+
+    def __init__(self, code: str, kind: str, severity: Severity, title: str, destructive: bool = False, why: str = "",
+                 match: tuple[str, ...] = (), not_match: tuple[str, ...] = (), immune: bool = False) -> None:
+        self.code = code
+        self.kind = kind
+        self.severity = severity
+        self.title = title
+        self.destructive = destructive
+        self.why = why
+        self.match = match
+        self.not_match = not_match
+        #: A known attack that only a person may wave through: asked in every mode, as an
+        #: immune ask at stage 3 (``shell.layers.KnownAttacks``), so ``bypassPermissions``
+        #: and unattended runs do not allow it.
+        self.immune = immune
+
+    def __repr__(self) -> str:
+        return f"Code({self.code!r})"
 
     @property
     def hard(self) -> bool:
