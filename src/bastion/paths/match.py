@@ -111,7 +111,7 @@ class _Index:
         self.names: dict[str, list[tuple[Row, bool]]] = {}
         self.sequences: list[tuple[str, bool, Row]] = []
         self.sequence_globs: list[tuple[re.Pattern[str], Row]] = []
-        self.sequence_needles: list[str] = []
+        self.sequence_glob_needles: list[str] = []
         self.absolute_globs: list[tuple[str, re.Pattern[str], bool, Row]] = []
         #: name globs as plain string tests: ``*.pem`` (suffix), ``id_rsa*`` (prefix),
         #: ``*secret*`` (substring), each ``(how, text, row)``; anything else a regex
@@ -132,11 +132,16 @@ class _Index:
         self.suffixes = tuple(text for how, text, _ in self.name_globs if how == "suffix")
         self.prefixes = tuple(text for how, text, _ in self.name_globs if how == "prefix")
         self.infixes = tuple(text for how, text, _ in self.name_globs if how == "infix")
+        #: What every path with a row in ``absolute`` starts with (its first component).
+        self.absolute_heads = tuple({"/" + key.split("/")[1] for key in self.absolute})
+        #: ``sequences`` with the text each looks for: ``/body/`` in the path plus ``/``
+        #: for a folder, the path's end ``/body`` for a file.
+        self.sequence_texts = [("/" + body + ("/" if folder else ""), folder, row) for body, folder, row in self.sequences]
         #: What every path below a home (other than the agent's own) starts with.
         self.home_heads = tuple(self.home_exact) + tuple(self.home_parents)
         #: The first letters any name regex can match from (an empty head matches any).
         self.regex_heads = tuple(self.name_regex_heads)
-        self.sequence_globs_needled = list(zip(self.sequence_needles, self.sequence_globs, strict=True))
+        self.sequence_globs_needled = list(zip(self.sequence_glob_needles, self.sequence_globs, strict=True))
         self.name_regexes_headed = list(zip(self.name_regex_heads, self.name_regexes, strict=True))
 
     def _add(self, row: Row, pattern: str) -> None:
@@ -184,7 +189,7 @@ class _Index:
             self.sequence_globs.append((re.compile("(?:.*/)?" + _glob_to_regex(body) + below, re.S), row))
             # the regex needs ``/`` and the literal text before the first wildcard in the
             # path (which starts with ``/``): a path without it is not tried
-            self.sequence_needles.append("/" + body[: min(body.index(c) for c in _GLOB_CHARS if c in body)])
+            self.sequence_glob_needles.append("/" + body[: min(body.index(c) for c in _GLOB_CHARS if c in body)])
         elif "/" in body:
             self.sequences.append((body, folder, row))
         elif glob:
@@ -293,7 +298,8 @@ def _unhomed(lower: str) -> tuple[tuple[Hit, ...], tuple[Hit, ...]]:
         aliases.append(lower[8:])
     absolute = index.absolute
     for alias in aliases:
-        _anchored(absolute, alias, out)
+        if alias.startswith(index.absolute_heads):
+            _anchored(absolute, alias, out)
         for prefix, regex, _folder, row in index.absolute_globs:
             if alias.startswith(prefix) and regex.fullmatch(alias):
                 out.append(Hit(row, "file"))
@@ -313,11 +319,11 @@ def _unhomed(lower: str) -> tuple[tuple[Hit, ...], tuple[Hit, ...]]:
                 named.append(Hit(row, "name"))
         if index.sequences:
             padded = lower + "/"
-            for body, folder, row in index.sequences:
+            for needle, folder, row in index.sequence_texts:
                 if folder:
-                    if "/" + body + "/" in padded:
+                    if needle in padded:
                         named.append(Hit(row, "folder"))
-                elif lower.endswith("/" + body):
+                elif lower.endswith(needle):
                     named.append(Hit(row, "name"))
         if last.endswith(index.suffixes) or last.startswith(index.prefixes) or any(t in last for t in index.infixes):
             named.extend(Hit(row, "name") for how, text, row in index.name_globs if _name_glob_hit(how, text, last))
