@@ -54,39 +54,68 @@ def _behaviour(module: types.ModuleType) -> list[object]:
             module.Frozen.__doc__, [f.name for f in dataclasses.fields(module.Plain)]]
 
 
-def test_bastion_classes_behave_as_dataclasses_makes_them(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.fixture
+def fresh(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
+    """An empty cache in a file of the test's own, saved only when a test says so."""
+    monkeypatch.setattr(precompiled, "_path", lambda: str(tmp_path / "__pycache__" / "cache.marshal"))
+    monkeypatch.setattr(precompiled, "_FILE", {})
+    monkeypatch.setattr(precompiled, "_OPENED", {})
+    monkeypatch.setattr(precompiled, "_USED", {})
+    monkeypatch.setattr(precompiled, "_CHANGED", set())
+    monkeypatch.setattr(precompiled, "_SAVING", True)  # no save at the test process's exit
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)
+
+
+def test_bastion_classes_behave_as_dataclasses_makes_them(fresh: None) -> None:
     precompiled.install()
-    monkeypatch.setattr(precompiled, "_CACHE", {})
     cached = _module("bastion._test_precompiled")
-    assert precompiled._CACHE, "bastion's classes went through the cache"
-    before = dict(precompiled._CACHE)
+    assert precompiled._USED["bastion._test_precompiled"], "bastion's classes went through the cache"
+    assert precompiled._CHANGED == {"bastion._test_precompiled"}
+    before = dict(precompiled._OPENED["bastion._test_precompiled"])
     again = _module("bastion._test_precompiled")  # now every text is a hit
-    assert precompiled._CACHE == before
+    assert precompiled._OPENED["bastion._test_precompiled"] == before
     other = _module("not_bastion_module")
     assert _behaviour(cached) == _behaviour(again) == [
         x.replace("not_bastion_module", "bastion._test_precompiled") if isinstance(x, str) else x
         for x in _behaviour(other)]
 
 
-def test_other_classes_never_touch_the_cache(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_other_classes_never_touch_the_cache(fresh: None) -> None:
     precompiled.install()
-    monkeypatch.setattr(precompiled, "_CACHE", {})
     _module("someone_else")
-    assert precompiled._CACHE == {}
+    assert precompiled._USED == {} and precompiled._CHANGED == set()
 
 
-def test_the_cache_file_round_trips_and_a_broken_one_is_ignored(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
-    path = tmp_path / "__pycache__" / "cache.marshal"
-    monkeypatch.setattr(precompiled, "_path", lambda: str(path))
-    monkeypatch.setattr(precompiled, "_CACHE", {"x = 1": compile("x = 1", "<string>", "exec")})
-    monkeypatch.setattr(precompiled, "_ADDED", True)
-    monkeypatch.setattr(sys, "dont_write_bytecode", False)
+def test_the_cache_file_round_trips_and_a_broken_one_is_ignored(fresh: None) -> None:
+    precompiled._remember("bastion.x", "x = 1", compile("x = 1", "<string>", "exec"))
     precompiled._save()
-    assert set(precompiled._load()) == {"x = 1"}
-    path.write_bytes(marshal.dumps({"y": "not code", 3: compile("1", "<string>", "exec")}))
+    path = precompiled._path()
+    precompiled._FILE, precompiled._OPENED = None, {}
+    assert set(precompiled._load()) == {"bastion.x"}
+    assert isinstance(precompiled._cached("bastion.x", "x = 1"), types.CodeType)
+    with open(path, "wb") as handle:
+        handle.write(marshal.dumps({"bastion.y": b"not marshal", 3: b"", "bastion.z": "not bytes"}))
+    precompiled._FILE, precompiled._OPENED = None, {}
+    assert set(precompiled._load()) == {"bastion.y"}
+    assert precompiled._cached("bastion.y", "x = 1") is None
+    with open(path, "wb") as handle:
+        handle.write(b"\x00garbage")
     assert precompiled._load() == {}
-    path.write_bytes(b"\x00garbage")
-    assert precompiled._load() == {}
+
+
+def test_a_module_that_needed_something_new_keeps_only_what_it_used(fresh: None) -> None:
+    """The texts of an edited class do not pile up: a module's part is rewritten with
+    what the process that imported it used; other modules' parts stay as they were."""
+    old, new = compile("x = 1", "<string>", "exec"), compile("x = 2", "<string>", "exec")
+    precompiled._FILE = {"bastion.a": marshal.dumps({"x = 1": old}), "bastion.b": marshal.dumps({"x = 1": old})}
+    assert precompiled._cached("bastion.a", "x = 1") is not None  # used
+    precompiled._remember("bastion.a", "x = 2", new)  # and something new
+    assert precompiled._cached("bastion.b", "gone") is None
+    precompiled._save()
+    precompiled._FILE, precompiled._OPENED = None, {}
+    parts = precompiled._load()
+    assert set(marshal.loads(parts["bastion.a"])) == {"x = 1", "x = 2"}
+    assert set(marshal.loads(parts["bastion.b"])) == {"x = 1"}
 
 
 NAMED = '''
@@ -118,15 +147,15 @@ def _named_behaviour(module: types.ModuleType) -> list[object]:
             module.Hit.__new__.__defaults__]
 
 
-def test_bastion_named_tuples_behave_as_typing_makes_them(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_bastion_named_tuples_behave_as_typing_makes_them(fresh: None) -> None:
     precompiled.install_named_tuples()
-    monkeypatch.setattr(precompiled, "_CACHE", {})
     other = _named("not_bastion_module")
-    assert precompiled._CACHE == {}, "other classes never touch the cache"
+    assert precompiled._USED == {}, "other classes never touch the cache"
     cached = _named("bastion._test_named")
-    assert any(key.startswith("eval\0lambda _cls, name, tags, size") for key in precompiled._CACHE)
-    assert "eval\0tuple[str, ...]" in precompiled._CACHE  # an annotation's ForwardRef
-    before = dict(precompiled._CACHE)
+    keys = precompiled._OPENED["bastion._test_named"]
+    assert any(key.startswith("eval\0lambda _cls, name, tags, size") for key in keys)
+    assert "eval\0tuple[str, ...]" in keys  # an annotation's ForwardRef
+    before = dict(keys)
     again = _named("bastion._test_named")
-    assert precompiled._CACHE == before
+    assert precompiled._OPENED["bastion._test_named"] == before
     assert _named_behaviour(cached) == _named_behaviour(again) == _named_behaviour(other)

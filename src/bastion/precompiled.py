@@ -11,6 +11,15 @@ maps the exact text to its code, so an entry is either the code ``exec`` would c
 unused. Only bastion's own classes use it; every other class goes through ``dataclasses``
 untouched, and any other interpreter keeps the standard path.
 
+The same file keeps the compiled form of the regular expressions bastion's modules
+compile while they load (:func:`install_patterns`): ``re`` parses and compiles each in pure
+Python, a tenth of a millisecond apiece and some twenty in a fresh decision.
+
+The file keeps each module's entries apart, unmarshalled when that module first needs
+one: it holds what every bastion process compiled (the server, every verb), a decision
+imports a part. A module that needed something new has its part rewritten at exit with
+what this process used, so the texts of an edited class do not pile up.
+
 The modules a decision starts from (``model``, ``engine``, ``hook.protocol``) take
 ``dataclass``, ``field`` and ``replace`` from here, so ``dataclasses`` is first loaded here:
 without ``inspect``, until a class without a docstring needs it (:class:`_InspectOnUse`).
@@ -24,37 +33,74 @@ from typing import TYPE_CHECKING as _TYPING, Any
 if _TYPING:
     from types import FrameType
 
-_CACHE: dict[str, Any] | None = None
-_ADDED = False
-#: A cache that grew past this is started afresh (old texts pile up across edits).
-_MAX_ENTRIES = 4000
+#: The file as read: module -> the marshalled ``{key: value}`` of what it compiled; a
+#: module's part is unmarshalled when the module first needs it. A key is a text (``str``:
+#: exec, ``"eval\0"`` + text: eval) or a regular expression ``(pattern, flags,
+#: _sre.MAGIC)``; its value the code, or the ``_sre.compile`` arguments.
+_FILE: dict[str, bytes] | None = None
+_OPENED: dict[str, dict[Any, Any]] = {}  # module -> its part of the file, unmarshalled
+_USED: dict[str, dict[Any, Any]] = {}  # module -> what this process took or compiled for it
+_CHANGED: set[str] = set()  # modules that needed something the file did not have
+_SAVING = False  # the save at exit is registered
 
 
 def _path() -> str:
-    """``bastion/__pycache__/dataclass-code.VERSION.TAG-MAGIC.marshal``: a new bastion or a
-    new bytecode format starts a new file."""
+    """``bastion/__pycache__/precompiled.VERSION.TAG-MAGIC.marshal``: a new bastion or a new
+    bytecode format starts a new file."""
     import os
 
     version = getattr(sys.modules.get(__package__ or ""), "__version__", "0")  # the parent package, always loaded
     magic = getattr(sys.modules.get("_frozen_importlib_external"), "MAGIC_NUMBER", b"").hex()
     tag = f"{sys.implementation.cache_tag}-{magic}"
-    return os.path.join(os.path.dirname(__file__), "__pycache__", f"dataclass-code.{version}.{tag}.marshal")
+    return os.path.join(os.path.dirname(__file__), "__pycache__", f"precompiled.{version}.{tag}.marshal")
 
 
-def _load() -> dict[str, Any]:
+def _load() -> dict[str, bytes]:
     import marshal
 
-    global _CACHE
-    _CACHE = {}
+    global _FILE
+    _FILE = {}
     try:
         with open(_path(), "rb") as handle:
             loaded = marshal.loads(handle.read())  # one read: marshal.load reads in small pieces
     except (OSError, EOFError, ValueError, TypeError):
-        return _CACHE
-    if isinstance(loaded, dict) and len(loaded) <= _MAX_ENTRIES:
-        code_type = type(_load.__code__)
-        _CACHE = {k: v for k, v in loaded.items() if isinstance(k, str) and isinstance(v, code_type)}
-    return _CACHE
+        return _FILE
+    if isinstance(loaded, dict):
+        _FILE = {k: v for k, v in loaded.items() if type(k) is str and type(v) is bytes}
+    return _FILE
+
+
+def _cached(module: str, key: Any) -> Any:
+    """What ``module`` kept under ``key``, or None."""
+    entries = _OPENED.get(module)
+    if entries is None:
+        import marshal
+
+        data = (_FILE if _FILE is not None else _load()).get(module)
+        try:
+            loaded = marshal.loads(data) if data is not None else None
+        except (EOFError, ValueError, TypeError):
+            loaded = None
+        entries = _OPENED[module] = loaded if isinstance(loaded, dict) else {}
+    value = entries.get(key)
+    if value is not None:
+        _USED.setdefault(module, {})[key] = value
+    return value
+
+
+def _remember(module: str, key: Any, value: Any) -> None:
+    """Keep ``value`` (marshal-able) under ``key`` for ``module``. At exit the module's
+    part of the file is rewritten with what this process used: the module's code ran
+    here, so a text it no longer compiles (an edited class) is dropped."""
+    global _SAVING
+    if not _SAVING:
+        import atexit
+
+        atexit.register(_save)
+        _SAVING = True
+    _CHANGED.add(module)
+    _USED.setdefault(module, {})[key] = value
+    _OPENED.setdefault(module, {})[key] = value
 
 
 def _save() -> None:
@@ -62,14 +108,20 @@ def _save() -> None:
     import marshal
     import os
 
-    if not _ADDED or _CACHE is None or sys.dont_write_bytecode:
+    if not _CHANGED or sys.dont_write_bytecode:
         return
+    parts = dict(_FILE if _FILE is not None else _load())
+    for module in list(_CHANGED):
+        try:
+            parts[module] = marshal.dumps(_USED.get(module, {}))
+        except ValueError:  # something not marshal-able: the module's part is not kept
+            parts.pop(module, None)
     path = _path()
     temporary = f"{path}.{os.getpid()}.tmp"
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(temporary, "wb") as handle:
-            marshal.dump(_CACHE, handle)
+            marshal.dump(parts, handle)
         os.replace(temporary, path)
     except OSError:
         try:
@@ -78,38 +130,31 @@ def _save() -> None:
             pass
 
 
-def _code(text: str, mode: str = "exec") -> Any:
+def _code(module: str, text: str, mode: str = "exec") -> Any:
     """The code ``compile(text, "<string>", mode)`` makes (for ``eval``, with no inherited
-    ``__future__`` flags, as neither ``collections`` nor ``typing`` has any)."""
-    global _ADDED
-    cache = _CACHE if _CACHE is not None else _load()
+    ``__future__`` flags, as neither ``collections`` nor ``typing`` has any), for a class
+    of ``module``."""
     key = text if mode == "exec" else f"{mode}\0{text}"
-    code = cache.get(key)
-    if code is None:
-        if not _ADDED:
-            import atexit
-
-            atexit.register(_save)
-            if len(cache) >= _MAX_ENTRIES:
-                cache.clear()
-        code = cache[key] = (compile(text, "<string>", mode) if mode == "exec"
-                             else compile(text, "<string>", mode, dont_inherit=True))
-        _ADDED = True
+    code = _cached(module, key)
+    if not isinstance(code, type(_code.__code__)):
+        code = (compile(text, "<string>", mode) if mode == "exec"
+                else compile(text, "<string>", mode, dont_inherit=True))
+        _remember(module, key, code)
     return code
 
 
-def _for_bastion(depth: int) -> bool:
-    """Whether a frame within ``depth`` levels above the caller's caller runs bastion's
-    code (a class body of one of its modules)."""
+def _for_bastion(depth: int) -> str:
+    """The module of bastion's whose code runs in a frame within ``depth`` levels above
+    the caller's caller (a class body of one of its modules), else ``""``."""
     frame: FrameType | None = sys._getframe(2)
     for _ in range(depth):
         if frame is None:
-            return False
+            return ""
         module = frame.f_globals.get("__name__", "")
         if module == "bastion" or module.startswith("bastion."):
-            return True
+            return module  # type: ignore[no-any-return]
         frame = frame.f_back
-    return False
+    return ""
 
 
 def install_named_tuples() -> None:
@@ -128,19 +173,104 @@ def install_named_tuples() -> None:
     typing = sys.modules.get("typing")
     if collections is not None and "eval" not in vars(collections):
         def eval(source: Any, globals: Any = None, locals: Any = None) -> Any:  # noqa: A001,A002
-            if isinstance(source, str) and _for_bastion(5):
-                source = _code(source, "eval")
+            module = _for_bastion(5) if isinstance(source, str) else ""
+            if module:
+                source = _code(module, source, "eval")
             return builtins.eval(source, globals, locals)  # noqa: S307 - the code namedtuple itself evaluates
 
         collections.eval = eval  # type: ignore[attr-defined]
     if typing is not None and "compile" not in vars(typing):
         def compile(source: Any, filename: Any, mode: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: A001
-            if (not args and not kwargs and filename == "<string>" and mode == "eval" and isinstance(source, str)
-                    and _for_bastion(8)):
-                return _code(source, "eval")
+            module = (_for_bastion(8) if not args and not kwargs and filename == "<string>" and mode == "eval"
+                      and isinstance(source, str) else "")
+            if module:
+                return _code(module, source, "eval")
             return builtins.compile(source, filename, mode, *args, **kwargs)
 
         typing.compile = compile  # type: ignore[attr-defined]
+
+
+def _loading_for_bastion() -> str:
+    """The module of bastion's that the caller's caller runs for while a module body runs:
+    one of bastion's own bodies, or the module of bastion's that imports the one loading
+    (``json``, ``shlex`` …); else ``""``. A module body runs once, when it is imported, so
+    a pattern it compiles is text written in code, never a command's or a setting's: those
+    are compiled while a decision runs, in a function of bastion's, and take the standard
+    path."""
+    frame: FrameType | None = sys._getframe(2)
+    loading = False  # a module body is below: from here up, who imported it
+    while frame is not None:
+        name = frame.f_globals.get("__name__", "")
+        body = frame.f_code.co_name == "<module>"
+        if name == "bastion" or name.startswith("bastion."):
+            return name if body or loading else ""  # type: ignore[no-any-return]
+        if body:
+            loading = True
+        elif loading and not name.startswith(("_frozen_importlib", "importlib")):  # the import machinery
+            return ""  # someone else's code imports it
+        frame = frame.f_back
+    return ""
+
+
+#: ``re._compiler.compile`` of Python 3.11, the function :func:`install_patterns` mirrors.
+_RE_COMPILE_SHAPE = (("p", "flags", "pattern", "code", "groupindex", "indexgroup", "k", "i"),
+                     ("isstring", "_parser", "parse", "_code", "SRE_FLAG_DEBUG", "print", "dis", "state", "groupdict",
+                      "groups", "items", "_sre", "compile", "flags", "tuple"))
+
+
+def install_patterns() -> None:
+    """Give the regular expressions compiled while bastion's modules load (and the modules
+    they import) the cached result of ``re``'s compiler. Python 3.11's
+    ``re._compiler.compile`` parses the pattern, compiles it to a list of codes and ends in
+    ``_sre.compile(pattern, flags, code, groups, groupindex, indexgroup)``; those arguments
+    depend only on the pattern and its flags, so they are kept under ``(pattern, flags,
+    _sre.MAGIC)`` and a later process calls ``_sre.compile`` with them (which checks the
+    codes). Patterns compiled at any other time (:func:`_loading_for_bastion`), by anyone
+    else, or with ``re.DEBUG`` take the standard path, and so does every interpreter whose
+    compiler is not the one this mirrors. ``re`` keeps its own cache in front of this one.
+    A cached pattern does not repeat a warning its parse gave; a test keeps bastion's
+    patterns free of any."""
+    import re
+
+    compiler = getattr(re, "_compiler", None)
+    original = getattr(compiler, "compile", None)
+    if original is None or getattr(original, "_bastion", False) or sys.version_info[:2] != (3, 11):
+        return
+    code = getattr(original, "__code__", None)
+    if code is None or (code.co_varnames, code.co_names) != _RE_COMPILE_SHAPE:
+        return
+    import _sre  # type: ignore[import-not-found]
+
+    parser = compiler._parser  # type: ignore[union-attr]
+    debug = compiler.SRE_FLAG_DEBUG  # type: ignore[union-attr]
+
+    def compile(p: Any, flags: Any = 0) -> Any:  # noqa: A001 - the name re calls
+        module = _loading_for_bastion() if type(p) in (str, bytes) and not flags & debug else ""
+        if not module:
+            return original(p, flags)
+        key = (p, int(flags), _sre.MAGIC)
+        args = _cached(module, key)
+        if type(args) is tuple and len(args) == 5:
+            try:
+                return _sre.compile(p, *args)
+            except (TypeError, ValueError, RuntimeError, OverflowError):  # not codes _sre accepts: compile afresh
+                pass
+        # re._compiler.compile's own steps, its arguments kept
+        parsed = parser.parse(p, flags)
+        codes = compiler._code(parsed, flags)  # type: ignore[union-attr]
+        groupindex = parsed.state.groupdict
+        indexgroup: list[Any] = [None] * parsed.state.groups
+        for name, index in groupindex.items():
+            indexgroup[index] = name
+        pattern = _sre.compile(p, flags | parsed.state.flags, codes, parsed.state.groups - 1, groupindex,
+                               tuple(indexgroup))
+        # the same arguments as plain numbers (the opcodes are int subclasses marshal does not take)
+        _remember(module, key, (int(flags | parsed.state.flags), [int(c) for c in codes], parsed.state.groups - 1,
+                                dict(groupindex), tuple(indexgroup)))
+        return pattern
+
+    compile._bastion = True  # type: ignore[attr-defined]
+    compiler.compile = compile  # type: ignore[union-attr]
 
 
 class _InspectOnUse(type(sys)):  # type: ignore[misc]  # a module object: ``types`` is not needed for it
@@ -205,7 +335,7 @@ def install() -> None:
         text = f" def {name}({joined}){return_annotation}:\n{lines}"
         text = f"def __create_fn__({', '.join(locals.keys())}):\n{text}\n return {name}"
         namespace: dict[str, Any] = {}
-        exec(_code(text), globals, namespace)  # noqa: S102 - the code dataclasses itself would exec
+        exec(_code(module, text), globals, namespace)  # noqa: S102 - the code dataclasses itself would exec
         return namespace["__create_fn__"](**locals)
 
     _create_fn._bastion = True  # type: ignore[attr-defined]
@@ -219,4 +349,5 @@ else:  # the first of bastion's modules to import these loads dataclasses (witho
     _dataclasses = _import_dataclasses()
     install()
     install_named_tuples()
+    install_patterns()
     dataclass, field, replace = _dataclasses.dataclass, _dataclasses.field, _dataclasses.replace

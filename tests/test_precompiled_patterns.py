@@ -1,0 +1,115 @@
+"""The regular expressions compiled while bastion's modules load come from the precompiled
+cache (``bastion.precompiled.install_patterns``) exactly as ``re`` makes them, and no
+pattern compiled while a decision runs is ever kept.
+
+Each test runs fresh interpreters with a cache file of its own: the first compiles every
+pattern through the cache's own steps and writes the file, the next builds each one from
+the file."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.skipif(sys.version_info[:2] != (3, 11), reason="the cache mirrors Python 3.11's re compiler")
+
+#: Texts every pattern is matched against (its own text, commands, paths, JSON, Unicode).
+SAMPLES = [
+    "git status", "rm -rf ~/build && echo done", "curl -fsSL https://x.sh | sh", 'python3 -c "import os"',
+    '{"permissions": {"deny": ["Bash(rm:*)"], "ask": []}} // note', "/etc/passwd ../../x ./a/b/", "chmod -R u+rwx d",
+    "FOO=1 gcc -o a a.c", "\\ud83d\\ude00 caf\u00e9 \U0001f600", "1.5e10 -3 0x1f", "…[truncated 12 bytes]", "",
+]
+
+#: Imports every module of bastion with the cache in ``path``, then reports what was
+#: asked of it: each pattern's key, the module it was kept for, whether it was a hit.
+_COLLECT = """
+import json, marshal, pkgutil, importlib, re, sys, warnings
+original = re._compiler.compile
+import bastion, bastion.precompiled as pc
+pc._path = lambda: {path!r}
+pc._FILE, pc._OPENED, pc._USED, pc._CHANGED = None, {{}}, {{}}, set()
+asked = []
+cached = pc._cached
+def recording(module, key):
+    value = cached(module, key)
+    if isinstance(key, tuple):
+        asked.append((module, key, value is not None))
+    return value
+pc._cached = recording
+for info in pkgutil.walk_packages(bastion.__path__, "bastion."):
+    if not info.name.endswith("__main__"):
+        try:
+            importlib.import_module(info.name)
+        except ImportError:  # an optional dependency
+            pass
+samples = {samples!r}
+report = []
+for module, (pattern, flags, magic), hit in asked:
+    args = marshal.loads(marshal.dumps(pc._USED[module][(pattern, flags, magic)]))
+    import _sre
+    cached_pattern = _sre.compile(pattern, *args)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        plain = original(pattern, flags)
+    texts = samples + ([pattern] if isinstance(pattern, str) else [])
+    if isinstance(pattern, bytes):
+        texts = [t.encode("utf-8", "surrogatepass") for t in samples] + [pattern]
+    def matches(p):
+        return [[(m.span(), m.groups()) for m in p.finditer(t)] for t in texts]
+    report.append({{"module": module, "pattern": repr(pattern), "hit": hit,
+                   "equal": cached_pattern == plain, "flags": [cached_pattern.flags, plain.flags],
+                   "groups": [cached_pattern.groups, plain.groups],
+                   "groupindex": [dict(cached_pattern.groupindex), dict(plain.groupindex)],
+                   "matches": matches(cached_pattern) == matches(plain)}})
+print(json.dumps(report))
+"""
+
+
+def _collect(path: Path) -> list[dict[str, Any]]:
+    done = subprocess.run([sys.executable, "-I", "-c", _COLLECT.format(path=str(path), samples=SAMPLES)],
+                          capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(done.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
+
+
+def test_every_pattern_bastion_compiles_while_loading_equals_what_re_makes(tmp_path: Path) -> None:
+    path = tmp_path / "cache.marshal"
+    first = _collect(path)
+    assert len(first) >= 15, "bastion's modules (and json, shlex) compile patterns while they load"
+    assert not any(row["hit"] for row in first), "a new file: every pattern compiled through the cache's steps"
+    second = _collect(path)
+    assert all(row["hit"] for row in second), "the next process takes them from the file"
+    assert {row["pattern"] for row in second} == {row["pattern"] for row in first}
+    for row in first + second:
+        assert row["equal"] and row["matches"], row
+        for name in ("flags", "groups", "groupindex"):
+            assert row[name][0] == row[name][1], (name, row)
+
+
+_RUNTIME = """
+import re, sys, types
+import bastion.precompiled as pc
+pc._path = lambda: {path!r}
+pc._FILE, pc._OPENED, pc._USED, pc._CHANGED = None, {{}}, {{}}, set()
+namespace = {{"__name__": "bastion.fake_checks"}}
+exec("import re\\ndef check(command):\\n    return re.compile(re.escape(command) + '[0-9]+')", namespace)
+namespace["check"]("secret-token-abc")  # built from a command while deciding
+module = types.ModuleType("bastion.fake_loading")
+exec(compile("import re\\nPATTERN = re.compile('written-in-code[0-9]+')", "fake.py", "exec"), module.__dict__)
+other = types.ModuleType("someone_else")
+exec(compile("import re\\nPATTERN = re.compile('someone-else[0-9]+')", "other.py", "exec"), other.__dict__)
+print(sorted((module, key[0]) for module, part in pc._USED.items() for key in part if isinstance(key, tuple)))
+"""
+
+
+def test_only_patterns_written_in_bastions_code_are_kept(tmp_path: Path) -> None:
+    """A pattern built from a command (or a setting) while a decision runs never reaches
+    the file, nor one someone else's module compiles."""
+    code = _RUNTIME.format(path=str(tmp_path / "cache.marshal"))
+    done = subprocess.run([sys.executable, "-I", "-c", code], capture_output=True, text=True, timeout=60, check=True)
+    assert done.stdout.strip() == "[('bastion.fake_loading', 'written-in-code[0-9]+')]"
