@@ -14,7 +14,6 @@ for user-supplied patterns); each is compiled once, on first use.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from functools import cache
 
 __all__ = [
@@ -266,26 +265,37 @@ def jq_risks(filter_text: str) -> set[str]:
 # --------------------------------------------------------------------------- code
 
 
-@dataclass
 class CodeIntent:
-    """What an interpreter one-liner (or a script body) does, lexically."""
+    """What an interpreter one-liner (or a script body) does, lexically (a plain class:
+    cheaper to define at import than a dataclass, and every shell decision loads this
+    module; :func:`code_intents` fills one in)."""
 
-    reverse_shell: bool = False
-    bind_shell: bool = False
-    fork_bomb: bool = False
-    download_exec: bool = False
-    network: bool = False
-    env_dump: bool = False
-    shell_exec: bool = False
-    #: Literal shell command strings handed to system()/exec()/backticks.
-    commands: list[str] = field(default_factory=list)
-    #: Literal path strings the code mentions (for secret checks).
-    paths: list[str] = field(default_factory=list)
-    #: Literal paths given to recursive-delete functions (rmtree, rm_rf …).
-    recursive_deletes: list[str] = field(default_factory=list)
-    #: Literal paths given to single-file delete functions (remove, unlink …).
-    deletes: list[str] = field(default_factory=list)
-    library_load: bool = False
+    __slots__ = ("reverse_shell", "bind_shell", "fork_bomb", "download_exec", "network", "env_dump", "shell_exec",
+                 "commands", "paths", "recursive_deletes", "deletes", "library_load")
+
+    def __init__(self) -> None:
+        self.reverse_shell = False
+        self.bind_shell = False
+        self.fork_bomb = False
+        self.download_exec = False
+        self.network = False
+        self.env_dump = False
+        self.shell_exec = False
+        #: Literal shell command strings handed to system()/exec()/backticks.
+        self.commands: list[str] = []
+        #: Literal path strings the code mentions (for secret checks).
+        self.paths: list[str] = []
+        #: Literal paths given to recursive-delete functions (rmtree, rm_rf …).
+        self.recursive_deletes: list[str] = []
+        #: Literal paths given to single-file delete functions (remove, unlink …).
+        self.deletes: list[str] = []
+        self.library_load = False
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, CodeIntent) and all(getattr(self, n) == getattr(other, n) for n in self.__slots__)
+
+    def __repr__(self) -> str:
+        return "CodeIntent(" + ", ".join(f"{n}={getattr(self, n)!r}" for n in self.__slots__) + ")"
 
 
 @cache

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import os
 import re
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from ..syntax.options import parse_args
 from .paths import find_roots, resolve
@@ -46,13 +46,18 @@ _ON_THE_NAME = frozenset({"rm", "unlink", "rmdir", "mv", "ln", "link", "readlink
 _BIND_FLAGS = frozenset({"--bind", "-B", "--rbind", "-R"})
 
 
-class Link(NamedTuple):
-    """A link the line makes: its resolved place, where it leads, and how."""
+class Link:
+    """A link the line makes: its resolved place, where it leads, and how (a plain class:
+    cheaper to define at import than a named tuple, and every shell decision loads this
+    module)."""
 
-    path: str
-    target: str
-    bind: bool = False  # a bind mount: the mount point itself is the target
-    tree: bool = False  # a tree of links to files (``cp -rs``)
+    __slots__ = ("path", "target", "bind", "tree")
+
+    def __init__(self, path: str, target: str, *, bind: bool = False, tree: bool = False) -> None:
+        self.path = path
+        self.target = target
+        self.bind = bind  # a bind mount: the mount point itself is the target
+        self.tree = tree  # a tree of links to files (``cp -rs``)
 
 
 def through_links(facts: list[Facts], ctx: Ctx) -> list[tuple[Facts, str, str]]:
