@@ -18,20 +18,28 @@ import os
 from collections.abc import Mapping
 from typing import Any, Protocol
 
-from ..precompiled import dataclass  # dataclasses' own, with their code compiled once
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..model import Decision, Finding, ToolCall
 
 
-@dataclass
 class Reply:
-    """What the hook process prints and how it exits."""
+    """What the hook process prints and how it exits (a plain class: cheaper to define at
+    import than a dataclass, and every hook call loads this module)."""
 
-    stdout: str = ""
-    stderr: str = ""
-    exit_code: int = 0
+    __slots__ = ("stdout", "stderr", "exit_code")
+
+    def __init__(self, stdout: str = "", stderr: str = "", exit_code: int = 0) -> None:
+        self.stdout = stdout
+        self.stderr = stderr
+        self.exit_code = exit_code
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Reply) and (self.stdout, self.stderr, self.exit_code) == (
+            other.stdout, other.stderr, other.exit_code)
+
+    def __repr__(self) -> str:
+        return f"Reply(stdout={self.stdout!r}, stderr={self.stderr!r}, exit_code={self.exit_code!r})"
 
     @classmethod
     def json(cls, data: Mapping[str, Any]) -> Reply:
