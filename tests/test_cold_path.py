@@ -29,6 +29,12 @@ NOT_ON_THE_COLD_PATH = (
     "bastion.shell.meaning.checks.network", "bastion.shell.meaning.checks.tools", "bastion.shell.meaning.verdicts",
     "bastion.shell.syntax.validators.sh001_incomplete", "bastion.shell.syntax.validators.sh004_obfuscated_flags",
     "bastion.shell.syntax.validators.sh014_malformed", "bastion.shell.syntax.validators.sh025_lookalike_words",
+    # loaded by the line that needs them: planted text (a write to a file that runs later),
+    # files a line wrote under another name, make's own command line, the long-tail
+    # catalog, the code-effect tables, the approval helpers of an ask nobody can answer
+    "bastion.shell.meaning.planted", "bastion.files.plants", "bastion.shell.syntax.carried",
+    "bastion.shell.syntax.make_args", "bastion.shell.catalog.catalog_cli", "bastion.shell.meaning.effects",
+    "bastion.approve.base",
     "prompt_toolkit", "yaml", "mcp", "anyio", "argparse", "hashlib", "threading", "subprocess", "asyncio",
     "inspect", "ast", "dis", "tokenize",
     "shutil", "bz2", "lzma",  # argparse's help formatter measures the terminal with shutil; bastion's does not
