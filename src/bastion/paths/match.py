@@ -16,7 +16,7 @@ kept in a small bounded cache: the same paths come back on every call.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -132,6 +132,10 @@ class _Index:
         self.suffixes = tuple(text for how, text, _ in self.name_globs if how == "suffix")
         self.prefixes = tuple(text for how, text, _ in self.name_globs if how == "prefix")
         self.infixes = tuple(text for how, text, _ in self.name_globs if how == "infix")
+        self.absolute_glob_prefixes = tuple(prefix for prefix, _, _, _ in self.absolute_globs)
+        infixes = re.compile("|".join(re.escape(t) for t in self.infixes)) if self.infixes else None
+        #: Whether a name contains one of the ``infixes``.
+        self.infixed: Callable[[str], object] = infixes.search if infixes is not None else (lambda name: None)
         #: What every path with a row in ``absolute`` starts with (its first component).
         self.absolute_heads = tuple({"/" + key.split("/")[1] for key in self.absolute})
         #: ``sequences`` with the text each looks for: ``/body/`` in the path plus ``/``
@@ -142,6 +146,10 @@ class _Index:
         #: The first letters any name regex can match from (an empty head matches any).
         self.regex_heads = tuple(self.name_regex_heads)
         self.sequence_globs_needled = list(zip(self.sequence_glob_needles, self.sequence_globs, strict=True))
+        #: Finds any of the texts the sequences look for (each a ``/``-led text a path
+        #: with one of their rows contains, counting a ``/`` after its end).
+        needles = self.sequence_glob_needles + [needle for needle, _, _ in self.sequence_texts]
+        self.sequence_needles = re.compile("|".join(re.escape(n) for n in needles)) if needles else None
         self.name_regexes_headed = list(zip(self.name_regex_heads, self.name_regexes, strict=True))
 
     def _add(self, row: Row, pattern: str) -> None:
@@ -300,32 +308,36 @@ def _unhomed(lower: str) -> tuple[tuple[Hit, ...], tuple[Hit, ...]]:
     for alias in aliases:
         if alias.startswith(index.absolute_heads):
             _anchored(absolute, alias, out)
-        for prefix, regex, _folder, row in index.absolute_globs:
-            if alias.startswith(prefix) and regex.fullmatch(alias):
-                out.append(Hit(row, "file"))
+        if alias.startswith(index.absolute_glob_prefixes):
+            for prefix, regex, _folder, row in index.absolute_globs:
+                if alias.startswith(prefix) and regex.fullmatch(alias):
+                    out.append(Hit(row, "file"))
     named: list[Hit] = []
-    parts = [p for p in lower.split("/") if p]
+    parts = lower[1:].split("/")
+    if "" in parts:
+        parts = [p for p in parts if p]
     if parts:
         names = index.names
         last = parts[-1]
-        for row, folder in names.get(last, ()):
-            named.append(Hit(row, "folder" if folder else "name"))
-        for i, part in enumerate(parts[:-1]):
-            entries = names.get(part)
-            if entries and (part, parts[i + 1]) not in index.structural:
-                named.extend(Hit(row, "folder") for row, folder in entries if folder)
-        for needle, (regex, row) in index.sequence_globs_needled:
-            if needle in lower and regex.fullmatch(lower):
-                named.append(Hit(row, "name"))
-        if index.sequences:
-            padded = lower + "/"
+        if not names.keys().isdisjoint(parts):
+            for row, folder in names.get(last, ()):
+                named.append(Hit(row, "folder" if folder else "name"))
+            for i, part in enumerate(parts[:-1]):
+                entries = names.get(part)
+                if entries and (part, parts[i + 1]) not in index.structural:
+                    named.extend(Hit(row, "folder") for row, folder in entries if folder)
+        padded = lower + "/"
+        if index.sequence_needles is not None and index.sequence_needles.search(padded):
+            for needle, (regex, row) in index.sequence_globs_needled:
+                if needle in lower and regex.fullmatch(lower):
+                    named.append(Hit(row, "name"))
             for needle, folder, row in index.sequence_texts:
                 if folder:
                     if needle in padded:
                         named.append(Hit(row, "folder"))
                 elif lower.endswith(needle):
                     named.append(Hit(row, "name"))
-        if last.endswith(index.suffixes) or last.startswith(index.prefixes) or any(t in last for t in index.infixes):
+        if last.endswith(index.suffixes) or last.startswith(index.prefixes) or index.infixed(last):
             named.extend(Hit(row, "name") for how, text, row in index.name_globs if _name_glob_hit(how, text, last))
         if index.name_regexes and last.startswith(index.regex_heads):
             named.extend(Hit(row, "name") for head, (regex, row, _) in index.name_regexes_headed
