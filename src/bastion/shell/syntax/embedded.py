@@ -15,7 +15,6 @@ value programs run through a shell. Values that are only a program name (``less`
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 
 __all__ = ["EmbeddedSpec", "COMMANDS", "GIT_CONFIG", "ENV_VARS", "embedded_shell"]
 
@@ -26,7 +25,6 @@ __all__ = ["EmbeddedSpec", "COMMANDS", "GIT_CONFIG", "ENV_VARS", "embedded_shell
 Rule = tuple[str, str]
 
 
-@dataclass(frozen=True)
 class EmbeddedSpec:
     """Where one command carries shell strings.
 
@@ -51,27 +49,39 @@ class EmbeddedSpec:
     ``config_pair``: ``git config [set] KEY VALUE`` stores VALUE under KEY; a key of
     :data:`GIT_CONFIG` makes it a shell string git runs later (``git config core.pager CMD``).
     ``config_reads``: options that make ``git config`` read or remove, never store.
+
+    A plain class, its rows never changed: they are made when the module loads, on every
+    shell decision, and a frozen dataclass costs several times more to define and fill.
     """
 
-    opts: frozenset[str] = frozenset()
-    with_arg: frozenset[str] = frozenset()
-    rest: bool = False
-    rest_argv: bool = False
-    first_operand: bool = False
-    subcommands: dict[str, EmbeddedSpec] = field(default_factory=dict)
-    ssh_options: frozenset[str] = frozenset()
-    ext_urls: bool = False
-    anywhere: bool = False
-    stop: frozenset[str] = frozenset()
-    multi_arg: dict[str, int] = field(default_factory=dict)
-    prefixed: dict[str, tuple[Rule, ...]] = field(default_factory=dict)
-    each_operand: bool = False
-    operand_rules: tuple[Rule, ...] = ()
-    makefile_opts: frozenset[str] = frozenset()
-    builtin_opt: str = ""
-    builtins: dict[str, str] = field(default_factory=dict)
-    config_pair: bool = False
-    config_reads: frozenset[str] = frozenset()
+    def __init__(self, *, opts: frozenset[str] = frozenset(), with_arg: frozenset[str] = frozenset(),
+                 rest: bool = False, rest_argv: bool = False, first_operand: bool = False,
+                 subcommands: dict[str, EmbeddedSpec] | None = None, ssh_options: frozenset[str] = frozenset(),
+                 ext_urls: bool = False, anywhere: bool = False, stop: frozenset[str] = frozenset(),
+                 multi_arg: dict[str, int] | None = None, prefixed: dict[str, tuple[Rule, ...]] | None = None,
+                 each_operand: bool = False, operand_rules: tuple[Rule, ...] = (),
+                 makefile_opts: frozenset[str] = frozenset(), builtin_opt: str = "",
+                 builtins: dict[str, str] | None = None, config_pair: bool = False,
+                 config_reads: frozenset[str] = frozenset()) -> None:
+        self.opts = opts
+        self.with_arg = with_arg
+        self.rest = rest
+        self.rest_argv = rest_argv
+        self.first_operand = first_operand
+        self.subcommands: dict[str, EmbeddedSpec] = subcommands if subcommands is not None else {}
+        self.ssh_options = ssh_options
+        self.ext_urls = ext_urls
+        self.anywhere = anywhere
+        self.stop = stop
+        self.multi_arg: dict[str, int] = multi_arg if multi_arg is not None else {}
+        self.prefixed: dict[str, tuple[Rule, ...]] = prefixed if prefixed is not None else {}
+        self.each_operand = each_operand
+        self.operand_rules = operand_rules
+        self.makefile_opts = makefile_opts
+        self.builtin_opt = builtin_opt
+        self.builtins: dict[str, str] = builtins if builtins is not None else {}
+        self.config_pair = config_pair
+        self.config_reads = config_reads
 
 
 def _o(*names: str) -> frozenset[str]:

@@ -19,7 +19,6 @@ the effective argv is a prefix of what runs (``origin == "xargs"`` says so).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 
 from .gnu import gnu_name
 
@@ -44,7 +43,6 @@ def _opts(*names: str) -> frozenset[str]:
     return frozenset(names)
 
 
-@dataclass(frozen=True)
 class WrapperSpec:
     """How one wrapper reads its own arguments before the command it runs.
 
@@ -58,37 +56,49 @@ class WrapperSpec:
     and run by a shell (``watch``). ``default``: what runs when no command is given.
     ``any_long``: every ``--option`` is a flag (``firejail``). ``numeric``: ``-N`` is an
     option (``nice -10``). An option the row does not name is a problem: the command asks.
+
+    A plain class, its rows never changed: some sixty are made when the module loads, on
+    every shell decision, and a frozen dataclass costs several times more to define and fill.
     """
 
-    with_arg: frozenset[str] = frozenset()
-    flags: frozenset[str] = frozenset()
-    attached: frozenset[str] = frozenset()
-    positionals: int = 0
-    assignments: bool = False
-    cwd_opts: frozenset[str] = frozenset()
-    string_opts: frozenset[str] = frozenset()
-    shell_opts: frozenset[str] = frozenset()
-    no_exec_opts: frozenset[str] = frozenset()
-    rest_is_string: bool = False
-    argv_opts: frozenset[str] = frozenset()
-    default: tuple[str, ...] = ()
-    any_long: bool = False
-    numeric: bool = False
-    origin: str | None = None
-    #: ``tmux new -d 'cmd'``: one command word is a shell string, several are an argv.
-    one_word_is_string: bool = False
-    #: Options whose value names a program or a file of commands bastion does not read
-    #: (``screen -s SHELL``, ``tmux -f CONF``): reported as problems (the command asks).
-    opaque_opts: frozenset[str] = frozenset()
-    #: Subcommands that run a command (``tmux new-session``), each with its own options;
-    #: any other subcommand runs nothing the wrapper knows of (the catalog judges it).
-    subcommands: Mapping[str, WrapperSpec] = field(default_factory=dict)
-    #: Words that end the command (``tmux … \;`` starts another tmux command).
-    separators: frozenset[str] = frozenset()
-    #: The operands are keys typed into a shell (``tmux send-keys 'cmd' Enter``): read as
-    #: the shell string they type (``literal_opts``: every operand is text, no key names).
-    typed_keys: bool = False
-    literal_opts: frozenset[str] = frozenset()
+    def __init__(self, *, with_arg: frozenset[str] = frozenset(), flags: frozenset[str] = frozenset(),
+                 attached: frozenset[str] = frozenset(), positionals: int = 0, assignments: bool = False,
+                 cwd_opts: frozenset[str] = frozenset(), string_opts: frozenset[str] = frozenset(),
+                 shell_opts: frozenset[str] = frozenset(), no_exec_opts: frozenset[str] = frozenset(),
+                 rest_is_string: bool = False, argv_opts: frozenset[str] = frozenset(), default: tuple[str, ...] = (),
+                 any_long: bool = False, numeric: bool = False, origin: str | None = None,
+                 one_word_is_string: bool = False, opaque_opts: frozenset[str] = frozenset(),
+                 subcommands: Mapping[str, WrapperSpec] | None = None, separators: frozenset[str] = frozenset(),
+                 typed_keys: bool = False, literal_opts: frozenset[str] = frozenset()) -> None:
+        self.with_arg = with_arg
+        self.flags = flags
+        self.attached = attached
+        self.positionals = positionals
+        self.assignments = assignments
+        self.cwd_opts = cwd_opts
+        self.string_opts = string_opts
+        self.shell_opts = shell_opts
+        self.no_exec_opts = no_exec_opts
+        self.rest_is_string = rest_is_string
+        self.argv_opts = argv_opts
+        self.default = default
+        self.any_long = any_long
+        self.numeric = numeric
+        self.origin = origin
+        #: ``tmux new -d 'cmd'``: one command word is a shell string, several are an argv.
+        self.one_word_is_string = one_word_is_string
+        #: Options whose value names a program or a file of commands bastion does not read
+        #: (``screen -s SHELL``, ``tmux -f CONF``): reported as problems (the command asks).
+        self.opaque_opts = opaque_opts
+        #: Subcommands that run a command (``tmux new-session``), each with its own options;
+        #: any other subcommand runs nothing the wrapper knows of (the catalog judges it).
+        self.subcommands: Mapping[str, WrapperSpec] = subcommands if subcommands is not None else {}
+        #: Words that end the command (``tmux … \;`` starts another tmux command).
+        self.separators = separators
+        #: The operands are keys typed into a shell (``tmux send-keys 'cmd' Enter``): read as
+        #: the shell string they type (``literal_opts``: every operand is text, no key names).
+        self.typed_keys = typed_keys
+        self.literal_opts = literal_opts
 
 
 _SUDO = WrapperSpec(

@@ -19,8 +19,6 @@ initializer (``npm create vite``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ...catalog.catalog import GIT_VALUE_OPTS, INTERPRETER_VALUE_OPTS
 from ...syntax.options import parse_args
 from ..facts import Ctx, Facts, dynamic
@@ -29,38 +27,43 @@ from ..paths import EXEC, WRITE, PathAccess, resolve
 __all__ = ["Loader", "LOADERS", "LOADING", "Fetch", "FETCHES", "Initializer", "INITIALIZERS", "check_loads", "loaded_code"]
 
 
-@dataclass(frozen=True)
 class Loader:
     """One tool: which of its options (and operands) name a file or folder whose code it
     loads, with why and examples (``match``: asks from a workspace, ``not_match``: does
-    not; ``tests/test_fetched_and_foreign.py`` runs them)."""
+    not; ``tests/test_fetched_and_foreign.py`` runs them). A plain class, as the other
+    rows here, never changed: cheaper to define and fill at import than a frozen dataclass."""
 
-    names: tuple[str, ...]
-    #: Options whose value names code: a file it runs or a folder whose build files run.
-    options: frozenset[str]
-    why: str
-    match: tuple[str, ...]
-    not_match: tuple[str, ...]
-    #: Other options that take a value (so their value is not read as an operand).
-    value_opts: frozenset[str] = frozenset()
-    #: Options of :attr:`options` that move the tool into a folder: the code it runs
-    #: by default is that folder's, and later relative values are read from there.
-    moves: frozenset[str] = frozenset()
-    #: Options whose bare value is a module found on the load path (``node -r
-    #: dotenv/config``, ``ruby -rjson``), a file only when written as a path.
-    named: frozenset[str] = frozenset()
-    #: ``"all"``: every operand names code (``pytest /tmp/x/test_a.py``); ``"paths"``:
-    #: operands written as paths do (``pip install /tmp/x.whl``, not ``pip install x``).
-    operands: str = ""
-    #: Operands name code only after these sub-commands (``npm install ./x.tgz``, not
-    #: ``npm run build ./x``); empty: wherever :attr:`operands` says.
-    operand_subs: frozenset[str] = frozenset()
-    #: It runs the code of the folder it works in (a Makefile, package.json scripts).
-    runs_here: bool = True
-    #: Only with these sub-commands (the first operand); empty: always.
-    subs: frozenset[str] = frozenset()
-    #: Options end at the first operand (an interpreter: later words are the script's).
-    stop_at_operand: bool = False
+    def __init__(self, names: tuple[str, ...], options: frozenset[str], why: str, match: tuple[str, ...],
+                 not_match: tuple[str, ...], *, value_opts: frozenset[str] = frozenset(),
+                 moves: frozenset[str] = frozenset(), named: frozenset[str] = frozenset(), operands: str = "",
+                 operand_subs: frozenset[str] = frozenset(), runs_here: bool = True, subs: frozenset[str] = frozenset(),
+                 stop_at_operand: bool = False) -> None:
+        self.names = names
+        #: Options whose value names code: a file it runs or a folder whose build files run.
+        self.options = options
+        self.why = why
+        self.match = match
+        self.not_match = not_match
+        #: Other options that take a value (so their value is not read as an operand).
+        self.value_opts = value_opts
+        #: Options of :attr:`options` that move the tool into a folder: the code it runs
+        #: by default is that folder's, and later relative values are read from there.
+        self.moves = moves
+        #: Options whose bare value is a module found on the load path (``node -r
+        #: dotenv/config``, ``ruby -rjson``), a file only when written as a path.
+        self.named = named
+        #: ``"all"``: every operand names code (``pytest /tmp/x/test_a.py``); ``"paths"``:
+        #: operands written as paths do (``pip install /tmp/x.whl``, not ``pip install x``).
+        self.operands = operands
+        #: Operands name code only after these sub-commands (``npm install ./x.tgz``, not
+        #: ``npm run build ./x``); empty: wherever :attr:`operands` says.
+        self.operand_subs = operand_subs
+        #: It runs the code of the folder it works in (a Makefile, package.json scripts).
+        self.runs_here = runs_here
+        #: Only with these sub-commands (the first operand); empty: always.
+        self.subs = subs
+        #: Options end at the first operand (an interpreter: later words are the script's).
+        self.stop_at_operand = stop_at_operand
 
 
 def _w(text: str) -> frozenset[str]:
@@ -158,8 +161,7 @@ class Initializer:
     """A sub-command that fetches a project initializer from the registry and runs it:
     ``npm init vite`` runs the ``create-vite`` package, as ``npx create-vite`` would
     (CAT026, like every package runner); without a package name it only writes the
-    project's package.json. (A plain class, as :class:`Fetch`: cheaper to define at
-    import than a dataclass.)"""
+    project's package.json."""
 
     __slots__ = ("names", "subs", "match", "not_match")
 
