@@ -1,6 +1,7 @@
-"""The regular expressions compiled while bastion's modules load come from the precompiled
-cache (``bastion.precompiled.install_patterns``) exactly as ``re`` makes them, and no
-pattern compiled while a decision runs is ever kept.
+"""The regular expressions compiled while bastion's modules load, and those its
+``LazyPattern`` records compile on first use, come from the precompiled cache
+(``bastion.precompiled.install_patterns``, ``pattern``) exactly as ``re`` makes them, and
+no other pattern compiled while a decision runs is ever kept.
 
 Each test runs fresh interpreters with a cache file of its own: the first compiles every
 pattern through the cache's own steps and writes the file, the next builds each one from
@@ -47,6 +48,11 @@ for info in pkgutil.walk_packages(bastion.__path__, "bastion."):
             importlib.import_module(info.name)
         except ImportError:  # an optional dependency
             pass
+import gc
+from bastion.shell.syntax.lazyre import LazyPattern
+lazy = [o for o in gc.get_objects() if type(o) is LazyPattern]
+for o in lazy:
+    o.compiled  # through precompiled.pattern
 samples = {samples!r}
 report = []
 for module, (pattern, flags, magic), hit in asked:
@@ -66,7 +72,7 @@ for module, (pattern, flags, magic), hit in asked:
                    "groups": [cached_pattern.groups, plain.groups],
                    "groupindex": [dict(cached_pattern.groupindex), dict(plain.groupindex)],
                    "matches": matches(cached_pattern) == matches(plain)}})
-print(json.dumps(report))
+print(json.dumps({{"report": report, "lazy": len(lazy)}}))
 """
 
 
@@ -74,14 +80,23 @@ def _collect(path: Path) -> list[dict[str, Any]]:
     done = subprocess.run([sys.executable, "-I", "-c", _COLLECT.format(path=str(path), samples=SAMPLES)],
                           capture_output=True, text=True, timeout=300, check=False)
     assert done.returncode == 0, done.stderr[-3000:]
-    return json.loads(done.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    assert result["lazy"] >= 40, "bastion's LazyPattern records"
+    return result["report"]  # type: ignore[no-any-return]
 
 
-def test_every_pattern_bastion_compiles_while_loading_equals_what_re_makes(tmp_path: Path) -> None:
+def test_every_pattern_written_in_bastions_code_equals_what_re_makes(tmp_path: Path) -> None:
+    """Those compiled while bastion's modules load, and every ``LazyPattern`` (compiled
+    on first use through ``precompiled.pattern``)."""
     path = tmp_path / "cache.marshal"
     first = _collect(path)
-    assert len(first) >= 15, "bastion's modules (and json, shlex) compile patterns while they load"
-    assert not any(row["hit"] for row in first), "a new file: every pattern compiled through the cache's steps"
+    assert sum(row["module"] != "(patterns compiled on first use)" for row in first) >= 15, \
+        "bastion's modules (and json, shlex) compile patterns while they load"
+    assert sum(row["module"] == "(patterns compiled on first use)" for row in first) >= 30
+    seen: set[tuple[str, str]] = set()
+    for row in first:  # a new file: every pattern compiled through the cache's steps (once)
+        assert row["hit"] == ((row["module"], row["pattern"]) in seen), row
+        seen.add((row["module"], row["pattern"]))
     second = _collect(path)
     assert all(row["hit"] for row in second), "the next process takes them from the file"
     assert {row["pattern"] for row in second} == {row["pattern"] for row in first}

@@ -11,9 +11,12 @@ maps the exact text to its code, so an entry is either the code ``exec`` would c
 unused. Only bastion's own classes use it; every other class goes through ``dataclasses``
 untouched, and any other interpreter keeps the standard path.
 
-The same file keeps the compiled form of the regular expressions bastion's modules
-compile while they load (:func:`install_patterns`): ``re`` parses and compiles each in pure
-Python, a tenth of a millisecond apiece and some twenty in a fresh decision.
+The same file keeps the compiled form of regular expressions written in bastion's code:
+``re`` parses and compiles each in pure Python, a tenth of a millisecond apiece (several
+for the largest), some twenty in a fresh decision and more for code a command carries.
+Those compiled while bastion's modules load are recognised on the stack
+(:func:`install_patterns`); those compiled on first use come through :func:`pattern`
+(``LazyPattern``), since the stack cannot tell them from a pattern built from a command.
 
 The file keeps each module's entries apart, unmarshalled when that module first needs
 one: it holds what every bastion process compiled (the server, every verb), a decision
@@ -113,7 +116,7 @@ def _save() -> None:
     parts = dict(_FILE if _FILE is not None else _load())
     for module in list(_CHANGED):
         try:
-            parts[module] = marshal.dumps(_USED.get(module, {}))
+            parts[module] = marshal.dumps(_OPENED.get(module, {}) if module == _ON_FIRST_USE else _USED.get(module, {}))
         except ValueError:  # something not marshal-able: the module's part is not kept
             parts.pop(module, None)
     path = _path()
@@ -216,6 +219,41 @@ def _loading_for_bastion() -> str:
 _RE_COMPILE_SHAPE = (("p", "flags", "pattern", "code", "groupindex", "indexgroup", "k", "i"),
                      ("isstring", "_parser", "parse", "_code", "SRE_FLAG_DEBUG", "print", "dis", "state", "groupdict",
                       "groups", "items", "_sre", "compile", "flags", "tuple"))
+#: The part of the file for the patterns :func:`pattern` compiles on first use. No process
+#: uses them all, so a new one is added and none is dropped, until the part grows past
+#: :data:`_MAX_ON_FIRST_USE` (old texts of edited patterns pile up) and starts afresh.
+_ON_FIRST_USE = "(patterns compiled on first use)"
+_MAX_ON_FIRST_USE = 2000
+_STANDARD_COMPILE: Any = None  # re's own compiler, once install_patterns put the cached one in front
+
+
+def _compile(module: str, p: Any, flags: int) -> Any:
+    """``re._compiler.compile(p, flags)``, its ``_sre.compile`` arguments kept for ``module``."""
+    import _sre  # type: ignore[import-not-found]
+    import re
+
+    key = (p, flags, _sre.MAGIC)
+    args = _cached(module, key)
+    if type(args) is tuple and len(args) == 5:
+        try:
+            return _sre.compile(p, *args)
+        except (TypeError, ValueError, RuntimeError, OverflowError):  # not codes _sre accepts: compile afresh
+            pass
+    # re._compiler.compile's own steps, its arguments kept
+    parsed = re._parser.parse(p, flags)  # type: ignore[attr-defined]
+    codes = re._compiler._code(parsed, flags)  # type: ignore[attr-defined]
+    groupindex = parsed.state.groupdict
+    indexgroup: list[Any] = [None] * parsed.state.groups
+    for name, index in groupindex.items():
+        indexgroup[index] = name
+    compiled = _sre.compile(p, flags | parsed.state.flags, codes, parsed.state.groups - 1, groupindex,
+                            tuple(indexgroup))
+    if module == _ON_FIRST_USE and len(_OPENED.get(module, ())) >= _MAX_ON_FIRST_USE:
+        _OPENED[module] = {}
+    # the same arguments as plain numbers (the opcodes are int subclasses marshal does not take)
+    _remember(module, key, (int(flags | parsed.state.flags), [int(c) for c in codes], parsed.state.groups - 1,
+                            dict(groupindex), tuple(indexgroup)))
+    return compiled
 
 
 def install_patterns() -> None:
@@ -232,6 +270,7 @@ def install_patterns() -> None:
     patterns free of any."""
     import re
 
+    global _STANDARD_COMPILE
     compiler = getattr(re, "_compiler", None)
     original = getattr(compiler, "compile", None)
     if original is None or getattr(original, "_bastion", False) or sys.version_info[:2] != (3, 11):
@@ -239,38 +278,29 @@ def install_patterns() -> None:
     code = getattr(original, "__code__", None)
     if code is None or (code.co_varnames, code.co_names) != _RE_COMPILE_SHAPE:
         return
-    import _sre  # type: ignore[import-not-found]
-
-    parser = compiler._parser  # type: ignore[union-attr]
     debug = compiler.SRE_FLAG_DEBUG  # type: ignore[union-attr]
 
     def compile(p: Any, flags: Any = 0) -> Any:  # noqa: A001 - the name re calls
         module = _loading_for_bastion() if type(p) in (str, bytes) and not flags & debug else ""
-        if not module:
-            return original(p, flags)
-        key = (p, int(flags), _sre.MAGIC)
-        args = _cached(module, key)
-        if type(args) is tuple and len(args) == 5:
-            try:
-                return _sre.compile(p, *args)
-            except (TypeError, ValueError, RuntimeError, OverflowError):  # not codes _sre accepts: compile afresh
-                pass
-        # re._compiler.compile's own steps, its arguments kept
-        parsed = parser.parse(p, flags)
-        codes = compiler._code(parsed, flags)  # type: ignore[union-attr]
-        groupindex = parsed.state.groupdict
-        indexgroup: list[Any] = [None] * parsed.state.groups
-        for name, index in groupindex.items():
-            indexgroup[index] = name
-        pattern = _sre.compile(p, flags | parsed.state.flags, codes, parsed.state.groups - 1, groupindex,
-                               tuple(indexgroup))
-        # the same arguments as plain numbers (the opcodes are int subclasses marshal does not take)
-        _remember(module, key, (int(flags | parsed.state.flags), [int(c) for c in codes], parsed.state.groups - 1,
-                                dict(groupindex), tuple(indexgroup)))
-        return pattern
+        return _compile(module, p, int(flags)) if module else original(p, flags)
 
     compile._bastion = True  # type: ignore[attr-defined]
     compiler.compile = compile  # type: ignore[union-attr]
+    _STANDARD_COMPILE = original
+
+
+def pattern(text: Any, flags: int = 0) -> Any:
+    """``re.compile(text, flags)`` for a pattern written in bastion's code that is compiled
+    when first needed (:class:`~bastion.shell.syntax.lazyre.LazyPattern`), kept like the
+    patterns compiled while modules load. Only for such text: a pattern built from a
+    command, a setting or a file would be written to the cache file, and that is what
+    the stack cannot tell apart from code for a pattern compiled while deciding."""
+    import re
+
+    flags = int(flags)
+    if _STANDARD_COMPILE is None or type(text) not in (str, bytes) or flags & re.DEBUG:
+        return re.compile(text, flags)
+    return _compile(_ON_FIRST_USE, text, flags)
 
 
 class _InspectOnUse(type(sys)):  # type: ignore[misc]  # a module object: ``types`` is not needed for it

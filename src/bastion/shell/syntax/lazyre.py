@@ -2,7 +2,9 @@
 
 bastion's hook is a short-lived process: a pattern that a given call never needs
 should cost nothing. :class:`LazyPattern` takes the arguments of ``re.compile`` and
-compiles once, the first time a method is used.
+compiles once, the first time a method is used, through ``bastion.precompiled.pattern``
+(which keeps the compiled form across processes): only for patterns written in code,
+never for text built from a command or a setting.
 """
 
 from __future__ import annotations
@@ -25,7 +27,9 @@ class LazyPattern:
     @property
     def compiled(self) -> re.Pattern[str]:
         if self._compiled is None:
-            self._compiled = re.compile(*self._args)
+            from ...precompiled import pattern
+
+            self._compiled = pattern(*self._args)
         return self._compiled
 
     # the common calls skip ``__getattr__`` (checks run them on every command)
