@@ -67,13 +67,13 @@ def copy(tmp_path: Path) -> Path:
     return root
 
 
-def _run(root: Path) -> dict[str, Any]:
+def _run(root: Path, *flags: str) -> dict[str, Any]:
     project = root.parent / "project"
     call = json.dumps({"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "git status"},
                        "cwd": str(project), "session_id": "bundle", "permission_mode": "default"})
     env = dict(os.environ, BASTION_HOOK_SERVER="0", BASTION_AUDIT="0", BASTION_CONFIG_DIR=str(project / ".cfg"),
                BASTION_STATE_DIR=str(project / ".state"))
-    done = subprocess.run([sys.executable, "-I", "-c", _RUN.format(root=str(root))], input=call, capture_output=True,
+    done = subprocess.run([sys.executable, "-I", *flags, "-c", _RUN.format(root=str(root))], input=call, capture_output=True,
                           text=True, env=env, cwd=project, timeout=120, check=False)
     report = json.loads(done.stderr.strip().splitlines()[-1])
     report["stdout"] = done.stdout
@@ -134,6 +134,11 @@ def test_a_broken_bundle_is_ignored_and_rewritten(copy: Path) -> None:
     broken = _run(copy)
     assert broken["served"] == [] and broken["stdout"] == normal["stdout"]
     assert len(_run(copy)["served"]) > 50
+
+
+def test_written_only_where_python_writes_bytecode(copy: Path) -> None:
+    assert _run(copy, "-B")["served"] == []
+    assert _bundle(copy) == []
 
 
 def test_only_one_shot_processes_use_it() -> None:

@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
     from importlib.machinery import ModuleSpec
     from types import CodeType, ModuleType
+    from typing import BinaryIO
 
 _HERE = os.path.dirname(__file__)
 _MAGIC = b"bnd1"  # the layout: magic, index length, marshalled index, then each module's code
@@ -177,16 +178,32 @@ def _entry(name: str) -> tuple[str, int, int, int, bytes] | None:
 def _save() -> None:
     """At exit, when one of bastion's modules came the normal way: rewrite the bundle
     with it (entries of modules this process did not import stay as they were)."""
-    if sys.dont_write_bytecode:
+    names = [name for name in sorted(_MISSED) if name in sys.modules]
+    if not names or sys.dont_write_bytecode:
         return
-    fresh = {}
-    for name in sorted(_MISSED):
-        if name in sys.modules:
-            entry = _entry(name)
-            if entry is not None:
-                fresh[name] = entry
+    path = _path()
+    temporary = f"{path}.{os.getpid()}.tmp"
+    try:  # first, so that a folder nobody may write to costs no reading
+        handle = open(temporary, "wb")  # noqa: SIM115 - closed below, removed when not used
+    except OSError:
+        return
+    try:
+        with handle:
+            _write(handle, names)
+        os.replace(temporary, path)
+    except (OSError, ValueError):
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+
+
+def _write(handle: BinaryIO, names: list[str]) -> None:
+    """The bundle: the entries still read from the old file, and the modules ``names``
+    from their ``.pyc`` files (ValueError when none of them could be added)."""
+    fresh = {name: entry for name in names if (entry := _entry(name)) is not None}
     if not fresh:
-        return
+        raise ValueError("nothing new")
     entries: dict[str, tuple[str, int, int, int, bytes]] = {}
     for name, (relative, mtime_ns, size, folder_mtime_ns, offset, length) in _INDEX.items():
         if name not in _MISSED:
@@ -201,17 +218,7 @@ def _save() -> None:
     for name, (relative, mtime_ns, size, folder_mtime_ns, code) in entries.items():
         index[name] = (relative, mtime_ns, size, folder_mtime_ns, offset, len(code))
         offset += len(code)
-    path = _path()
-    temporary = f"{path}.{os.getpid()}.tmp"
-    try:
-        with open(temporary, "wb") as handle:
-            head = marshal.dumps(index)
-            handle.write(_MAGIC + len(head).to_bytes(4, "little") + head)
-            for *_, code in entries.values():
-                handle.write(code)
-        os.replace(temporary, path)
-    except OSError:
-        try:
-            os.unlink(temporary)
-        except OSError:
-            pass
+    head = marshal.dumps(index)
+    handle.write(_MAGIC + len(head).to_bytes(4, "little") + head)
+    for *_, code in entries.values():
+        handle.write(code)
