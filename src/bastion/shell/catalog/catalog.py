@@ -267,16 +267,18 @@ class Tool:
     dataclass, and the catalog is read on every shell decision).
 
     ``subs`` maps a sub-command (one word, or two words separated by a space, such as
-    ``"compose up"``) to ``"r"`` (read-only), ``"l"`` (routine) or a finding code.
+    ``"compose up"``) to ``"r"`` (read-only), ``"l"`` (routine) or a finding code; it may
+    be given as its spec text (``"status,log:r; add:l"``, :func:`_subs`), read on the
+    tool's first lookup: a decision looks up one or two of some sixty tools.
     ``default`` applies to sub-commands not listed (``"?"`` = unknown: review).
     ``value_opts`` are global options that take a value (so their value is not taken
     for the sub-command). ``risky`` options escalate any sub-command.
     """
 
-    def __init__(self, subs: Mapping[str, str], default: str = "?", value_opts: frozenset[str] = frozenset(),
+    def __init__(self, subs: Mapping[str, str] | str, default: str = "?", value_opts: frozenset[str] = frozenset(),
                  risky: Mapping[str, str] | None = None, installs: frozenset[str] = frozenset(),
                  bare: str = "r") -> None:
-        self.subs = subs
+        self._table = subs
         self.default = default
         self.value_opts = value_opts
         self.risky: Mapping[str, str] = risky if risky is not None else {}
@@ -284,6 +286,16 @@ class Tool:
         self.installs = installs
         #: The tool run with no sub-command at all (bare ``yarn`` is ``yarn install``).
         self.bare = bare
+
+    @cached_property
+    def subs(self) -> Mapping[str, str]:
+        return _subs(self._table) if isinstance(self._table, str) else self._table
+
+    def extended(self, spec: str) -> Tool:
+        """This tool with the sub-commands of ``spec`` added (or changed), read as lazily
+        as its own."""
+        table = f"{self._table};{spec}" if isinstance(self._table, str) else {**self._table, **_subs(spec)}
+        return Tool(table, self.default, self.value_opts, self.risky, self.installs, self.bare)
 
     @cached_property
     def option_keys(self) -> tuple[OptionKey, ...]:
@@ -330,184 +342,160 @@ TOOLS: dict[str, Tool] = {
     "yarn": Tool({**_NPM_LIKE, **_subs("workspace,workspaces foreach:l;dlx:CAT026;npm publish:CAT017;npm login,npm logout:CAT009")}, default="l", value_opts=frozenset({"--cwd"}), installs=frozenset({"add", "global"}), bare="l"),
     "bun": Tool({**_NPM_LIKE, **_subs("x:CAT026;pm ls,pm hash:r;pm untrusted:r;pm trust:CAT026")}, value_opts=frozenset({"--cwd"}), installs=frozenset({"add", "install", "i"})),
     "pip": Tool(
-        _subs(
-            "list,show,freeze,check,help,debug,inspect,index,search,hash,cache list,cache info,cache dir,config list,config get,config debug,--version,-V:r;"
-            "install,download,wheel,lock:l;uninstall:CAT010;cache purge,cache remove:CAT010;config set,config unset,config edit:CAT009"
-        ),
+        "list,show,freeze,check,help,debug,inspect,index,search,hash,cache list,cache info,cache dir,config list,config get,config debug,--version,-V:r;"
+        "install,download,wheel,lock:l;uninstall:CAT010;cache purge,cache remove:CAT010;config set,config unset,config edit:CAT009",
         value_opts=frozenset({"--python", "--log", "--cache-dir"}),
         installs=frozenset({"install"}),
     ),
     "uv": Tool(
-        _subs(
-            "--version,version,help,tree,pip list,pip show,pip freeze,pip check,pip tree,python list,python find,tool list,cache dir:r;"
-            "sync,lock,venv,build,init,run,pip install,pip sync,pip compile,python install,export,add,remove-local:l;"
-            "remove,pip uninstall,cache clean,cache prune,tool uninstall:CAT010;tool install:CAT026;tool run,x:CAT026;publish:CAT017"
-        ),
+        "--version,version,help,tree,pip list,pip show,pip freeze,pip check,pip tree,python list,python find,tool list,cache dir:r;"
+        "sync,lock,venv,build,init,run,pip install,pip sync,pip compile,python install,export,add,remove-local:l;"
+        "remove,pip uninstall,cache clean,cache prune,tool uninstall:CAT010;tool install:CAT026;tool run,x:CAT026;publish:CAT017",
         value_opts=frozenset({"--directory", "--project", "-p", "--python"}),
         installs=frozenset({"pip install", "add"}),
     ),
     "poetry": Tool(
-        _subs(
-            "show,check,version,about,env info,env list,config --list,search,lock --check,debug,help:r;"
-            "install,lock,build,run,init,new,shell,env use,add,export,sync:l;update:CAT026;"
-            "remove:CAT010;publish:CAT017;cache clear:CAT010"
-        ),
+        "show,check,version,about,env info,env list,config --list,search,lock --check,debug,help:r;"
+        "install,lock,build,run,init,new,shell,env use,add,export,sync:l;update:CAT026;"
+        "remove:CAT010;publish:CAT017;cache clear:CAT010",
         installs=frozenset({"add"}),
     ),
-    "pipx": Tool(_subs("list,environment:r;install,inject,upgrade,upgrade-all:CAT026;run:CAT026;uninstall,uninstall-all:CAT010")),
-    "conda": Tool(_subs("list,info,search,env list,config --show,--version,compare,doctor,env export:r;create,activate,deactivate,env create,env update,run,rename:l;install,update,upgrade:CAT026;remove,uninstall,env remove,clean:CAT010;init:CAT008"), value_opts=frozenset({"-n", "--name", "-p", "--prefix"})),
+    "pipx": Tool("list,environment:r;install,inject,upgrade,upgrade-all:CAT026;run:CAT026;uninstall,uninstall-all:CAT010"),
+    "conda": Tool("list,info,search,env list,config --show,--version,compare,doctor,env export:r;create,activate,deactivate,env create,env update,run,rename:l;install,update,upgrade:CAT026;remove,uninstall,env remove,clean:CAT010;init:CAT008", value_opts=frozenset({"-n", "--name", "-p", "--prefix"})),
     "pdm": Tool(
-        _subs(
-            "list,show,info,config$,search,outdated,--version,-V,help,venv list,cache info,cache list,fix --dry-run:r;"
-            "install,sync,lock,build,init,run,venv create,venv activate,use,export,import,fix,config:l;"
-            "add,update:CAT026;remove:CAT010;publish:CAT017;cache clear:CAT010;self update:CAT026"
-        ),
+        "list,show,info,config$,search,outdated,--version,-V,help,venv list,cache info,cache list,fix --dry-run:r;"
+        "install,sync,lock,build,init,run,venv create,venv activate,use,export,import,fix,config:l;"
+        "add,update:CAT026;remove:CAT010;publish:CAT017;cache clear:CAT010;self update:CAT026",
         value_opts=frozenset({"-p", "--project"}),
     ),
-    "hatch": Tool(_subs("env show,status,version,--version,project metadata,dep show,config show,env find:r;build,test,fmt,run,shell,new,env create,clean,config set,version:l;publish:CAT017;env remove,env prune:CAT010;python install:CAT026")),
-    "rye": Tool(_subs("list,show,version,--version,toolchain list,tools list,config --show-path:r;sync,lock,build,init,run,fmt,lint,test,pin,add,remove:l;publish:CAT017;install,tools install,toolchain fetch,self update:CAT026;uninstall,tools uninstall:CAT010")),
-    "mamba": Tool(_subs("list,info,search,env list:r;repoquery:CAT001;create,activate,deactivate,run:l;install,update:CAT026;remove,uninstall,clean:CAT010"), value_opts=frozenset({"-n", "--name", "-p", "--prefix"})),
+    "hatch": Tool("env show,status,version,--version,project metadata,dep show,config show,env find:r;build,test,fmt,run,shell,new,env create,clean,config set,version:l;publish:CAT017;env remove,env prune:CAT010;python install:CAT026"),
+    "rye": Tool("list,show,version,--version,toolchain list,tools list,config --show-path:r;sync,lock,build,init,run,fmt,lint,test,pin,add,remove:l;publish:CAT017;install,tools install,toolchain fetch,self update:CAT026;uninstall,tools uninstall:CAT010"),
+    "mamba": Tool("list,info,search,env list:r;repoquery:CAT001;create,activate,deactivate,run:l;install,update:CAT026;remove,uninstall,clean:CAT010", value_opts=frozenset({"-n", "--name", "-p", "--prefix"})),
     "cargo": Tool(
-        _subs(
-            "tree,metadata,search,version,--version,-V,help,verify-project,locate-project,pkgid,read-manifest,info:r;"
-            "build,b,check,c,test,t,bench,run,r,doc,d,fmt,clippy,fix,new,init,fetch,generate-lockfile,vendor,package,nextest,"
-            "expand,llvm-cov,tarpaulin,watch,miri,udeps,outdated,audit,deny,machete,add,rm-dep,criterion,insta,make,msrv,"
-            "hack,sort,semver-checks,about,bloat,flamegraph,component:l;"
-            # update/upgrade move Cargo.lock past what it pins: new crates whose build.rs runs at the next build
-            "update,upgrade:CAT026;"
-            "install:CAT026;uninstall:CAT010;clean:CAT010;publish,yank,owner,login,logout:CAT017"
-        ),
+        "tree,metadata,search,version,--version,-V,help,verify-project,locate-project,pkgid,read-manifest,info:r;"
+        "build,b,check,c,test,t,bench,run,r,doc,d,fmt,clippy,fix,new,init,fetch,generate-lockfile,vendor,package,nextest,"
+        "expand,llvm-cov,tarpaulin,watch,miri,udeps,outdated,audit,deny,machete,add,rm-dep,criterion,insta,make,msrv,"
+        "hack,sort,semver-checks,about,bloat,flamegraph,component:l;"
+        # update/upgrade move Cargo.lock past what it pins: new crates whose build.rs runs at the next build
+        "update,upgrade:CAT026;"
+        "install:CAT026;uninstall:CAT010;clean:CAT010;publish,yank,owner,login,logout:CAT017",
         value_opts=frozenset({"--manifest-path", "-Z", "--config", "-C", "--color"}),
         installs=frozenset({"add"}),  # ``cargo add CRATE`` adds a new dependency, as ``npm install PKG``
     ),
     "go": Tool(
-        _subs(
-            "version,env,list,doc,help,vet,mod graph,mod why,mod verify:r;"
-            # ``mod tidy`` only records the modules the project's own imports need, and Go runs no
-            # code of a module it downloads (as ``mod download``); ``get MODULE`` adds a new one
-            "build,test,run,fmt,generate,mod tidy,mod download,mod init,mod vendor,mod edit,work,fix,tool,get:l;"
-            "install:CAT026;clean:CAT010"
-        ),
+        "version,env,list,doc,help,vet,mod graph,mod why,mod verify:r;"
+        # ``mod tidy`` only records the modules the project's own imports need, and Go runs no
+        # code of a module it downloads (as ``mod download``); ``get MODULE`` adds a new one
+        "build,test,run,fmt,generate,mod tidy,mod download,mod init,mod vendor,mod edit,work,fix,tool,get:l;"
+        "install:CAT026;clean:CAT010",
         value_opts=frozenset({"-C"}),
         installs=frozenset({"get"}),  # ``go get MODULE`` adds a dependency from the network
     ),
-    "gradle": Tool(_subs("tasks,dependencies,properties,projects,help,--version:r;build,test,check,assemble,compileJava,run,bootRun,jar,clean,lint,javadoc,wrapper,installDist,spotlessApply,spotlessCheck:l;publish,uploadArchives,release:CAT017"), default="l"),
-    "gradlew": Tool(_subs("tasks,dependencies,properties,projects,help,--version:r;build,test,check,assemble,compileJava,run,bootRun,jar,clean,lint,javadoc,wrapper,installDist,spotlessApply,spotlessCheck:l;publish,uploadArchives,release:CAT017"), default="l"),
-    "mvn": Tool(_subs("dependency:tree,help:describe,-v,--version,validate:r;compile,test,package,verify,install,clean,test-compile,spotless:apply,exec:java,spring-boot:run,dependency:resolve,site,checkstyle:check:l;deploy,release:perform,release:prepare,deploy:deploy:CAT017"), default="l", value_opts=frozenset({"-f", "--file", "-pl", "--projects", "-P", "-s", "-D"})),
-    "mvnw": Tool(_subs("dependency:tree,-v,--version,validate:r;compile,test,package,verify,install,clean,spring-boot:run:l;deploy,release:perform,release:prepare:CAT017"), default="l", value_opts=frozenset({"-f", "-pl", "-P", "-s", "-D"})),
-    "dotnet": Tool(_subs("--info,--version,--list-sdks,--list-runtimes,list,help:r;build,test,run,restore,format,new,clean,pack,watch,add,sln,publish-local:l;nuget push,nuget delete:CAT017;tool install:CAT026;fsi:CAT006")),
-    "swift": Tool(_subs("--version:r;build,test,run,package:l")),
-    "bundle": Tool(_subs("list,show,outdated,check,info,--version,version:r;install,exec,config,lock,init:l;add:l;update:CAT026;remove:CAT010")),
-    "gem": Tool(_subs("list,search,query,info,contents,dependency,environment,help,which,specification,--version:r;build:l;install,update:CAT026;uninstall,cleanup:CAT010;push,yank,owner:CAT017")),
-    "composer": Tool(_subs("show,info,outdated,licenses,validate,diagnose,depends,why,why-not,check-platform-reqs,--version:r;update,upgrade:CAT026;install,dump-autoload,dumpautoload,require,run-script,run,test,init,create-project:l;remove:CAT010;global require:CAT026")),
-    "brew": Tool(_subs("list,ls,info,search,deps,uses,leaves,outdated,config,doctor,--version,--prefix,--cellar,home,desc,log,cat,tap-info,services list:r;install,upgrade,reinstall,tap,update,bundle,link,unlink,pin,unpin,services start,services stop,services restart:CAT026;uninstall,remove,rm,untap,cleanup,autoremove:CAT010")),
-    "apt": Tool(_subs("list,search,show,policy,depends,rdepends,changelog,showsrc:r;update,install,upgrade,full-upgrade,dist-upgrade,reinstall,source,build-dep:CAT026;remove,purge,autoremove,autopurge,clean,autoclean:CAT010"), value_opts=frozenset({"-o", "-c", "-t"})),
-    "apt-get": Tool(_subs("check,changelog:r;update,install,upgrade,dist-upgrade,reinstall,source,build-dep,download:CAT026;remove,purge,autoremove,clean,autoclean:CAT010"), value_opts=frozenset({"-o", "-c", "-t"})),
-    "apt-cache": Tool(_subs("search,show,policy,depends,rdepends,showpkg,stats,pkgnames,madison,dump:r"), default="r"),
-    "dpkg": Tool(_subs("-l,--list,-L,--listfiles,-s,--status,-S,--search,--print-architecture,--get-selections,-c,--contents,-I,--info,--version:r;-i,--install,--unpack,--configure,--set-selections,--add-architecture:CAT026;-r,--remove,-P,--purge:CAT010")),
-    "dnf": Tool(_subs("list,info,search,repolist,provides,history,check-update,repoquery,deplist:r;install,update,upgrade,reinstall,downgrade,groupinstall,makecache:CAT026;remove,erase,autoremove,clean,history undo:CAT010"), value_opts=frozenset({"-c", "--setopt"})),
-    "yum": Tool(_subs("list,info,search,repolist,provides,history,check-update,deplist:r;install,update,upgrade,reinstall,downgrade,groupinstall,localinstall,makecache:CAT026;remove,erase,autoremove,clean:CAT010"), value_opts=frozenset({"-c", "--setopt"})),
-    "pacman": Tool(_subs("-Q,-Qi,-Ql,-Qs,-Ss,-Si,-Qe,-Qdt,-Qm,-Fl:r;-S,-Sy,-Syu,-Su,-U,-Syy:CAT026;-R,-Rs,-Rns,-Rdd,-Sc,-Scc:CAT010")),
-    "snap": Tool(_subs("list,info,find,version,services,connections,changes,logs:r;install,refresh,revert,enable,connect,start,stop,restart:CAT026;remove,disable,disconnect:CAT010")),
-    "flatpak": Tool(_subs("list,info,search,remotes,history,--version:r;install,update,run:CAT026;uninstall,remove-delete-data:CAT010")),
+    "gradle": Tool("tasks,dependencies,properties,projects,help,--version:r;build,test,check,assemble,compileJava,run,bootRun,jar,clean,lint,javadoc,wrapper,installDist,spotlessApply,spotlessCheck:l;publish,uploadArchives,release:CAT017", default="l"),
+    "gradlew": Tool("tasks,dependencies,properties,projects,help,--version:r;build,test,check,assemble,compileJava,run,bootRun,jar,clean,lint,javadoc,wrapper,installDist,spotlessApply,spotlessCheck:l;publish,uploadArchives,release:CAT017", default="l"),
+    "mvn": Tool("dependency:tree,help:describe,-v,--version,validate:r;compile,test,package,verify,install,clean,test-compile,spotless:apply,exec:java,spring-boot:run,dependency:resolve,site,checkstyle:check:l;deploy,release:perform,release:prepare,deploy:deploy:CAT017", default="l", value_opts=frozenset({"-f", "--file", "-pl", "--projects", "-P", "-s", "-D"})),
+    "mvnw": Tool("dependency:tree,-v,--version,validate:r;compile,test,package,verify,install,clean,spring-boot:run:l;deploy,release:perform,release:prepare:CAT017", default="l", value_opts=frozenset({"-f", "-pl", "-P", "-s", "-D"})),
+    "dotnet": Tool("--info,--version,--list-sdks,--list-runtimes,list,help:r;build,test,run,restore,format,new,clean,pack,watch,add,sln,publish-local:l;nuget push,nuget delete:CAT017;tool install:CAT026;fsi:CAT006"),
+    "swift": Tool("--version:r;build,test,run,package:l"),
+    "bundle": Tool("list,show,outdated,check,info,--version,version:r;install,exec,config,lock,init:l;add:l;update:CAT026;remove:CAT010"),
+    "gem": Tool("list,search,query,info,contents,dependency,environment,help,which,specification,--version:r;build:l;install,update:CAT026;uninstall,cleanup:CAT010;push,yank,owner:CAT017"),
+    "composer": Tool("show,info,outdated,licenses,validate,diagnose,depends,why,why-not,check-platform-reqs,--version:r;update,upgrade:CAT026;install,dump-autoload,dumpautoload,require,run-script,run,test,init,create-project:l;remove:CAT010;global require:CAT026"),
+    "brew": Tool("list,ls,info,search,deps,uses,leaves,outdated,config,doctor,--version,--prefix,--cellar,home,desc,log,cat,tap-info,services list:r;install,upgrade,reinstall,tap,update,bundle,link,unlink,pin,unpin,services start,services stop,services restart:CAT026;uninstall,remove,rm,untap,cleanup,autoremove:CAT010"),
+    "apt": Tool("list,search,show,policy,depends,rdepends,changelog,showsrc:r;update,install,upgrade,full-upgrade,dist-upgrade,reinstall,source,build-dep:CAT026;remove,purge,autoremove,autopurge,clean,autoclean:CAT010", value_opts=frozenset({"-o", "-c", "-t"})),
+    "apt-get": Tool("check,changelog:r;update,install,upgrade,dist-upgrade,reinstall,source,build-dep,download:CAT026;remove,purge,autoremove,clean,autoclean:CAT010", value_opts=frozenset({"-o", "-c", "-t"})),
+    "apt-cache": Tool("search,show,policy,depends,rdepends,showpkg,stats,pkgnames,madison,dump:r", default="r"),
+    "dpkg": Tool("-l,--list,-L,--listfiles,-s,--status,-S,--search,--print-architecture,--get-selections,-c,--contents,-I,--info,--version:r;-i,--install,--unpack,--configure,--set-selections,--add-architecture:CAT026;-r,--remove,-P,--purge:CAT010"),
+    "dnf": Tool("list,info,search,repolist,provides,history,check-update,repoquery,deplist:r;install,update,upgrade,reinstall,downgrade,groupinstall,makecache:CAT026;remove,erase,autoremove,clean,history undo:CAT010", value_opts=frozenset({"-c", "--setopt"})),
+    "yum": Tool("list,info,search,repolist,provides,history,check-update,deplist:r;install,update,upgrade,reinstall,downgrade,groupinstall,localinstall,makecache:CAT026;remove,erase,autoremove,clean:CAT010", value_opts=frozenset({"-c", "--setopt"})),
+    "pacman": Tool("-Q,-Qi,-Ql,-Qs,-Ss,-Si,-Qe,-Qdt,-Qm,-Fl:r;-S,-Sy,-Syu,-Su,-U,-Syy:CAT026;-R,-Rs,-Rns,-Rdd,-Sc,-Scc:CAT010"),
+    "snap": Tool("list,info,find,version,services,connections,changes,logs:r;install,refresh,revert,enable,connect,start,stop,restart:CAT026;remove,disable,disconnect:CAT010"),
+    "flatpak": Tool("list,info,search,remotes,history,--version:r;install,update,run:CAT026;uninstall,remove-delete-data:CAT010"),
     "docker": Tool(
-        _subs(
-            "ps,images,inspect,logs,version,info,stats,top,history,port,diff,search,events,"
-            "container ls,container list,container ps,container inspect,container logs,container top,container diff,container port,container stats,"
-            "image ls,image list,image inspect,image history,volume ls,volume list,volume inspect,network ls,network list,network inspect,"
-            "context ls,context list,context show,context inspect,system df,system info,system events,buildx ls,buildx du,buildx inspect,"
-            "compose ps,compose logs,compose config,compose ls,compose images,compose top,compose version,compose port,"
-            "manifest inspect,plugin ls,node ls,service ls,service ps,service logs,stack ls,stack ps,secret ls,config ls,trust inspect,"
-            "scout cves,scout quickview,sbom,--version,-v:r;"
-            "build,buildx build,compose build,compose up,compose start,compose restart,compose stop,compose pull,compose create,compose config-write,"
-            "pull,tag,image tag,image build,image pull,start,unpause,wait,create,container create,container start,"
-            "network create,volume create,context use,login,logout,init,save,load,image save,image load,"
-            "export,import,commit,container commit,cp,container cp,attach,rename,update,container update,compose cp,buildx create,buildx use,"
-            "compose pause,compose unpause,compose events,compose wait:l;"
-            "stop,restart,pause,container stop,container restart,container pause:CAT009;"
-            "run,exec,container run,container exec,compose run,compose exec:CAT006;"
-            "rm,rmi,container rm,image rm,image remove,container prune,image prune,volume rm,volume remove,volume prune,network rm,network prune,"
-            "system prune,builder prune,buildx prune,buildx rm,compose rm,compose down,kill,container kill,compose kill,context rm,"
-            "secret rm,config rm,service rm,stack rm,stack down,node rm,plugin rm,swarm leave:CAT016;"
-            "push,image push,compose push,manifest push,trust sign:CAT017;"
-            "service create,service update,stack deploy,swarm init,swarm join,plugin install,plugin enable:CAT009"
-        ),
+        "ps,images,inspect,logs,version,info,stats,top,history,port,diff,search,events,"
+        "container ls,container list,container ps,container inspect,container logs,container top,container diff,container port,container stats,"
+        "image ls,image list,image inspect,image history,volume ls,volume list,volume inspect,network ls,network list,network inspect,"
+        "context ls,context list,context show,context inspect,system df,system info,system events,buildx ls,buildx du,buildx inspect,"
+        "compose ps,compose logs,compose config,compose ls,compose images,compose top,compose version,compose port,"
+        "manifest inspect,plugin ls,node ls,service ls,service ps,service logs,stack ls,stack ps,secret ls,config ls,trust inspect,"
+        "scout cves,scout quickview,sbom,--version,-v:r;"
+        "build,buildx build,compose build,compose up,compose start,compose restart,compose stop,compose pull,compose create,compose config-write,"
+        "pull,tag,image tag,image build,image pull,start,unpause,wait,create,container create,container start,"
+        "network create,volume create,context use,login,logout,init,save,load,image save,image load,"
+        "export,import,commit,container commit,cp,container cp,attach,rename,update,container update,compose cp,buildx create,buildx use,"
+        "compose pause,compose unpause,compose events,compose wait:l;"
+        "stop,restart,pause,container stop,container restart,container pause:CAT009;"
+        "run,exec,container run,container exec,compose run,compose exec:CAT006;"
+        "rm,rmi,container rm,image rm,image remove,container prune,image prune,volume rm,volume remove,volume prune,network rm,network prune,"
+        "system prune,builder prune,buildx prune,buildx rm,compose rm,compose down,kill,container kill,compose kill,context rm,"
+        "secret rm,config rm,service rm,stack rm,stack down,node rm,plugin rm,swarm leave:CAT016;"
+        "push,image push,compose push,manifest push,trust sign:CAT017;"
+        "service create,service update,stack deploy,swarm init,swarm join,plugin install,plugin enable:CAT009",
         value_opts=frozenset({"-H", "--host", "--context", "-c", "--config", "--log-level", "-l", "-f", "--file", "-p", "--project-name", "--env-file", "--project-directory", "--profile"}),
     ),
     "kubectl": Tool(
-        _subs(
-            "get,describe,logs,explain,version,api-resources,api-versions,cluster-info,top,config view,config get-contexts,"
-            "config current-context,config get-clusters,config get-users,auth can-i,auth whoami,events,diff,wait,kustomize,"
-            "rollout status,rollout history,completion,plugin list,options:r;"
-            "config use-context,config set-context,config use:l;port-forward,proxy:CAT029;"
-            "apply,create,patch,edit,replace,scale,autoscale,label,annotate,set,expose,run,rollout restart,rollout undo,rollout pause,"
-            "rollout resume,taint,cordon,uncordon,certificate,debug,attach,cp:CAT009;"
-            "exec:CAT006;"
-            "delete,drain,config delete-context,config delete-cluster,config delete-user,config unset:CAT016"
-        ),
+        "get,describe,logs,explain,version,api-resources,api-versions,cluster-info,top,config view,config get-contexts,"
+        "config current-context,config get-clusters,config get-users,auth can-i,auth whoami,events,diff,wait,kustomize,"
+        "rollout status,rollout history,completion,plugin list,options:r;"
+        "config use-context,config set-context,config use:l;port-forward,proxy:CAT029;"
+        "apply,create,patch,edit,replace,scale,autoscale,label,annotate,set,expose,run,rollout restart,rollout undo,rollout pause,"
+        "rollout resume,taint,cordon,uncordon,certificate,debug,attach,cp:CAT009;"
+        "exec:CAT006;"
+        "delete,drain,config delete-context,config delete-cluster,config delete-user,config unset:CAT016",
         value_opts=frozenset({"-n", "--namespace", "--context", "--cluster", "--kubeconfig", "-s", "--server", "--user", "--token", "-l", "--selector", "-o", "--output", "-c", "--container", "-f", "--filename"}),
     ),
     "helm": Tool(
-        _subs(
-            "list,ls,status,get,history,template,lint,show,inspect,search,version,env,dependency list,repo list,plugin list,verify:r;"
-            "repo add,repo update,dependency update,dependency build,package,pull,fetch,create:l;"
-            "install,upgrade,rollback,test,plugin install:CAT009;"
-            "uninstall,delete,del,un,repo remove,plugin uninstall:CAT016;push:CAT017"
-        ),
+        "list,ls,status,get,history,template,lint,show,inspect,search,version,env,dependency list,repo list,plugin list,verify:r;"
+        "repo add,repo update,dependency update,dependency build,package,pull,fetch,create:l;"
+        "install,upgrade,rollback,test,plugin install:CAT009;"
+        "uninstall,delete,del,un,repo remove,plugin uninstall:CAT016;push:CAT017",
         value_opts=frozenset({"-n", "--namespace", "--kube-context", "--kubeconfig", "-f", "--values"}),
     ),
     "terraform": Tool(
-        _subs(
-            "plan,validate,fmt,show,output,graph,version,providers,state list,state show,state pull,workspace list,workspace show,"
-            "console,get,test,metadata:r;init,workspace select,workspace new,login,logout,refresh,modules:l;"
-            "apply,import,taint,untaint,state mv,state push,state replace-provider,force-unlock:CAT009;"
-            "destroy,state rm,workspace delete:CAT016"
-        ),
+        "plan,validate,fmt,show,output,graph,version,providers,state list,state show,state pull,workspace list,workspace show,"
+        "console,get,test,metadata:r;init,workspace select,workspace new,login,logout,refresh,modules:l;"
+        "apply,import,taint,untaint,state mv,state push,state replace-provider,force-unlock:CAT009;"
+        "destroy,state rm,workspace delete:CAT016",
         value_opts=frozenset({"-chdir"}),
     ),
     "pulumi": Tool(
-        _subs("preview,stack ls,stack output,stack select,stack history,config get,whoami,version,about,logs,plugin ls,console:r;"
-              "login,logout,stack init,config set,install,new:l;up,update,refresh,import,cancel:CAT009;destroy,stack rm,state delete:CAT016"),
+        "preview,stack ls,stack output,stack select,stack history,config get,whoami,version,about,logs,plugin ls,console:r;"
+          "login,logout,stack init,config set,install,new:l;up,update,refresh,import,cancel:CAT009;destroy,stack rm,state delete:CAT016",
         value_opts=frozenset({"-s", "--stack", "-C", "--cwd"}),
     ),
     "systemctl": Tool(
-        _subs(
-            "status,show,cat,list-units,list-unit-files,list-timers,list-sockets,list-dependencies,list-jobs,list-machines,"
-            "is-active,is-enabled,is-failed,is-system-running,get-default,show-environment,--version,--failed,help:r;"
-            "start,stop,restart,reload,try-restart,reload-or-restart,daemon-reload,reset-failed,kill,set-property,edit,revert,"
-            "set-environment,unset-environment,import-environment,clean,freeze,thaw:CAT009;"
-            "enable,reenable,link,preset,add-wants,add-requires,set-default:CAT008;"
-            "disable,mask,unmask:CAT009;"
-            "poweroff,reboot,halt,suspend,hibernate,hybrid-sleep,suspend-then-hibernate,kexec,rescue,emergency,isolate,default,"
-            "soft-reboot,exit,switch-root:CAT018"
-        ),
+        "status,show,cat,list-units,list-unit-files,list-timers,list-sockets,list-dependencies,list-jobs,list-machines,"
+        "is-active,is-enabled,is-failed,is-system-running,get-default,show-environment,--version,--failed,help:r;"
+        "start,stop,restart,reload,try-restart,reload-or-restart,daemon-reload,reset-failed,kill,set-property,edit,revert,"
+        "set-environment,unset-environment,import-environment,clean,freeze,thaw:CAT009;"
+        "enable,reenable,link,preset,add-wants,add-requires,set-default:CAT008;"
+        "disable,mask,unmask:CAT009;"
+        "poweroff,reboot,halt,suspend,hibernate,hybrid-sleep,suspend-then-hibernate,kexec,rescue,emergency,isolate,default,"
+        "soft-reboot,exit,switch-root:CAT018",
         default="CAT009",
         value_opts=frozenset({"-H", "--host", "-M", "--machine", "-t", "--type", "-p", "--property", "-s", "--signal", "--state", "-n", "--lines", "-o", "--output", "--root"}),
     ),
     "service": Tool({}, default="CAT009"),
-    "launchctl": Tool(_subs("list,print,print-disabled,blame,procinfo,help,version:r;load,bootstrap,enable,submit:CAT008;unload,bootout,disable,remove,kill,stop,start,kickstart:CAT009;reboot:CAT018"), default="CAT009"),
-    "ip": Tool(_subs("addr,a,address,link,l,route,r,neigh,n,rule,maddr,mroute,netns,tunnel,monitor,-br,-c,-4,-6,-s,-j,-d:r"), default="CAT009"),
+    "launchctl": Tool("list,print,print-disabled,blame,procinfo,help,version:r;load,bootstrap,enable,submit:CAT008;unload,bootout,disable,remove,kill,stop,start,kickstart:CAT009;reboot:CAT018", default="CAT009"),
+    "ip": Tool("addr,a,address,link,l,route,r,neigh,n,rule,maddr,mroute,netns,tunnel,monitor,-br,-c,-4,-6,-s,-j,-d:r", default="CAT009"),
     "gh": Tool(
-        _subs(
-            "status,search,api-get,auth status,repo view,repo list,pr list,pr view,pr status,pr diff,pr checks,issue list,"
-            "issue view,issue status,run list,run view,run watch,workflow list,workflow view,release list,release view,gist list,gist view,"
-            "label list,cache list,secret list,variable list,ruleset list,ruleset view,project list,search repos,search issues,search prs,"
-            "extension list,config get,config list,--version,version:r;"
-            "repo clone,pr checkout,auth login,auth refresh,auth setup-git,codespace list:l;"
-            # writes on GitHub publish the project's text (and a pull request its branch) to
-            # others, as ``git push`` does: network access that asks
-            "pr create,pr edit,pr comment,pr review,pr ready,issue create,issue comment,issue edit,repo fork,"
-            "run rerun,workflow run,label create,repo sync,gist edit:CAT001;"
-            "pr merge,pr close,issue close,issue delete,repo delete,repo archive,repo rename,release delete,release delete-asset,run delete,"
-            "cache delete,secret delete,variable delete,gist delete,label delete,workflow disable,extension remove,repo edit:CAT016;"
-            "release create,release upload,release edit:CAT017;secret set,variable set,auth logout,extension install,config set:CAT009;"
-            "api,gist create:CAT001"
-        ),
+        "status,search,api-get,auth status,repo view,repo list,pr list,pr view,pr status,pr diff,pr checks,issue list,"
+        "issue view,issue status,run list,run view,run watch,workflow list,workflow view,release list,release view,gist list,gist view,"
+        "label list,cache list,secret list,variable list,ruleset list,ruleset view,project list,search repos,search issues,search prs,"
+        "extension list,config get,config list,--version,version:r;"
+        "repo clone,pr checkout,auth login,auth refresh,auth setup-git,codespace list:l;"
+        # writes on GitHub publish the project's text (and a pull request its branch) to
+        # others, as ``git push`` does: network access that asks
+        "pr create,pr edit,pr comment,pr review,pr ready,issue create,issue comment,issue edit,repo fork,"
+        "run rerun,workflow run,label create,repo sync,gist edit:CAT001;"
+        "pr merge,pr close,issue close,issue delete,repo delete,repo archive,repo rename,release delete,release delete-asset,run delete,"
+        "cache delete,secret delete,variable delete,gist delete,label delete,workflow disable,extension remove,repo edit:CAT016;"
+        "release create,release upload,release edit:CAT017;secret set,variable set,auth logout,extension install,config set:CAT009;"
+        "api,gist create:CAT001",
         # a file's contents published to GitHub (`--body-file .env`) is a network send
         risky={"--body-file": "CAT001", "-F": "CAT001", "--notes-file": "CAT001"},
     ),
-    "glab": Tool(_subs("mr list,mr view,issue list,issue view,repo view,ci list,ci view,ci status,release list,variable list,auth status,--version:r;repo clone,mr checkout:l;mr create,issue create,mr note,ci run:CAT001;mr merge,mr close,issue close,issue delete,repo delete,release delete,variable delete,ci delete:CAT016;release create:CAT017;api:CAT001;variable set:CAT009")),
-    "redis-cli": Tool(_subs("ping,info,get,keys,scan,ttl,type,exists,llen,lrange,hget,hgetall,smembers,zrange,dbsize,monitor,--version,config get,client list,memory,slowlog get:r;set,hset,lpush,rpush,sadd,zadd,expire,incr,decr,publish,subscribe:CAT009;flushall,flushdb,del,unlink,config set,shutdown,debug,script flush,client kill:CAT016"), default="CAT009", value_opts=frozenset({"-h", "-p", "-a", "-n", "-u", "--user", "--pass"})),
+    "glab": Tool("mr list,mr view,issue list,issue view,repo view,ci list,ci view,ci status,release list,variable list,auth status,--version:r;repo clone,mr checkout:l;mr create,issue create,mr note,ci run:CAT001;mr merge,mr close,issue close,issue delete,repo delete,release delete,variable delete,ci delete:CAT016;release create:CAT017;api:CAT001;variable set:CAT009"),
+    "redis-cli": Tool("ping,info,get,keys,scan,ttl,type,exists,llen,lrange,hget,hgetall,smembers,zrange,dbsize,monitor,--version,config get,client list,memory,slowlog get:r;set,hset,lpush,rpush,sadd,zadd,expire,incr,decr,publish,subscribe:CAT009;flushall,flushdb,del,unlink,config set,shutdown,debug,script flush,client kill:CAT016", default="CAT009", value_opts=frozenset({"-h", "-p", "-a", "-n", "-u", "--user", "--pass"})),
 }
 _extend = {
     "docker": "buildx version,node ps,node inspect,secret inspect,service inspect,config inspect,volume --help,container --help:r;"
@@ -519,7 +507,7 @@ _extend = {
     "-Dh,-Th,-Fh,-Qh,-Sh,-Rh,-Uh,-h,--help,-V,--version,--query,-Qii,-Sii:r;-Fy,-Fyy,-S,--sync:CAT026;-D,--database:CAT009",
 }
 for _name, _spec in _extend.items():
-    TOOLS[_name] = Tool({**TOOLS[_name].subs, **_subs(_spec)}, TOOLS[_name].default, TOOLS[_name].value_opts, TOOLS[_name].risky, TOOLS[_name].installs, TOOLS[_name].bare)
+    TOOLS[_name] = TOOLS[_name].extended(_spec)
 
 TOOLS["gradlew"] = TOOLS["gradle"]
 TOOLS["podman"] = Tool(
