@@ -16,7 +16,6 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 REDACTED = "[REDACTED]"
@@ -50,18 +49,26 @@ def _then(name: str) -> str:
     return rf"\b{name}\b(?:(?!\b{name}\b)[^\n|;&]){{0,400}}?"
 
 
-@dataclass(frozen=True)
 class SecretForm:
-    """One shape of secret: what it is, why it is one, how to find it, and examples."""
+    """One shape of secret: what it is, why it is one, how to find it, and examples (a
+    plain class: cheaper to define at import than a dataclass, and every decision that is
+    logged imports this module)."""
 
-    name: str
-    why: str
-    pattern: str
-    match: tuple[str, ...]
-    not_match: tuple[str, ...] = ()
-    #: Lower-case strings of which one must occur for the pattern to be worth running.
-    hints: tuple[str, ...] = ()
-    flags: int = 0
+    __slots__ = ("name", "why", "pattern", "match", "not_match", "hints", "flags")
+
+    def __init__(self, name: str, why: str, pattern: str, match: tuple[str, ...], not_match: tuple[str, ...] = (),
+                 hints: tuple[str, ...] = (), flags: int = 0) -> None:
+        self.name = name
+        self.why = why
+        self.pattern = pattern
+        self.match = match
+        self.not_match = not_match
+        #: Lower-case strings of which one must occur for the pattern to be worth running.
+        self.hints = hints
+        self.flags = flags
+
+    def __repr__(self) -> str:
+        return f"SecretForm({self.name!r})"
 
 
 FORMS: tuple[SecretForm, ...] = (
