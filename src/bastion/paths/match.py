@@ -16,7 +16,7 @@ kept in a small bounded cache: the same paths come back on every call.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -133,9 +133,6 @@ class _Index:
         self.prefixes = tuple(text for how, text, _ in self.name_globs if how == "prefix")
         self.infixes = tuple(text for how, text, _ in self.name_globs if how == "infix")
         self.absolute_glob_prefixes = tuple(prefix for prefix, _, _, _ in self.absolute_globs)
-        infixes = re.compile("|".join(re.escape(t) for t in self.infixes)) if self.infixes else None
-        #: Whether a name contains one of the ``infixes``.
-        self.infixed: Callable[[str], object] = infixes.search if infixes is not None else (lambda name: None)
         #: What every path with a row in ``absolute`` starts with (its first component).
         self.absolute_heads = tuple({"/" + key.split("/")[1] for key in self.absolute})
         #: ``sequences`` with the text each looks for: ``/body/`` in the path plus ``/``
@@ -146,10 +143,17 @@ class _Index:
         #: The first letters any name regex can match from (an empty head matches any).
         self.regex_heads = tuple(self.name_regex_heads)
         self.sequence_globs_needled = list(zip(self.sequence_glob_needles, self.sequence_globs, strict=True))
-        #: Finds any of the texts the sequences look for (each a ``/``-led text a path
-        #: with one of their rows contains, counting a ``/`` after its end).
-        needles = self.sequence_glob_needles + [needle for needle, _, _ in self.sequence_texts]
-        self.sequence_needles = re.compile("|".join(re.escape(n) for n in needles)) if needles else None
+        #: The folder names the sequences start with: each text a sequence looks for is
+        #: ``/name/…``, so a path with one of their rows has ``name`` as a component. None
+        #: when a sequence starts with a wildcard (then every path is tried).
+        heads: set[str] | None = set()
+        for needle in self.sequence_glob_needles + [needle for needle, _, _ in self.sequence_texts]:
+            head, slash, _ = needle[1:].partition("/")
+            if heads is not None and slash and head and not any(c in _GLOB_CHARS for c in head):
+                heads.add(head)
+            else:
+                heads = None
+        self.sequence_heads = frozenset(heads) if heads is not None else None
         self.name_regexes_headed = list(zip(self.name_regex_heads, self.name_regexes, strict=True))
 
     def _add(self, row: Row, pattern: str) -> None:
@@ -327,7 +331,7 @@ def _unhomed(lower: str) -> tuple[tuple[Hit, ...], tuple[Hit, ...]]:
                 if entries and (part, parts[i + 1]) not in index.structural:
                     named.extend(Hit(row, "folder") for row, folder in entries if folder)
         padded = lower + "/"
-        if index.sequence_needles is not None and index.sequence_needles.search(padded):
+        if index.sequence_heads is None or not index.sequence_heads.isdisjoint(parts):
             for needle, (regex, row) in index.sequence_globs_needled:
                 if needle in lower and regex.fullmatch(lower):
                     named.append(Hit(row, "name"))
@@ -337,7 +341,7 @@ def _unhomed(lower: str) -> tuple[tuple[Hit, ...], tuple[Hit, ...]]:
                         named.append(Hit(row, "folder"))
                 elif lower.endswith(needle):
                     named.append(Hit(row, "name"))
-        if last.endswith(index.suffixes) or last.startswith(index.prefixes) or index.infixed(last):
+        if last.endswith(index.suffixes) or last.startswith(index.prefixes) or any(t in last for t in index.infixes):
             named.extend(Hit(row, "name") for how, text, row in index.name_globs if _name_glob_hit(how, text, last))
         if index.name_regexes and last.startswith(index.regex_heads):
             named.extend(Hit(row, "name") for head, (regex, row, _) in index.name_regexes_headed
