@@ -24,6 +24,7 @@ import os
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from ..paths.match import is_temp, is_temp_dir
 from .protected import (
     DEFAULT,
     ProtectionConfig,
@@ -120,7 +121,6 @@ def check_access(
     if path.startswith("//"):
         path = "/" + path.lstrip("/")
     home = home if isinstance(home, str) else ""
-    shown = _show(path, home)
     name = op.strip().lower() if isinstance(op, str) else ""
     known = name in OPS
     op_ = name if known else "delete"
@@ -132,27 +132,28 @@ def check_access(
     def add(verdict: str, immune: bool, code: str, reason: str) -> None:
         found.append(PathVerdict(verdict, immune, code, reason, path, deleting))
 
+    # the path as shown is worked out only for a concern: most paths raise none
     removal = deleting and (why := removal_reason(path, home=home, roots=workspace.roots))
     if removal:
-        add("deny", True, "FS001", f"deleting {shown} is blocked: {why}")
+        add("deny", True, "FS001", f"deleting {_show(path, home)} is blocked: {why}")
     # "it contains …" asks add nothing to a removal that is already denied
     contains = deleting and not removal
     if not known:
-        add("ask", True, "FS000", f"unknown access kind {op!r} on {shown}: checked as a deletion")
+        add("ask", True, "FS000", f"unknown access kind {op!r} on {_show(path, home)}: checked as a deletion")
     special = False
     if writing and (why := protected_reason(path, home=home, config=config, deleting=contains)):
-        add("ask", True, "FS002", f"{verb} {shown} needs approval in every mode: {why}")
+        add("ask", True, "FS002", f"{verb} {_show(path, home)} needs approval in every mode: {why}")
         special = True
     if why := credential_reason(path, home=home, config=config, deleting=contains):
-        add("ask", True, "FS003", f"{verb} {shown} needs approval in every mode: {why}")
+        add("ask", True, "FS003", f"{verb} {_show(path, home)} needs approval in every mode: {why}")
         special = True
     if writing and not special and (why := sensitive_reason(path, home=home, config=config)):
-        add("ask", False, "FS004", f"{verb} {shown} needs approval: {why}")
+        add("ask", False, "FS004", f"{verb} {_show(path, home)} needs approval: {why}")
     if not writing and not special and (why := secret_file_reason(path)):
-        add("ask", False, "FS005", f"{verb} {shown} needs approval: {why}")
+        add("ask", False, "FS005", f"{verb} {_show(path, home)} needs approval: {why}")
     if writing and not workspace.contains(path) and not _scratch(path, home):
         where = _show(workspace.project_root, home)
-        add("ask", False, "FS006", f"{verb} {shown} needs approval: it is outside the workspace ({where})")
+        add("ask", False, "FS006", f"{verb} {_show(path, home)} needs approval: it is outside the workspace ({where})")
     return found
 
 
@@ -164,8 +165,6 @@ def _scratch(path: str, home: str) -> bool:
     ``~/.ssh``), and the shell still asks before a recursive delete or a glob there (other
     programs' sockets and folders: ``shell.meaning.checks.files``). A home that lives in
     a temp directory (throw-away test users) is still a home."""
-    from ..paths.match import is_temp, is_temp_dir
-
     home = home.rstrip("/")
     return is_temp(path) and not is_temp_dir(path) and not (home and is_within(path, home))
 
