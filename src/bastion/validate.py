@@ -52,11 +52,13 @@ def _keys(keys: Any) -> str:
 
 def _shell_problem(call: ToolCall, data: Mapping[str, Any]) -> str | None:
     spec = call.spec
-    extra = sorted(k for k in COMMAND_FIELDS.difference(spec.command_keys) if data.get(k) is not None)
+    others = COMMAND_FIELDS.difference(spec.command_keys)
+    extra = sorted(k for k in others if data.get(k) is not None) if not others.isdisjoint(data) else []
     if extra:
         return (f"{call.tool} runs the command in {_keys(spec.command_keys)}, but the call also carries {_keys(extra)}; "
                 "refused rather than guessing which one runs")
-    extra = sorted(k for k in DIRECTORY_FIELDS.difference(spec.workdir_keys) if data.get(k) is not None)
+    others = DIRECTORY_FIELDS.difference(spec.workdir_keys)
+    extra = sorted(k for k in others if data.get(k) is not None) if not others.isdisjoint(data) else []
     if extra:
         where = f"in {_keys(spec.workdir_keys)}" if spec.workdir_keys else "in the call's own directory"
         return (f"{call.tool} runs its command {where}, but the call also names a directory in {_keys(extra)}; "
@@ -70,11 +72,12 @@ def _shell_problem(call: ToolCall, data: Mapping[str, Any]) -> str | None:
         if not isinstance(program, str) or not _posix_shell(program):
             return (f"{call.tool} would run its command with {program!r} ({spec.program_key!r}); bastion judges commands "
                     f"for a POSIX shell ({', '.join(sorted(POSIX_SHELLS))}) only")
-    if call.command is None:
+    command = call.command
+    if command is None:
         return f"{call.tool} needs a command string in {_keys(spec.command_keys)}"
-    if not call.command.strip():
+    if not command.strip():
         return f"{call.tool} got an empty command"
-    if "\x00" in call.command:
+    if "\x00" in command:
         return f"{call.tool} command contains a NUL byte"
     return None
 

@@ -260,8 +260,8 @@ class AllowRules:
         from .grants import grant_key
 
         if call.kind is Kind.SHELL:
-            normalized = " ".join((call.command or "").split())
-            if grant_key(call, normalized) in ctx.session_grants:
+            grants = ctx.session_grants  # a command's key is worked out only when there are grants to look in
+            if grants and grant_key(call, " ".join((call.command or "").split())) in grants:
                 return LayerResult(Verdict.ALLOW, "allowed for this session", source=Source.USER_TEMPORARY)
         elif grant_key(call) in ctx.session_grants:
             return LayerResult(Verdict.ALLOW, f"{call.canonical_tool} allowed for this session", source=Source.USER_TEMPORARY)
