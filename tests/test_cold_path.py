@@ -97,9 +97,11 @@ def test_other_calls_a_hook_decides_in_its_own_process(project: Path, tool: str,
 def test_bastion_check(project: Path) -> None:
     modules = _imported(_RUN.format(argv=["check", "--isolated", "--", "git status"]), project)
     assert "bastion.engine" in modules
-    assert _offenders(modules - {"argparse"}) == []  # the command line needs its parser
+    assert _offenders(modules) == []  # the plain form of the command line is read without argparse
+    assert not {"gettext", "locale"} & modules  # what argparse brings
     assert sorted(m for m in modules if m.startswith("bastion.cli.")) == ["bastion.cli.app", "bastion.cli.check",
-                                                                          "bastion.cli.common"]  # no other verb
+                                                                          "bastion.cli.common",
+                                                                          "bastion.cli.plain_args"]  # no other verb
 
 
 def test_a_library_guard_deciding(project: Path) -> None:

@@ -93,11 +93,16 @@ def _parser_class() -> Any:
 
 def run(argv: Sequence[str]) -> int:
     """``bastion`` with ``argv`` (anything but ``hook``): the verb's exit status."""
-    parser = build_parser(argv[0] if argv else None)
-    try:
-        args = parser.parse_args(argv)
-    except SystemExit as exc:
-        return int(exc.code or 0) if exc.code in (0, None) else EXIT_BAD_INPUT
+    from .plain_args import plain_args
+
+    parser = None
+    args = plain_args(argv)  # check and explain in their plain form: no argparse to load
+    if args is None:
+        parser = build_parser(argv[0] if argv else None)
+        try:
+            args = parser.parse_args(argv)
+        except SystemExit as exc:
+            return int(exc.code or 0) if exc.code in (0, None) else EXIT_BAD_INPUT
     try:
         return _dispatch(parser, args)
     except BadInput as exc:

@@ -13,6 +13,7 @@ from .common import (
     BadInput,
     Guards,
     add_decision_flags,
+    add_flags,
     check_cwd,
     decide,
     internal_error_decision,
@@ -20,13 +21,18 @@ from .common import (
     read_one_call,
 )
 
+#: ``check``'s own options, beside ``common.DECISION_FLAGS`` (same record shape).
+CHECK_FLAGS: tuple[tuple[str, str, Any, str | None, str], ...] = (
+    ("--batch", "store_true", False, None, "JSON Lines in, one decision per line out"),
+    ("--prompt", "store_true", False, None,
+     "settle an ask at the terminal (allow once / for this session / deny); deny without one"),
+)
+
 
 def add_parsers(sub: Any) -> None:
     check = sub.add_parser("check", help="decide one call (JSON on stdin, or -- 'shell command')")
     add_decision_flags(check)
-    check.add_argument("--batch", action="store_true", help="JSON Lines in, one decision per line out")
-    check.add_argument("--prompt", action="store_true",
-                       help="settle an ask at the terminal (allow once / for this session / deny); deny without one")
+    add_flags(check, CHECK_FLAGS)
 
     explain = sub.add_parser("explain", help="decide one call and explain it for a person")
     add_decision_flags(explain)

@@ -163,15 +163,32 @@ def approver(guard: Any) -> Any:
     return default_approver(guard)
 
 
+#: The options every deciding verb takes (``check``, ``explain``, ``run``), one record
+#: each: (option, argparse action, default, metavar, help). ``add_flags`` gives them to
+#: argparse, and ``cli.plain_args`` reads the plain form of ``check``/``explain`` from them.
+DECISION_FLAGS: tuple[tuple[str, str, Any, str | None, str], ...] = (
+    ("--cwd", "store", None, None, "working directory of the call (default: the current one)"),
+    ("--mode", "store", None, None, "permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk"),
+    ("--settings", "append", None, "FILE", "extra settings file (flag priority)"),
+    ("--isolated", "store_true", False, None, "ignore managed, user and Claude Code settings"),
+    ("--add-dir", "append", [], "DIR", "another directory the agent may work in (besides additionalDirectories)"),
+    ("--session", "store", None, None, "session id (grants and denial tracking are per session)"),
+    ("--no-audit", "store_true", False, None, "do not write this decision to the audit log"),
+)
+
+
+def add_flags(parser: Any, flags: tuple[tuple[str, str, Any, str | None, str], ...]) -> None:
+    """Give ``parser`` each option of a flag table (``DECISION_FLAGS``)."""
+    for option, action, default, metavar, text in flags:
+        extra = {} if metavar is None else {"metavar": metavar}
+        if action == "store_true":
+            parser.add_argument(option, action=action, help=text)
+        else:
+            parser.add_argument(option, action=action, default=default, help=text, **extra)
+
+
 def add_decision_flags(parser: Any) -> None:
-    parser.add_argument("--cwd", help="working directory of the call (default: the current one)")
-    parser.add_argument("--mode", help="permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk")
-    parser.add_argument("--settings", action="append", metavar="FILE", help="extra settings file (flag priority)")
-    parser.add_argument("--isolated", action="store_true", help="ignore managed, user and Claude Code settings")
-    parser.add_argument("--add-dir", action="append", default=[], metavar="DIR",
-                        help="another directory the agent may work in (besides additionalDirectories)")
-    parser.add_argument("--session", help="session id (grants and denial tracking are per session)")
-    parser.add_argument("--no-audit", action="store_true", help="do not write this decision to the audit log")
+    add_flags(parser, DECISION_FLAGS)
     parser.add_argument("command", nargs="*", help="a shell command (after --), shorthand for a Bash call")
 
 
