@@ -31,10 +31,11 @@ without ``inspect``, until a class without a docstring needs it (:class:`_Inspec
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING as _TYPING, Any
 
-if _TYPING:
+TYPE_CHECKING = False  # no `typing` import: a fresh decision does without it
+if TYPE_CHECKING:
     from types import FrameType
+    from typing import Any
 
 #: The file as read: module -> the marshalled ``{key: value}`` of what it compiled; a
 #: module's part is unmarshalled when the module first needs it. A key is a text (``str``:
@@ -135,7 +136,7 @@ def _save() -> None:
 
 def _code(module: str, text: str, mode: str = "exec") -> Any:
     """The code ``compile(text, "<string>", mode)`` makes (for ``eval``, with no inherited
-    ``__future__`` flags, as neither ``collections`` nor ``typing`` has any), for a class
+    ``__future__`` flags, as ``collections`` has none), for a class
     of ``module``."""
     key = text if mode == "exec" else f"{mode}\0{text}"
     code = _cached(module, key)
@@ -148,32 +149,32 @@ def _code(module: str, text: str, mode: str = "exec") -> Any:
 
 def _for_bastion(depth: int) -> str:
     """The module of bastion's whose code runs in a frame within ``depth`` levels above
-    the caller's caller (a class body of one of its modules), else ``""``."""
+    the caller's caller (a class statement of one of its modules), else ``""``. The frame
+    of :mod:`bastion.named_tuple`, which builds the class for that module, is passed by."""
     frame: FrameType | None = sys._getframe(2)
     for _ in range(depth):
         if frame is None:
             return ""
         module = frame.f_globals.get("__name__", "")
-        if module == "bastion" or module.startswith("bastion."):
+        if (module == "bastion" or module.startswith("bastion.")) and module != "bastion.named_tuple":
             return module  # type: ignore[no-any-return]
         frame = frame.f_back
     return ""
 
 
 def install_named_tuples() -> None:
-    """Give bastion's ``NamedTuple`` classes cached code. Python 3.11 compiles two kinds
-    of text for each: ``collections.namedtuple`` evaluates its ``__new__`` (a lambda over
-    the fields) and ``typing`` compiles every string annotation (``from __future__ import
-    annotations``) into a ``ForwardRef``: some seventy compiles in a fresh decision. The
-    two modules call the builtins ``eval`` and ``compile`` by name, so a module-level name
-    in each answers first: the cached code for the same text when bastion's class body is
-    on the stack, the builtin unchanged for everyone else."""
+    """Give bastion's ``NamedTuple`` classes cached code: ``collections.namedtuple``
+    evaluates the text of each one's ``__new__`` (a lambda over the fields), some twenty
+    in a fresh decision. It calls the builtin ``eval`` by name, so a module-level name in
+    ``collections`` answers first: the cached code for the same text when bastion's class
+    statement is on the stack, the builtin unchanged for everyone else. (Bastion's classes
+    come from :mod:`bastion.named_tuple`, which compiles nothing for their annotations, as
+    ``typing.NamedTuple`` would.)"""
     import builtins
 
     if sys.version_info[:2] != (3, 11):
         return
     collections = sys.modules.get("collections")
-    typing = sys.modules.get("typing")
     if collections is not None and "eval" not in vars(collections):
         def eval(source: Any, globals: Any = None, locals: Any = None) -> Any:  # noqa: A001,A002
             module = _for_bastion(5) if isinstance(source, str) else ""
@@ -182,15 +183,6 @@ def install_named_tuples() -> None:
             return builtins.eval(source, globals, locals)  # noqa: S307 - the code namedtuple itself evaluates
 
         collections.eval = eval  # type: ignore[attr-defined]
-    if typing is not None and "compile" not in vars(typing):
-        def compile(source: Any, filename: Any, mode: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: A001
-            module = (_for_bastion(8) if not args and not kwargs and filename == "<string>" and mode == "eval"
-                      and isinstance(source, str) else "")
-            if module:
-                return _code(module, source, "eval")
-            return builtins.compile(source, filename, mode, *args, **kwargs)
-
-        typing.compile = compile  # type: ignore[attr-defined]
 
 
 def _loading_for_bastion() -> str:
@@ -372,7 +364,6 @@ def install() -> None:
     dataclasses._create_fn = _create_fn  # type: ignore[attr-defined]
 
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from dataclasses import dataclass, field, replace
 else:  # the first of bastion's modules to import these loads dataclasses (without inspect) and installs the cache
