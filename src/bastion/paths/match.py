@@ -18,10 +18,15 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from functools import lru_cache
-from typing import NamedTuple
 
 from . import table as T
 from .table import Row
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import NamedTuple
+else:
+    from ..named_tuple import NamedTuple
 
 __all__ = [
     "Hit",
