@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import NamedTuple
 
 from ..paths.match import is_temp, is_temp_dir
 from .protected import (
@@ -35,6 +34,12 @@ from .protected import (
     sensitive_reason,
 )
 from .workspace import Workspace, is_within, resolve_path
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import NamedTuple
+else:
+    from ..named_tuple import NamedTuple
 
 __all__ = ["CodeRecord", "CODES", "PathVerdict", "check_access", "suggest_edit_scope", "OPS"]
 
