@@ -20,7 +20,6 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from functools import lru_cache
-from typing import NamedTuple
 
 from ..catalog.catalog import (
     AWKS,
@@ -35,6 +34,12 @@ from ..syntax.options import parse_args
 from ..syntax.script import SimpleCommand
 from ..syntax.words import CALL_CWD, FOLDER_TILDES
 from .targets import is_harmless_device
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import NamedTuple
+else:
+    from ...named_tuple import NamedTuple
 
 __all__ = ["PathAccess", "extract_paths", "resolve", "command_base", "find_roots", "within", "at_call_cwd"]
 
