@@ -15,8 +15,7 @@ may insert their own with ``Guard.insert_layer``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .core.context import Layer
 
