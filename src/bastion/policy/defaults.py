@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import os
 import shlex
-from typing import TYPE_CHECKING
 
 from ..files.scratch_folders import LINKERS, made_by
 from ..model import Kind, LayerResult, Mode, Source, Tier, ToolCall, Verdict
 from ..paths.match import within
 from ..shell.provider import accesses_of
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..core.context import Context
 
