@@ -8,10 +8,10 @@ shared by every layer, the suggestions and the explainer.
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING
 
 from ..model import Kind
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
     from types import ModuleType
