@@ -8,9 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from enum import Enum
-from typing import Any
 
 from .precompiled import dataclass, field, replace  # dataclasses' own, with their code compiled once
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class Verdict(str, Enum):
