@@ -33,7 +33,6 @@ trust')"``) themselves, as they are asks the shell analysis cannot make immune.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
 
 from ..model import Kind, LayerResult, Tier, ToolCall, Verdict
 from .commands import bastion_args, command_name, python_module
@@ -42,7 +41,10 @@ from .processes import kills_bastion
 from .scene import MAX_DEPTH, Scene, expand, inner_commands, scene_of
 from .verbs import DIST, adds_allow_rule, runs_isolated, runs_unchecked, trusts_mcp_tools, uninstalls_package, verb_is
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from ..core.context import Context
 
 __all__ = ["OFF", "LOOSEN", "DIST", "Tamper", "RECORDS", "TamperGuard", "Scene", "bastion_args", "python_module",
