@@ -19,7 +19,6 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
 
 from .core.context import Context, Facts, Layer, PathUse, Reviewer
 from .core.mode import parse_mode, resolve_mode
@@ -27,7 +26,10 @@ from .early import review_enabled  # not the review package: a guard without a r
 from .model import Decision, Finding, Kind, LayerResult, Mode, Source, Tier, ToolCall, TraceEntry, Verdict, trace_entry
 from .precompiled import dataclass, field  # dataclasses' own, with their code compiled once
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from .policy.settings import Policy
 
 __all__ = ["Context", "Facts", "Guard", "Layer", "PathUse", "Reviewer"]
