@@ -16,18 +16,22 @@ This module imports only ``bastion.model``; the types of the facts are named und
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from ..model import LayerResult, Mode, ToolCall
 from ..precompiled import dataclass  # dataclasses' own, with their code compiled once
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any, Protocol, TypeVar
+
     from ..files.workspace import Workspace
     from ..policy.settings import Policy
     from ..shell.meaning.analyse import Analysis
     from ..shell.syntax.script import Script, SimpleCommand, TooComplex
 
-T = TypeVar("T")
+    T = TypeVar("T")
+else:
+    Protocol = object  # a protocol is for type checkers: at runtime its class is a plain one
 
 
 @dataclass
