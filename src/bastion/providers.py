@@ -9,11 +9,10 @@ first needs them), so they are imported here once, not on every question.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from .files import provider as files
 from .shell import provider as shell
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .core.context import Context, PathUse
     from .files.workspace import Workspace

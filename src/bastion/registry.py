@@ -26,7 +26,11 @@ writes ``docs/rules/`` from the same records.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, NamedTuple
+else:
+    from .named_tuple import NamedTuple
 
 __all__ = [
     "NO_EXAMPLE", "CatalogExample", "CoreExample", "Record", "by_id", "catalog_examples", "core_catalog_examples",

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
 
 from . import state
 from .model import Decision, Source, Tier, ToolCall, Verdict
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from pathlib import Path
+    from typing import Any
 
 Approver = Callable[[ToolCall, Decision], Decision]
 

@@ -13,13 +13,14 @@ import functools
 import json
 import os
 from collections.abc import Callable, Iterator, Mapping
-from typing import TYPE_CHECKING, Any
 
 from . import early
 from .digest import sha256
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from pathlib import Path
+    from typing import Any
 
 #: A path as callers hand it in: text or a ``Path``.
 StrPath = str | os.PathLike[str]

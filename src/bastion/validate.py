@@ -19,11 +19,13 @@ directory — so the same input gets the same answer wherever it is decided.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
 
 from .model import TOOL_CATALOG, Kind, LayerResult, Source, ToolCall, Verdict
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from .core.context import Context
 
 #: Longest input bastion analyses; larger ones are refused rather than half-read.

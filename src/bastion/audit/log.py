@@ -22,15 +22,16 @@ import json
 import os
 import time
 from collections.abc import Iterator, Mapping
-from typing import TYPE_CHECKING, Any
 
 from .. import state
 from ..digest import sha256
 from ..model import Decision, ToolCall
 from .redact import REDACTED, redact, shorten  # noqa: F401 - REDACTED and redact are this module's API too
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from pathlib import Path
+    from typing import Any
 
 #: Largest line the log holds; larger records are cut to fit.
 MAX_RECORD_BYTES = 64 * 1024

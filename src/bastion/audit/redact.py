@@ -16,7 +16,10 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Mapping
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 REDACTED = "[REDACTED]"
 

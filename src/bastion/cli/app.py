@@ -8,9 +8,12 @@ import json
 import sys
 from collections.abc import Sequence
 from importlib import import_module
-from typing import Any
 
 from .common import EXIT_ASK, EXIT_BAD_INPUT, BadInput, Guards, approver, fail, internal_error_decision
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 #: Each verb module (in ``cli``), the function that adds its parsers and the verbs it adds,
 #: in ``--help`` order (``tests/test_cli_startup.py`` checks the verbs against the full

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any
 
 from .common import (
     EXIT_ALLOW,
@@ -20,6 +19,10 @@ from .common import (
     read_call,
     read_one_call,
 )
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 #: ``check``'s own options, beside ``common.DECISION_FLAGS`` (same record shape).
 CHECK_FLAGS: tuple[tuple[str, str, Any, str | None, str], ...] = (

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 EXIT_ALLOW, EXIT_BAD_INPUT, EXIT_ASK, EXIT_DENY = 0, 2, 3, 4
 EXIT_BY_VERDICT = {"allow": EXIT_ALLOW, "ask": EXIT_ASK, "deny": EXIT_DENY}

@@ -12,8 +12,8 @@ means (``echo KEY=x > .env.local``) still asks.
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..core.context import Context
 

@@ -7,14 +7,15 @@ those is a protected-paths ask (FS007), a source that cannot be listed a boundar
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 from ..model import Kind, LayerResult, Tier, ToolCall, Verdict
 from .check import check_access
 from .env_templates import made_from_templates
 from .protected import ProtectionConfig
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from ..core.context import Context
 
 

@@ -47,10 +47,13 @@ import functools
 import os
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from ..globs import glob_regex
 from ..paths import match as _paths
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = [
     "ProtectionConfig",

@@ -9,12 +9,11 @@ call's paths.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ..core.context import PathUse
 from ..model import Kind
 from .workspace import Workspace, resolve_path
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..core.context import Context
     from ..shell.meaning.paths import PathAccess

@@ -23,11 +23,10 @@ Which files run later, and how much (1: runs later, 2: a backdoor), is the path 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ..model import Finding, Kind, LayerResult, Tier, ToolCall, Verdict
 from ..paths.match import persistence_level, planted_only
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..core.context import Context
 

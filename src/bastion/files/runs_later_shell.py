@@ -16,10 +16,10 @@ writes is the layer's and the shell analysis's ordinary business.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING
 
 from ..model import Finding
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..core.context import Context
 

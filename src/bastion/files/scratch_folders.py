@@ -18,8 +18,8 @@ home is the home), a home that lives in a temp directory, and any line that make
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..core.context import Context
     from ..shell.syntax.script import SimpleCommand

@@ -26,14 +26,15 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
 
 from . import CLIENTS, deadline_seconds
 from .protocol import ClientAdapter, PayloadError, Reply
 from .run import client_module, fail_closed, read_stdin, run
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     import threading
+    from typing import Any
 
 
 class DeadlinePassed(BaseException):

@@ -15,9 +15,12 @@ from __future__ import annotations
 
 from _thread import allocate_lock  # what threading.Lock is, without importing threading
 from collections import OrderedDict
-from typing import Any
 
 from ..model import Decision, Kind, ToolCall, Verdict
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 #: Calls remembered at most; the oldest are forgotten first (a tool call's PostToolUse
 #: follows its PreToolUse within seconds, a few calls in flight per session at most).

@@ -16,11 +16,14 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Mapping
-from typing import Any, Protocol
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any, Protocol
+
     from ..model import Decision, Finding, ToolCall
+else:
+    Protocol = object  # a protocol is for type checkers: at runtime its class is a plain one
 
 
 class Reply:

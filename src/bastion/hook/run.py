@@ -16,19 +16,24 @@ import os
 import sys
 from collections.abc import Mapping
 from importlib import import_module
-from typing import Any, cast
 
 from . import CLIENTS
-from .protocol import ClientAdapter, PayloadError, Reply, RewritingClient, payload_cwd
+from .protocol import PayloadError, Reply, payload_cwd
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from .protocol import ClientAdapter, RewritingClient
 
 
 def client_module(name: str) -> ClientAdapter:
     """The adapter module for a client name as users type it (``claude-code``…)."""
     try:
-        module = import_module(f"..adapters.{CLIENTS[name]}", __package__)
+        module: Any = import_module(f"..adapters.{CLIENTS[name]}", __package__)  # a ClientAdapter
     except KeyError:
         raise PayloadError(f"unknown client {name!r} (expected one of: {', '.join(CLIENTS)})") from None
-    return cast(ClientAdapter, module)
+    return module
 
 
 def run(client: ClientAdapter, raw: bytes | str | None, env: Mapping[str, str] | None = None, cwd: str | None = None) -> Reply:
@@ -119,8 +124,8 @@ def _before_tool(client: ClientAdapter, event: str, payload: dict[str, Any], env
 
     remember(call, decision, _home(env))  # for this call's PostToolUse: no second analysis
     if rewrite is not None and decision.verdict is not Verdict.DENY:
-        reply = cast(RewritingClient, client).answer(event, decision, guard.policy, asked=bool(asked),
-                                                     updated_input=rewrite)
+        rewriting: RewritingClient = client  # type: ignore[assignment]  # a rewrite is planned only for one
+        reply = rewriting.answer(event, decision, guard.policy, asked=bool(asked), updated_input=rewrite)
     else:
         reply = client.answer(event, decision, guard.policy, asked=bool(asked))
     if warnings:

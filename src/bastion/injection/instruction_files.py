@@ -41,9 +41,14 @@ from __future__ import annotations
 import dataclasses
 import os
 from collections.abc import Iterable, Mapping
-from typing import Any, NamedTuple
 
 from ..model import Kind, Tier, ToolCall
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, NamedTuple
+else:
+    from ..named_tuple import NamedTuple
 
 __all__ = ["Changed", "View", "views_of", "written_by", "observe", "new_text", "mark_changed", "record_edit",
            "is_instruction_file", "state_file"]

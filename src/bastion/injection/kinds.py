@@ -9,9 +9,13 @@ what it flags, why, and example texts the scanner must and must not report as it
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 from ..model import Severity
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import NamedTuple
+else:
+    from ..named_tuple import NamedTuple
 
 __all__ = ["Indicator", "KindRecord", "RECORDS", "KINDS", "KIND_CODES", "UNKNOWN_KIND", "LOW", "MEDIUM", "HIGH"]
 

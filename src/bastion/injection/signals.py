@@ -22,7 +22,11 @@ No signal decides alone: ``model.py`` weighs them with fitted weights.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import NamedTuple
+else:
+    from ..named_tuple import NamedTuple
 
 __all__ = ["Signal", "SIGNALS", "GROUPS", "ACTIVE_GROUPS", "BY_NAME"]
 

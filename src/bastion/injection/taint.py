@@ -48,14 +48,17 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..model import Finding, Kind, LayerResult, Severity, Tier, ToolCall, Verdict
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from pathlib import Path
+    from typing import Any, NamedTuple
 
     from ..core.context import Context
+else:
+    from ..named_tuple import NamedTuple
 
 __all__ = ["CODES", "GUARDS", "UNRECORDED", "Taint", "TaintEvent", "TaintLayer", "record_read", "record_injection",
            "record_untrusted", "taint_of", "workspace_taint", "clear", "effect_of", "KEY"]

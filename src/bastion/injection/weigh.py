@@ -35,7 +35,10 @@ import functools
 import json
 import os
 from collections.abc import Iterable, Mapping
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["features", "probability", "level", "origin_of", "weights", "INSTRUCTION_FILES", "STRICT_ORIGINS",
            "ORIGINS", "LEVELS"]

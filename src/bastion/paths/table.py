@@ -65,7 +65,11 @@ real guard (Read, Grep, ``cat X | curl -d @- …``, writes, deletes) and the san
 
 from __future__ import annotations
 
-from typing import NamedTuple
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import NamedTuple
+else:
+    from ..named_tuple import NamedTuple
 
 __all__ = ["Row", "ROWS", "KINDS"]
 

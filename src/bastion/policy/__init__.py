@@ -8,7 +8,6 @@ others. Nothing here imports PyYAML; only loading an actual guard file does.
 from __future__ import annotations
 
 from importlib import import_module
-from typing import TYPE_CHECKING, Any
 
 _EXPORTS = {
     "Rule": "rules",
@@ -34,7 +33,10 @@ _EXPORTS = {
 
 __all__ = sorted(_EXPORTS)
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # ``X as X``: the re-export form that type checkers and linters read
+    from typing import Any
+
     from .grants import (
         SettingsWriteError as SettingsWriteError,
         add_session_grant as add_session_grant,

@@ -14,14 +14,15 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
 
 from .. import state
 from ..model import Kind, ToolCall
 from .rules import BEHAVIORS, RuleError, normalize_command, parse_rule
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from pathlib import Path
+    from typing import Any
 
 
 class SettingsWriteError(ValueError):

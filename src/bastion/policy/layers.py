@@ -10,12 +10,14 @@ rule covers a call only if it covers **every** sub-command.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
 
 from ..files.patch import PATCH_COMMANDS
 from ..model import Kind, LayerResult, Mode, Source, Tier, ToolCall, Verdict
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from ..core.context import Context
 
 #: Calls whose files are read out of their input (a shell command's, an MCP tool's

@@ -24,12 +24,13 @@ import os
 import posixpath
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
 
 from ..model import CANONICAL_TOOLS, TOOL_CATALOG, Kind, ToolCall, tool_spec
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from pathlib import Path
+    from typing import Any
 
 VERDICTS = ("allow", "ask", "deny")
 GUARD_SUFFIXES = (".yaml", ".yml", ".md")

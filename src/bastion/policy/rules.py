@@ -27,10 +27,13 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 from ..globs import glob_regex, literal
 from ..model import CANONICAL_TOOLS, TOOL_CATALOG, Kind, ToolCall, tool_spec
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 BEHAVIORS = ("allow", "deny", "ask")
 

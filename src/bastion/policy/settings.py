@@ -33,7 +33,6 @@ import stat
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
 
 from .. import state
 from ..core.mode import parse_mode
@@ -41,7 +40,10 @@ from ..model import Mode
 from .plugins import PluginGuard, load_plugins
 from .rules import BEHAVIORS, Rule, RuleError, parse_rule
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from .cache import PolicyCache
 
 #: Sections bastion's own files may carry; other layers read them from ``Policy.sections``.

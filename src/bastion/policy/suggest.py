@@ -29,11 +29,13 @@ from __future__ import annotations
 import os
 import shlex
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
 
 from ..model import Kind, ToolCall
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from ..core.context import Context
 
 MAX_SUGGESTIONS = 5

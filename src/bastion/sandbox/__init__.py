@@ -10,7 +10,9 @@ The names below are imported on first use: the engine's post-step
 
 from __future__ import annotations
 
-from typing import Any
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["Sandbox", "RunResult", "SandboxError", "SandboxUnavailable", "EXIT_TIMEOUT", "EXIT_SETUP"]
 

@@ -18,11 +18,13 @@ rewrites the call into ``bastion run`` through ``updatedInput``).
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any
 
 from ..model import Decision, Kind, Source, ToolCall, TraceEntry, Verdict
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from ..core.context import Context
 
 #: Layers of stages 6–7 whose asks the sandbox may turn into allows.

@@ -13,9 +13,12 @@ from __future__ import annotations
 
 import shlex
 import sys
-from typing import Any
 
 from ..model import Kind, ToolCall
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 #: Claude Code's own default for a Bash call (2 minutes) when neither the call nor the
 #: settings give a timeout; ``bastion run`` alone defaults to 30 s.

@@ -8,11 +8,12 @@ it refuses to interpret, so ``for f in *; do rm -rf /; done`` is denied, not ask
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 from ..model import Kind, LayerResult, Severity, Tier, ToolCall, Verdict
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from ..core.context import Context
 
 _SEVERITY_ORDER = [Severity.CRITICAL, Severity.HIGH, Severity.MEDIUM, Severity.LOW]

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import functools
 import os
-from typing import Any
 
 from .commands import base_name
 from .scene import CHANGES, Scene
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 @functools.lru_cache(maxsize=1)

@@ -7,9 +7,12 @@ from __future__ import annotations
 import os
 import posixpath
 from collections.abc import Iterator, Sequence
-from typing import Any
 
 from . import limits
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 #: One archive member: its name, and where it links to (a symlink's target, or the
 #: member a hard link names) with whether it is a hard link.

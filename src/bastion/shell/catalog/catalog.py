@@ -25,12 +25,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import cached_property
-from typing import TYPE_CHECKING
 
 from ..syntax.gnu import gnu_name
 from ..syntax.lazyre import LazyPattern
 from ..syntax.literal import LITERAL_DECODERS
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .catalog_cli import OptionKey
 

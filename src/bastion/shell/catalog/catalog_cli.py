@@ -49,7 +49,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from functools import lru_cache
 from types import MappingProxyType
-from typing import NamedTuple
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import NamedTuple
+else:
+    from ...named_tuple import NamedTuple
 
 __all__ = ["CliTool", "OptionKey", "cli_spec", "known", "match_option_key", "option_keys", "table"]
 

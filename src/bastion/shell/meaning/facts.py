@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Protocol
 
 from ...model import Severity, Tier
 from ..catalog import catalog as C
@@ -21,6 +20,12 @@ from ..syntax.lazyre import LazyPattern
 from ..syntax.script import SimpleCommand
 from .paths import PathAccess, resolve
 from .targets import within
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Protocol
+else:
+    Protocol = object  # a protocol is for type checkers: at runtime its class is a plain one
 
 R, L, H = Tier.READ_ONLY, Tier.LOW_RISK, Tier.HIGH_RISK
 

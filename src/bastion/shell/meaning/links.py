@@ -27,11 +27,11 @@ from __future__ import annotations
 
 import os
 import re
-from typing import TYPE_CHECKING
 
 from ..syntax.options import parse_args
 from .paths import find_roots, resolve
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .facts import Ctx, Facts
 

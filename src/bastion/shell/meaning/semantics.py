@@ -20,7 +20,6 @@ is never scanned.
 from __future__ import annotations
 
 import posixpath
-from typing import Any
 
 from ...files.patch import PATCH_COMMANDS
 from ..catalog import catalog as C
@@ -42,6 +41,10 @@ from .facts import (
 )
 from .paths import EXEC, EXTRACTORS, READ, WRITE, PathAccess, command_base, extract_paths_in, resolve
 from .targets import is_block_device, is_temp, persistence_level, secret_level
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["ANALYSER", "Ctx", "Facts", "classify", "DISPATCH", "checker_of"]
 

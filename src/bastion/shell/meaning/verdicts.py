@@ -14,11 +14,13 @@ real guard and ``scripts/rule_pages.py`` writes ``docs/rules/effects.md`` from i
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import NamedTuple
+
     from .program import ProgramEffects
+else:
+    from ...named_tuple import NamedTuple
 
 __all__ = ["Cell", "TABLE", "cell", "target_of", "program_findings"]
 

@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
-from typing import Any, TypeVar
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, TypeVar
+
+    T = TypeVar("T")
 
 __all__ = ["fast_factory"]
-
-T = TypeVar("T")
 
 
 def fast_factory(cls: type[T], given: tuple[str, ...]) -> Callable[[dict[str, Any]], T]:

@@ -10,7 +10,10 @@ never for text built from a command or a setting.
 from __future__ import annotations
 
 import re
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["LazyPattern"]
 

@@ -81,7 +81,6 @@ import re
 from collections.abc import Callable
 from functools import partial
 from itertools import count, repeat
-from typing import Any
 
 from ...model import Finding, Severity
 from .embedded import ENV_VARS as EMBEDDED_ENV_VARS, embedded_shell
@@ -113,6 +112,10 @@ from .words import (
     unescape_heredoc,
     unescape_unquoted,
 )
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["parse", "UNKNOWN_CWD", "MAX_BYTES", "MAX_COMMANDS", "MAX_DEPTH", "MAX_NESTING", "MAX_WORK"]
 

@@ -9,9 +9,14 @@ found even inside loops and substitutions).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import NamedTuple
 
 from ...model import Finding
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import NamedTuple
+else:
+    from ...named_tuple import NamedTuple
 
 
 class Unknown(NamedTuple):

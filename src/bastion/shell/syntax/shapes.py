@@ -17,7 +17,12 @@ may hold blanks), ``text`` (anything). Each record of :data:`PRODUCERS` and
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import NamedTuple
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import NamedTuple
+else:
+    from ...named_tuple import NamedTuple
 
 __all__ = ["NUMBER", "REF", "PATH", "TEXT", "VARIABLES", "output_shape", "literal_shape", "variable_shape", "widest",
            "no_option"]

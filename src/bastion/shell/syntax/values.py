@@ -25,9 +25,13 @@ bounded copy: parse time stays linear.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
-
 from .unwrap import SHELLS
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, NamedTuple
+else:
+    from ...named_tuple import NamedTuple
 
 __all__ = ["Value", "Soft", "Values", "Scope", "UNSET", "EMPTY", "MAX_NAMES", "ARGS", "after_merge", "default_scope",
            "pwd_value", "positional"]

@@ -24,10 +24,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any, NamedTuple
 
 from ...model import Finding, Severity
 from .values import Scope, Value, default_scope
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, NamedTuple
+else:
+    from ...named_tuple import NamedTuple
 
 __all__ = [
     "CALL_CWD",
@@ -370,9 +375,10 @@ def _unquoted_pieces(raw: str) -> tuple[str, list[bool]]:
 
 # --------------------------------------------------------------------------- nodes
 
-TextOf = Callable[[Any], str]
-#: ``(what, node)`` pairs for parts of a word that are not literal text.
-Issues = list[tuple[str, Any]]
+if TYPE_CHECKING:  # names for annotations
+    TextOf = Callable[[Any], str]
+    #: ``(what, node)`` pairs for parts of a word that are not literal text.
+    Issues = list[tuple[str, Any]]
 
 _LITERAL_LEAVES = frozenset({"word", "number"})
 #: Expansion nodes a :class:`~bastion.shell.syntax.values.Scope` may know the value of.

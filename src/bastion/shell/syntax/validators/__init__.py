@@ -36,12 +36,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from importlib import import_module
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
 
 from ....model import Finding
 from ..plain import PLAIN_CHARACTERS
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from ..script import SimpleCommand
     from ..words import Word
 
