@@ -8,7 +8,6 @@ strings, where ``typing`` holds ``ForwardRef`` objects made from them.
 """
 
 from __future__ import annotations
-
 import __future__
 
 import ast

@@ -56,7 +56,7 @@ class _NamedTupleMeta(type):
         defaults = [ns[n] for n in default_names]
         built = namedtuple(typename, list(types), defaults=defaults, module=ns["__module__"])  # type: ignore[misc]
         built.__annotations__ = built.__new__.__annotations__ = dict(types)
-        built.__orig_bases__ = bases  # the bases as written, as a class statement over typing's keeps them
+        built.__orig_bases__ = bases  # type: ignore[attr-defined]  # the bases as written, as typing keeps them
         for key in ns:  # the class body's own attributes: docstring, qualified name, methods
             if key in _PROHIBITED:
                 raise AttributeError("Cannot overwrite NamedTuple attribute " + key)
