@@ -98,15 +98,14 @@ def _realpath(path: str) -> str:
         if real is not None:
             return real
         folder, _, name = path.rpartition(_SEP)
-        if folder and name not in ("", ".", ".."):
-            try:
-                os.lstat(path)
-            except FileNotFoundError:  # nothing by that name, not even a link
-                parent = _kernel_real(folder)
-                if parent is not None:
-                    return parent.rstrip(_SEP) + _SEP + name
-            except (OSError, ValueError):
-                pass
+        # Nothing by that name, not even a link (asked without raising an error: most
+        # paths that do not open are files a write creates). Where the name cannot be
+        # looked up at all (no search permission, a file for a folder) the answer is the
+        # same: ``os.path.realpath`` keeps a name it cannot look up after its folder.
+        if folder and name not in ("", ".", "..") and not os.access(path, os.F_OK, follow_symlinks=False):
+            parent = _kernel_real(folder)
+            if parent is not None:
+                return parent.rstrip(_SEP) + _SEP + name
     return os.path.realpath(path)
 
 
