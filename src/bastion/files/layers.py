@@ -21,16 +21,16 @@ if TYPE_CHECKING:
 
 def _config(ctx: Context) -> ProtectionConfig:
     """The ``files`` settings, read once per call (the path and landing verdicts both need them)."""
-    return ctx.once("protection_config",
-                    lambda: ProtectionConfig.from_settings(ctx.policy.section("files") or {}, env=ctx.env))
+    return ctx.once("protection_config", lambda: ProtectionConfig.cached(ctx.policy.section("files") or {}, env=ctx.env))
 
 
 def _verdicts(ctx: Context) -> list[Any]:
     def build() -> list[Any]:
         config = _config(ctx)
         found = []
-        templated = made_from_templates(ctx) if ctx.call.kind is Kind.SHELL else frozenset()
-        for use in ctx.path_uses:
+        uses = ctx.path_uses
+        templated = made_from_templates(ctx) if uses and ctx.call.kind is Kind.SHELL else frozenset()
+        for use in uses:
             verdicts = check_access(use.op, use.path, workspace=ctx.workspace, home=ctx.home, config=config)
             if use.path in templated:  # ``cp .env.example .env.local``: placeholders, nothing replaced
                 verdicts = [v for v in verdicts if v.code != "FS004"]

@@ -108,8 +108,35 @@ class ProtectionConfig:
             own_paths=None if env is None else _own_paths_from(env),
         )
 
+    @classmethod
+    def cached(cls, files: Mapping[str, Any] | None, *, env: Mapping[str, str] | None = None) -> ProtectionConfig:
+        """:meth:`from_settings`, built once per distinct ``files`` section and values of
+        the variables that place bastion's own files: the file layers need it on every
+        call. A section that cannot be a key (or is invalid, which raises each time) is
+        built afresh."""
+        try:
+            key = (
+                tuple((name, tuple(value) if isinstance(value, list) else value) for name, value in files.items())
+                if files else (),
+                None if env is None else tuple(env.get(name) or "" for name in _OWN_PATH_VARIABLES),
+            )
+            config = _CONFIGS.get(key)
+        except (AttributeError, TypeError):  # not a mapping, or a value that cannot be hashed
+            return cls.from_settings(files, env=env)
+        if config is None:
+            config = cls.from_settings(files, env=env)
+            if len(_CONFIGS) >= _CONFIGS_MAX:
+                _CONFIGS.clear()
+            _CONFIGS[key] = config
+        return config
+
 
 DEFAULT = ProtectionConfig()
+
+
+#: Configs already built, by settings and environment (see ``ProtectionConfig.cached``).
+_CONFIGS: dict[tuple[Any, ...], ProtectionConfig] = {}
+_CONFIGS_MAX = 16
 
 
 #: The environment variables that decide where bastion's own files are.
