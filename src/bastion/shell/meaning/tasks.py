@@ -377,12 +377,13 @@ def _pytest(f: Facts, args: tuple[str, ...], ctx: Ctx) -> Runs:
             paths.append(absolute(arg.split("::", 1)[0], base, ctx))
         i += 1
     targets = paths or [base]
+    folders = {target: os.path.isdir(target) for target in targets}  # asked once per target
     if rootdir is None:
         if config is not None:
             rootdir = posixpath.dirname(config)
         else:
             anchor = posixpath.commonpath(targets) if len(targets) > 1 else targets[0]
-            if not os.path.isdir(anchor):
+            if not (folders[anchor] if anchor in folders else os.path.isdir(anchor)):
                 anchor = posixpath.dirname(anchor)
             found = find_up(anchor, _PYTEST_INI)
             # no ini file: pytest's rootdir is the tests' common folder, but a conftest.py
@@ -391,10 +392,10 @@ def _pytest(f: Facts, args: tuple[str, ...], ctx: Ctx) -> Runs:
             rootdir = posixpath.dirname(found) if found else (roots[0] if roots else anchor)
     files: dict[str, None] = {}
     for target in targets:
-        folder = target if os.path.isdir(target) else posixpath.dirname(target)
+        folder = target if folders[target] else posixpath.dirname(target)
         for above in _between(rootdir, folder):
             files[posixpath.join(above, "conftest.py")] = None
-        if os.path.isdir(target):
+        if folders[target]:
             for found_file in _conftests_below(target):
                 files[found_file] = None
         elif target.endswith(".py"):
@@ -404,7 +405,7 @@ def _pytest(f: Facts, args: tuple[str, ...], ctx: Ctx) -> Runs:
 
         for path in module_files(module, rootdir):
             files[path] = None
-    for path in _collected(targets, rootdir, "--doctest-modules" in args):
+    for path in _collected([t for t in targets if folders[t]], rootdir, "--doctest-modules" in args):
         files[path] = None
     out: Runs = []
     for path in list(files)[: MAX_CONFTESTS + len(paths) + len(plugins) + 4 + MAX_COLLECTED]:
@@ -424,11 +425,22 @@ def _ini_plugins(rootdir: str) -> list[str]:
     return []
 
 
+#: pytest's ini files in the order it reads them, with the section holding its options
+#: (pyproject.toml's is a table).
+_INI_FILES = (("pytest.ini", "pytest"), (".pytest.ini", "pytest"), ("tox.ini", "pytest"), ("setup.cfg", "tool:pytest"),
+              ("pyproject.toml", ""))
+
+
 def _ini_value(rootdir: str, key: str) -> str | list[str]:
     """``key`` from pytest's ini file in the rootdir (pytest.ini, tox.ini, setup.cfg or
-    pyproject.toml, in pytest's order), or ``""``."""
-    for name, section in (("pytest.ini", "pytest"), (".pytest.ini", "pytest"), ("tox.ini", "pytest"),
-                          ("setup.cfg", "tool:pytest"), ("pyproject.toml", "")):
+    pyproject.toml, in pytest's order), or ``""``. Only the files that may be there are
+    opened (most folders hold none of them)."""
+    from .tasks_files import names_in
+
+    present = names_in(rootdir, _PYTEST_INI)
+    for name, section in _INI_FILES:
+        if name not in present:
+            continue
         path = posixpath.join(rootdir, name)
         value = read_cached(path, _ini_toml(key) if not section else _ini_option(section, key), f"{key}:{section}")
         if value:
@@ -472,8 +484,8 @@ _ACTS = LazyPattern(r"\b(?:os\.system|subprocess|popen|rmtree|os\.remove|unlink|
                    r"http\.client|exec\s*\(|eval\s*\(|__import__|pty\b|ctypes|authorized_keys|\.ssh|\.aws)")
 
 
-def _collected(targets: list[str], rootdir: str, doctests: bool) -> list[str]:
-    """The test modules pytest imports under ``targets`` (``python_files`` patterns, by
+def _collected(tops: list[str], rootdir: str, doctests: bool) -> list[str]:
+    """The test modules pytest imports under the folders ``tops`` (``python_files`` patterns, by
     default ``test_*.py`` and ``*_test.py``; every module with ``--doctest-modules``) whose
     text calls something that acts (:data:`_ACTS`), at most :data:`MAX_COLLECTED`."""
     import fnmatch
@@ -481,7 +493,7 @@ def _collected(targets: list[str], rootdir: str, doctests: bool) -> list[str]:
     patterns = _ini_value(rootdir, "python_files") or "test_*.py *_test.py"
     globs = patterns.split() if isinstance(patterns, str) else list(patterns)
     out: list[str] = []
-    for entry in _test_tree([t for t in targets if os.path.isdir(t)]):
+    for entry in _test_tree(tops):
         if entry.name.endswith(".py") and (doctests or any(fnmatch.fnmatch(entry.name, g) for g in globs)):
             text = read_cached(entry.path, text_of, "text")
             if text is not None and _ACTS.search(text):

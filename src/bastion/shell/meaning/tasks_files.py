@@ -16,7 +16,7 @@ from typing import Any
 
 from .facts import Ctx
 
-__all__ = ["MAX_BYTES", "MAX_UP", "Runs", "Unreadable", "absolute", "cd_line", "find_up", "read_cached"]
+__all__ = ["MAX_BYTES", "MAX_UP", "Runs", "Unreadable", "absolute", "cd_line", "find_up", "names_in", "read_cached"]
 
 
 #: Largest task file read: the same bound as a script's (``scripts.MAX_BYTES``).
@@ -114,18 +114,41 @@ def _present(here: str, names: tuple[str, ...]) -> tuple[str, ...]:
         return names
     try:
         st = os.stat(here)
+    except (FileNotFoundError, NotADirectoryError):
+        return ()  # no such folder: no name is in it (``cd build && pytest`` before a build)
     except (OSError, ValueError):
         return names
     key = (st.st_dev, st.st_ino, st.st_mtime_ns)
     held = _HELD.get((here, names))
     if held is not None and held[0] == key:
         return held[1]
-    found = tuple(name for name in names if os.path.lexists(posixpath.join(here, name)))
+    found = tuple(name for name in names if _lexists(posixpath.join(here, name)))
     if time.time_ns() - st.st_mtime_ns > _SETTLED_NS:
         if len(_HELD) >= _CACHE_LIMIT * 4:
             _HELD.clear()
         _HELD[here, names] = (key, found)
     return found
+
+
+def names_in(folder: str, names: tuple[str, ...]) -> tuple[str, ...]:
+    """Which of ``names`` may exist in ``folder``: a superset, as :func:`find_up` asks
+    (a reader skips the others instead of failing to open each)."""
+    return _present(folder, names)
+
+
+#: ``os.access`` can look at a name without following a link here (Linux, macOS).
+_ACCESS_NO_FOLLOW = os.access in os.supports_follow_symlinks
+
+
+def _lexists(path: str) -> bool:
+    """``os.path.lexists`` without raising and catching an error for each missing name
+    (the usual answer: most folders hold none of the files looked for)."""
+    if not _ACCESS_NO_FOLLOW:
+        return os.path.lexists(path)
+    try:
+        return os.access(path, os.F_OK, follow_symlinks=False)
+    except ValueError:  # a NUL byte or an unencodable name: nothing by that name
+        return False
 
 
 def absolute(path: str, base: str, ctx: Ctx) -> str:
