@@ -400,12 +400,13 @@ def _pytest(f: Facts, args: tuple[str, ...], ctx: Ctx) -> Runs:
                 files[found_file] = None
         elif target.endswith(".py"):
             files[target] = None
-    for module in plugins + _ini_plugins(rootdir):
+    ini = _ini_files(rootdir)
+    for module in plugins + _ini_plugins(rootdir, ini):
         from .scripts import module_files
 
         for path in module_files(module, rootdir):
             files[path] = None
-    for path in _collected([t for t in targets if folders[t]], rootdir, "--doctest-modules" in args):
+    for path in _collected([t for t in targets if folders[t]], rootdir, "--doctest-modules" in args, ini):
         files[path] = None
     out: Runs = []
     for path in list(files)[: MAX_CONFTESTS + len(paths) + len(plugins) + 4 + MAX_COLLECTED]:
@@ -416,10 +417,10 @@ def _pytest(f: Facts, args: tuple[str, ...], ctx: Ctx) -> Runs:
     return out
 
 
-def _ini_plugins(rootdir: str) -> list[str]:
+def _ini_plugins(rootdir: str, ini: tuple[str, ...]) -> list[str]:
     """``-p MODULE`` in the ``addopts`` of pytest's ini file in the rootdir (a plugin
     module of the project is imported before any test)."""
-    addopts = _ini_value(rootdir, "addopts")
+    addopts = _ini_value(rootdir, "addopts", ini)
     if addopts:
         return _plugin_options(shlex.split(addopts, comments=False) if isinstance(addopts, str) else addopts)
     return []
@@ -431,13 +432,17 @@ _INI_FILES = (("pytest.ini", "pytest"), (".pytest.ini", "pytest"), ("tox.ini", "
               ("pyproject.toml", ""))
 
 
-def _ini_value(rootdir: str, key: str) -> str | list[str]:
-    """``key`` from pytest's ini file in the rootdir (pytest.ini, tox.ini, setup.cfg or
-    pyproject.toml, in pytest's order), or ``""``. Only the files that may be there are
-    opened (most folders hold none of them)."""
+def _ini_files(rootdir: str) -> tuple[str, ...]:
+    """Which of pytest's ini files may be in the rootdir (a superset): only those are
+    opened, by every :func:`_ini_value` of the run (most folders hold none of them)."""
     from .tasks_files import names_in
 
-    present = names_in(rootdir, _PYTEST_INI)
+    return names_in(rootdir, _PYTEST_INI)
+
+
+def _ini_value(rootdir: str, key: str, present: tuple[str, ...]) -> str | list[str]:
+    """``key`` from pytest's ini file in the rootdir (pytest.ini, tox.ini, setup.cfg or
+    pyproject.toml, in pytest's order), or ``""``; ``present`` is :func:`_ini_files`."""
     for name, section in _INI_FILES:
         if name not in present:
             continue
@@ -484,13 +489,13 @@ _ACTS = LazyPattern(r"\b(?:os\.system|subprocess|popen|rmtree|os\.remove|unlink|
                    r"http\.client|exec\s*\(|eval\s*\(|__import__|pty\b|ctypes|authorized_keys|\.ssh|\.aws)")
 
 
-def _collected(tops: list[str], rootdir: str, doctests: bool) -> list[str]:
+def _collected(tops: list[str], rootdir: str, doctests: bool, ini: tuple[str, ...]) -> list[str]:
     """The test modules pytest imports under the folders ``tops`` (``python_files`` patterns, by
     default ``test_*.py`` and ``*_test.py``; every module with ``--doctest-modules``) whose
     text calls something that acts (:data:`_ACTS`), at most :data:`MAX_COLLECTED`."""
     import fnmatch
 
-    patterns = _ini_value(rootdir, "python_files") or "test_*.py *_test.py"
+    patterns = _ini_value(rootdir, "python_files", ini) or "test_*.py *_test.py"
     globs = patterns.split() if isinstance(patterns, str) else list(patterns)
     out: list[str] = []
     for entry in _test_tree(tops):
