@@ -289,10 +289,25 @@ PROXIES_FILE = "mcp-proxies.json"
 
 
 def proxies_file(env: Mapping[str, str] | None) -> str:
-    """The record of running MCP proxies (read on every decision: a string, no ``pathlib``)."""
-    from .. import state
+    """The record of running MCP proxies (read on every decision: a string, no ``pathlib``,
+    worked out once per state folder setting)."""
+    env = _env(env)
+    key = (env.get("BASTION_STATE_DIR") or "", env.get("XDG_STATE_HOME") or "", env.get("HOME") or "")
+    path = _PROXIES_FILES.get(key)
+    if path is None:
+        from .. import state
 
-    return state.path_text(state.state_folder(_env(env)), PROXIES_FILE)
+        folder = state.state_folder({k: v for k, v in zip(("BASTION_STATE_DIR", "XDG_STATE_HOME", "HOME"), key, strict=True) if v})
+        path = state.path_text(folder, PROXIES_FILE)
+        if len(_PROXIES_FILES) >= 16:
+            _PROXIES_FILES.clear()
+        _PROXIES_FILES[key] = path
+    return path
+
+
+#: :func:`proxies_file` by the three variables that place the state folder (as
+#: ``state.session_path`` keeps the session files).
+_PROXIES_FILES: dict[tuple[str, str, str], str] = {}
 
 
 def proxies_path(env: Mapping[str, str] | None) -> Path:
@@ -323,8 +338,6 @@ def workspace_taint(cwd: str, env: Mapping[str, str] | None = None) -> Taint | N
 
     No file (no proxy ever ran) costs one failed open. A file that cannot be read or
     parsed counts as tainted (fail closed), naming the file so a person can remove it."""
-    import json
-
     path = proxies_file(env)
     try:
         with open(path, encoding="utf-8") as handle:
@@ -333,6 +346,8 @@ def workspace_taint(cwd: str, env: Mapping[str, str] | None = None) -> Taint | N
         return None
     except OSError:
         return _unreadable(path)
+    import json
+
     try:
         data = json.loads(text) if text.strip() else {}
     except ValueError:
@@ -445,18 +460,19 @@ def record_untrusted(session_id: str, source: str, env: Mapping[str, str] | None
 def effect_of(call: ToolCall, ctx: Context) -> tuple[str, str] | None:
     """``(effect, what it does)`` for a call a tainted session must not make silently,
     or None: the effect is one of :data:`GUARDS`' (see the module docstring)."""
-    if call.kind is Kind.MCP:
+    kind = call.kind
+    if kind is Kind.MCP:
         return "mcp", "calls an MCP tool, which hands its arguments to another server"
-    if call.kind in (Kind.FILE_WRITE, Kind.FILE_EDIT):
+    if kind in (Kind.FILE_WRITE, Kind.FILE_EDIT):
         return _planted(ctx)
-    if call.kind is Kind.WEB_FETCH:
+    if kind is Kind.WEB_FETCH:
         from urllib.parse import urlsplit
 
         url = call.input.get("url")
         if isinstance(url, str) and urlsplit(url.strip()).query:
             return "send", "sends data to the network (a URL with query data)"
         return None
-    if call.kind is not Kind.SHELL:
+    if kind is not Kind.SHELL:
         return None
     parsed = ctx.parsed
     if parsed is None:
@@ -465,15 +481,18 @@ def effect_of(call: ToolCall, ctx: Context) -> tuple[str, str] | None:
         return "execute", "runs a command bastion cannot analyse for network access or code execution"
     analysis = ctx.analysis
     factors = list(getattr(analysis, "factors", ()) or ())
-    if any(f.kind == "network_exfil" for f in factors):
-        return "exfil", "sends local data to the network"
-    if any(f.kind in _NETWORK for f in factors) and any(
-            f.kind == "code_execution" and _RANK.get(f.severity, 0) >= _RANK[Severity.MEDIUM] for f in factors):
-        return "exfil", "runs code that reaches the network (it can send any local data)"
-    if any(f.kind in _NETWORK for f in factors) or getattr(analysis, "hosts", None):
+    if factors:  # most commands have none: then only the hosts and the tier can say more
+        if any(f.kind == "network_exfil" for f in factors):
+            return "exfil", "sends local data to the network"
+        if any(f.kind in _NETWORK for f in factors) and any(
+                f.kind == "code_execution" and _RANK.get(f.severity, 0) >= _RANK[Severity.MEDIUM] for f in factors):
+            return "exfil", "runs code that reaches the network (it can send any local data)"
+        if any(f.kind in _NETWORK for f in factors) or getattr(analysis, "hosts", None):
+            return "send", "sends data to the network"
+        if any(f.kind in _EXECUTION and _RANK.get(f.severity, 0) >= _RANK[Severity.MEDIUM] for f in factors):
+            return "execute", "executes code"
+    elif getattr(analysis, "hosts", None):
         return "send", "sends data to the network"
-    if any(f.kind in _EXECUTION and _RANK.get(f.severity, 0) >= _RANK[Severity.MEDIUM] for f in factors):
-        return "execute", "executes code"
     if getattr(analysis, "tier", Tier.READ_ONLY) is not Tier.READ_ONLY:
         # tests, builds and scripts run project code, which the agent may just have
         # written (`python send.py`): after a secret was read they ask too
