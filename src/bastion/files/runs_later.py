@@ -28,6 +28,8 @@ from ..paths.match import persistence_level, planted_only
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from ..core.context import Context
 
 _CONTENT_KEYS = ("content", "new_string", "new_source", "contents", "text")
@@ -61,23 +63,23 @@ class RunsLater:
     can_deny = True
 
     def check(self, call: ToolCall, ctx: Context) -> LayerResult | None:
-        if call.kind not in (Kind.FILE_WRITE, Kind.FILE_EDIT, Kind.SHELL, Kind.MCP):
+        kind = call.kind
+        if kind not in (Kind.FILE_WRITE, Kind.FILE_EDIT, Kind.SHELL, Kind.MCP):
             return None
-        targets = [(use.path, level) for use in ctx.path_uses
-                   if use.op == "write" and (level := persistence_level(use.path, ctx.home))]
-        if call.kind in (Kind.SHELL, Kind.MCP) and ctx.command:
-            from .runs_later_shell import shell_plants
-
-            plain = [use.path for use in ctx.path_uses if use.op == "write" and planted_only(use.path, ctx.home)]
-            found = shell_plants(ctx, [path for path, _ in targets] + plain)
+        home = ctx.home
+        writes = [use.path for use in ctx.path_uses if use.op == "write"]
+        targets = [(path, level) for path in writes if (level := persistence_level(path, home))]
+        if (kind is Kind.SHELL or kind is Kind.MCP) and ctx.command:
+            plain = [path for path in writes if planted_only(path, home)]
+            found = _shell_plants()(ctx, [path for path, _ in targets] + plain)
             if found:
                 return _deny(f"blocked: {found[0].message}", found)
         if not targets:
-            if call.kind in (Kind.FILE_WRITE, Kind.FILE_EDIT):
+            if kind is Kind.FILE_WRITE or kind is Kind.FILE_EDIT:
                 return _planted_only(call, ctx) or _named_setup(call, ctx)
             return None
         path, level = max(targets, key=lambda t: t[1])
-        if call.kind in (Kind.FILE_WRITE, Kind.FILE_EDIT):
+        if kind is Kind.FILE_WRITE or kind is Kind.FILE_EDIT:
             from .plants import planted_hard_blocks
 
             text = planted_text(call)
@@ -102,6 +104,20 @@ class RunsLater:
             risk=Tier.HIGH_RISK,
             no_grant=True,
         )
+
+
+_SHELL_PLANTS: Callable[[Context, list[str]], list[Finding]] | None = None
+
+
+def _shell_plants() -> Callable[[Context, list[str]], list[Finding]]:
+    """``runs_later_shell.shell_plants``, imported on the first shell call (a file-only
+    guard never needs it) and kept: an import statement on every call costs a lookup."""
+    global _SHELL_PLANTS
+    if _SHELL_PLANTS is None:
+        from .runs_later_shell import shell_plants
+
+        _SHELL_PLANTS = shell_plants
+    return _SHELL_PLANTS
 
 
 def _planted_only(call: ToolCall, ctx: Context) -> LayerResult | None:
