@@ -59,9 +59,7 @@ def _landing_verdicts(ctx: Context) -> list[Any]:
         parsed = ctx.parsed
         if parsed is None or not parsed.commands:
             return []
-        from .landing import landings
-
-        found = landings(parsed.commands, cwd=ctx.call.run_dir, home=ctx.home, source=ctx.command or "",
+        found = _landings()(parsed.commands, cwd=ctx.call.run_dir, home=ctx.home, source=ctx.command or "",
                          complex_=bool(parsed.complex))
         if not found:
             return []
@@ -97,6 +95,20 @@ def _landing_verdicts(ctx: Context) -> list[Any]:
         return out
 
     return ctx.once("landing_verdicts", build)
+
+
+_LANDINGS: Any = None
+
+
+def _landings() -> Any:
+    """``landing.landings``, imported on the first shell call and kept: an import
+    statement there would cost a module lookup on every call."""
+    global _LANDINGS
+    if _LANDINGS is None:
+        from .landing import landings
+
+        _LANDINGS = landings
+    return _LANDINGS
 
 
 def _result(verdicts: list[Any], verdict: Verdict, *, immune: bool, risk: Tier | None = None) -> LayerResult:

@@ -259,8 +259,7 @@ class AllowRules:
     can_deny = False
 
     def check(self, call: ToolCall, ctx: Context) -> LayerResult | None:
-        from .grants import grant_key
-
+        grant_key = _grant_key()
         if call.kind is Kind.SHELL:
             grants = ctx.session_grants  # a command's key is worked out only when there are grants to look in
             if grants and grant_key(call, " ".join((call.command or "").split())) in grants:
@@ -293,6 +292,20 @@ class AllowRules:
             if rule.matches(call, home=ctx.home):
                 return LayerResult(Verdict.ALLOW, f"allowed by rule {rule.text}", source=Source.CONFIG)
         return None
+
+
+_GRANT_KEY: Any = None
+
+
+def _grant_key() -> Any:
+    """``grants.grant_key``, imported on the first check and kept: an import statement
+    in the layer would cost a module lookup on every call."""
+    global _GRANT_KEY
+    if _GRANT_KEY is None:
+        from .grants import grant_key
+
+        _GRANT_KEY = grant_key
+    return _GRANT_KEY
 
 
 def _mcp_covered(rule: Any, call: ToolCall, ctx: Context) -> bool:

@@ -59,7 +59,7 @@ class TooComplex:
     def check(self, call: ToolCall, ctx: Context) -> LayerResult | None:
         if call.kind not in _COMMAND_KINDS:
             return None
-        from .syntax.script import Script
+        from bastion.shell.syntax.script import Script  # absolute: a relative import looks up its package each call
 
         parsed = ctx.parsed
         if parsed is None or isinstance(parsed, Script):  # only a TooComplex is complex

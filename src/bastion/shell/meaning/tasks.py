@@ -36,7 +36,18 @@ from collections.abc import Callable, Iterator
 
 from ..syntax.lazyre import LazyPattern
 from .facts import Ctx, Facts
-from .tasks_files import MAX_BYTES, MAX_UP, Runs, Unreadable, absolute, cd_line, find_up, read_cached, text_of
+from .tasks_files import (
+    MAX_BYTES,
+    MAX_UP,
+    Runs,
+    Unreadable,
+    absolute,
+    cd_line,
+    find_up,
+    names_in,
+    read_cached,
+    text_of,
+)
 
 __all__ = ["RUNNERS", "add_runs", "add_runs_as", "read_cached", "Unreadable", "MAX_BYTES"]
 
@@ -435,8 +446,6 @@ _INI_FILES = (("pytest.ini", "pytest"), (".pytest.ini", "pytest"), ("tox.ini", "
 def _ini_files(rootdir: str) -> tuple[str, ...]:
     """Which of pytest's ini files may be in the rootdir (a superset): only those are
     opened, by every :func:`_ini_value` of the run (most folders hold none of them)."""
-    from .tasks_files import names_in
-
     return names_in(rootdir, _PYTEST_INI)
 
 

@@ -152,7 +152,7 @@ def _lexists(path: str) -> bool:
 
 
 def absolute(path: str, base: str, ctx: Ctx) -> str:
-    from .paths import resolve
+    from bastion.shell.meaning.paths import resolve  # absolute: a relative import looks up its package each call
 
     return resolve(path, base, ctx.home)
 

@@ -46,6 +46,25 @@ from ..targets import (
     strip_glob,
 )
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+
+_TASKS: tuple[frozenset[str], Callable[[Facts, tuple[str, ...], Ctx], None]] | None = None
+
+
+def _tasks() -> tuple[frozenset[str], Callable[[Facts, tuple[str, ...], Ctx], None]]:
+    """``tasks.RUNNERS`` and ``tasks.add_runs``, imported on the first routine command
+    (``tasks`` imports the checks) and kept: an import statement on every call costs a
+    module lookup."""
+    global _TASKS
+    if _TASKS is None:
+        from ..tasks import RUNNERS, add_runs
+
+        _TASKS = (RUNNERS, add_runs)
+    return _TASKS
+
 
 def check_read_only(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
     risky = C.READ_ONLY.get(f.name, {})
@@ -54,8 +73,7 @@ def check_read_only(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
 
 
 def check_routine(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
-    from ..tasks import RUNNERS, add_runs
-
+    RUNNERS, add_runs = _tasks()  # noqa: N806 - the module's names
     f.at_least(L)
     if f.name in RUNNERS:
         add_runs(f, args, ctx)  # ``pytest``'s conftest.py files, ``tox``'s commands, ``nox``'s noxfile
