@@ -25,24 +25,32 @@ def _config(ctx: Context) -> ProtectionConfig:
 
 
 def _verdicts(ctx: Context) -> list[Any]:
-    def build() -> list[Any]:
-        config = _config(ctx)
-        found = []
-        uses = ctx.path_uses
-        templated = made_from_templates(ctx) if uses and ctx.call.kind is Kind.SHELL else frozenset()
+    """Every path's verdicts, worked out by the first of the three layers that asks."""
+    found: list[Any] | None = ctx.known("path_verdicts")
+    if found is None:
+        found = ctx.once("path_verdicts", lambda: _path_verdicts(ctx))
+    return found
+
+
+def _path_verdicts(ctx: Context) -> list[Any]:
+    config = _config(ctx)
+    found = []
+    uses = ctx.path_uses
+    kind = ctx.call.kind
+    templated = made_from_templates(ctx) if uses and kind is Kind.SHELL else frozenset()
+    if uses:
+        workspace, home = ctx.workspace, ctx.home
         for use in uses:
-            verdicts = check_access(use.op, use.path, workspace=ctx.workspace, home=ctx.home, config=config)
+            verdicts = check_access(use.op, use.path, workspace=workspace, home=home, config=config)
             if use.path in templated:  # ``cp .env.example .env.local``: placeholders, nothing replaced
                 verdicts = [v for v in verdicts if v.code != "FS004"]
             found.extend(verdicts)
-        if ctx.call.kind is Kind.SEARCH:  # Grep and Glob over a credential store are judged like Read
-            from .search import search_verdicts
+    if kind is Kind.SEARCH:  # Grep and Glob over a credential store are judged like Read
+        from .search import search_verdicts
 
-            roots = [use.path for use in ctx.path_uses]
-            found.extend(search_verdicts(ctx.call, roots, workspace=ctx.workspace, home=ctx.home, config=config))
-        return found
-
-    return ctx.once("path_verdicts", build)
+        roots = [use.path for use in ctx.path_uses]
+        found.extend(search_verdicts(ctx.call, roots, workspace=ctx.workspace, home=ctx.home, config=config))
+    return found
 
 
 #: Protected paths named per landing before the judge stops looking (the first is the reason).
@@ -54,6 +62,9 @@ def _landing_verdicts(ctx: Context) -> list[Any]:
     write: a protected path or credential store (``check_access``'s immune verdicts) or
     a file that runs later (``shell.meaning.targets``) is an immune FS007 ask naming it; a
     source that cannot be listed is an ordinary FS008 ask."""
+    known: list[Any] | None = ctx.known("landing_verdicts")  # the second of the two layers that ask
+    if known is not None:
+        return known
 
     def build() -> list[Any]:
         parsed = ctx.parsed

@@ -46,8 +46,9 @@ def path_uses(ctx: Context) -> list[PathUse]:
     """Files the call reads or writes, resolved through symlinks."""
     call = ctx.call
     uses: list[PathUse] = []
-    if call.kind is Kind.SHELL or call.kind is Kind.MCP:
-        if call.kind is Kind.MCP:  # the files its arguments name, then its command's
+    kind = call.kind
+    if kind is Kind.SHELL or kind is Kind.MCP:
+        if kind is Kind.MCP:  # the files its arguments name, then its command's
             from ..mcp_args import path_arguments
 
             for what, raw in path_arguments(call):
@@ -64,10 +65,10 @@ def path_uses(ctx: Context) -> list[PathUse]:
         for what, raw in patch_changes(patch):
             uses.append(PathUse(what, resolve(ctx, raw, call.cwd), raw))
         return uses
-    op: str | None = _OPS.get(call.kind, "read" if call.spec.uri_keys else None)  # an MCP resource read
+    op: str | None = _OPS.get(kind, "read" if call.spec.uri_keys else None)  # an MCP resource read
     if op is None:
         return uses
-    raw_paths = call.paths or ([call.cwd] if call.kind is Kind.SEARCH else [])
+    raw_paths = call.paths or ([call.cwd] if kind is Kind.SEARCH else [])
     for raw in raw_paths:
         uses.append(PathUse(op, resolve(ctx, raw, call.cwd), raw))
     return uses
@@ -77,9 +78,10 @@ def uses_of(ctx: Context, access: PathAccess) -> list[PathUse]:
     """A shell path access resolved; a glob (``.gi*/config``) also stands for every
     file it matches here, as the shell would expand it."""
     run_dir = ctx.call.run_dir
-    uses = [PathUse(access.op, resolve(ctx, access.resolved, run_dir), access.path, access.command)]
-    if any(ch in access.resolved for ch in "*?["):
-        for match in _glob_matches(access.resolved):
+    written = access.resolved
+    uses = [PathUse(access.op, resolve(ctx, written, run_dir), access.path, access.command)]
+    if "*" in written or "?" in written or "[" in written:
+        for match in _glob_matches(written):
             uses.append(PathUse(access.op, resolve(ctx, match, run_dir), access.path, access.command))
     return uses
 

@@ -95,6 +95,8 @@ class DenyRules:
     can_deny = True
 
     def check(self, call: ToolCall, ctx: Context) -> LayerResult | None:
+        if not ctx.policy.rules:  # most setups: no rule to look through
+            return None
         rule = _matching_rule(ctx.policy.rules_for("deny"), call, ctx)
         if rule is None:
             return None
@@ -112,6 +114,8 @@ class AskRules:
     can_deny = False
 
     def check(self, call: ToolCall, ctx: Context) -> LayerResult | None:
+        if not ctx.policy.rules:
+            return None
         rule = _matching_rule(ctx.policy.rules_for("ask"), call, ctx)
         if rule is None:
             return None
@@ -138,6 +142,8 @@ class PluginGuards:
         self.can_deny = phase == "restrict"
 
     def check(self, call: ToolCall, ctx: Context) -> LayerResult | None:
+        if not ctx.policy.plugins:  # most setups have none: nothing to evaluate, no parse needed
+            return None
         if self.phase == "allow" and call.kind is Kind.SHELL:
             return self._allow_shell(call, ctx)
         wanted = ("deny", "ask") if self.phase == "restrict" else ("allow",)
@@ -167,8 +173,6 @@ class PluginGuards:
         """Like an allow rule, a plugin's allow pattern must cover **every** sub-command
         (``frob; git push --force`` is not covered by ``^frob\b``), each writing only
         inside the workspace."""
-        if not ctx.policy.plugins:  # most setups have none: no parse needed
-            return None
         from ..shell.syntax.forms import allow_form
 
         parsed = ctx.parsed
@@ -260,17 +264,18 @@ class AllowRules:
 
     def check(self, call: ToolCall, ctx: Context) -> LayerResult | None:
         grant_key = _grant_key()
-        if call.kind is Kind.SHELL:
+        kind = call.kind
+        if kind is Kind.SHELL:
             grants = ctx.session_grants  # a command's key is worked out only when there are grants to look in
             if grants and grant_key(call, " ".join((call.command or "").split())) in grants:
                 return LayerResult(Verdict.ALLOW, "allowed for this session", source=Source.USER_TEMPORARY)
         elif grant_key(call) in ctx.session_grants:
             return LayerResult(Verdict.ALLOW, f"{call.canonical_tool} allowed for this session", source=Source.USER_TEMPORARY)
 
-        rules = ctx.policy.rules_for("allow")
+        rules = ctx.policy.rules_for("allow") if ctx.policy.rules else ()
         if not rules:
             return None
-        if call.kind is Kind.SHELL:
+        if kind is Kind.SHELL:
             covered = _shell_covered(rules, call, ctx)
             if covered:
                 return LayerResult(
