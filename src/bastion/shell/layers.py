@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from ..core.context import Context
+    from .syntax.script import Script
 
 _SEVERITY_ORDER = [Severity.CRITICAL, Severity.HIGH, Severity.MEDIUM, Severity.LOW]
 #: Calls that can carry a shell command: shell tools, and MCP tools whose arguments hold
@@ -49,6 +50,20 @@ class HardBlocks:
         )
 
 
+_SCRIPT: type[Script] | None = None
+
+
+def _script_class() -> type[Script]:
+    """``syntax.script.Script``, imported on the first shell call and kept: an import
+    statement in the layer costs a module lookup on every call."""
+    global _SCRIPT
+    if _SCRIPT is None:
+        from .syntax.script import Script
+
+        _SCRIPT = Script
+    return _SCRIPT
+
+
 class TooComplex:
     """Layer 3: a command the parser will not interpret is never trusted."""
 
@@ -59,11 +74,11 @@ class TooComplex:
     def check(self, call: ToolCall, ctx: Context) -> LayerResult | None:
         if call.kind not in _COMMAND_KINDS:
             return None
-        from bastion.shell.syntax.script import Script  # absolute: a relative import looks up its package each call
-
         parsed = ctx.parsed
-        if parsed is None or isinstance(parsed, Script):  # only a TooComplex is complex
+        if parsed is None or isinstance(parsed, _script_class()):  # only a TooComplex is complex
             return None
+        if TYPE_CHECKING:
+            assert not isinstance(parsed, Script)
         if parsed.soft and ctx.analysis is not None and ctx.analysis.resolved:
             return None  # only unknown values, each landing where it cannot hurt (meaning.unknowns)
         return LayerResult(

@@ -14,7 +14,11 @@ value programs run through a shell. Values that are only a program name (``less`
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import re
 
 __all__ = ["EmbeddedSpec", "COMMANDS", "GIT_CONFIG", "ENV_VARS", "embedded_shell"]
 
@@ -284,10 +288,8 @@ def _option_value(args: Sequence[str], i: int, opts: frozenset[str]) -> tuple[st
 
 def _apply(origin: str, value: str, rules: Iterable[Rule], out: list[tuple[str, str]]) -> None:
     """Add the code behind the first rule whose prefix ``value`` carries."""
-    import re  # already loaded by the parser; local to keep this module's import light
-
     for pattern, program in rules:
-        match = re.match(pattern, value, re.S)
+        match = _matcher(pattern)(value)
         if match and match.group(1).strip():
             code = match.group(1)
             if program:
@@ -296,6 +298,19 @@ def _apply(origin: str, value: str, rules: Iterable[Rule], out: list[tuple[str, 
                 code = f"{program} {shlex.quote(code)}"
             out.append((origin, code))
             return
+
+
+_MATCHERS: dict[str, Callable[[str], re.Match[str] | None]] = {}
+
+
+def _matcher(pattern: str) -> Callable[[str], re.Match[str] | None]:
+    """``re.compile(pattern, re.S).match``, compiled once per pattern of the tables."""
+    match = _MATCHERS.get(pattern)
+    if match is None:
+        import re  # already loaded by the parser; local to keep this module's import light
+
+        match = _MATCHERS[pattern] = re.compile(pattern, re.S).match
+    return match
 
 
 def _words_text(words: Sequence[str]) -> str:
@@ -410,8 +425,9 @@ def _scan(name: str, args: Sequence[str], spec: EmbeddedSpec, out: list[tuple[st
                 out.append(found)
     if spec.each_operand:
         out.extend((f"{name} command", word) for word in operands)
-    for word in operands:
-        _apply(f"{name} operand", word, spec.operand_rules, out)
+    if spec.operand_rules:  # most commands have none: no operand is looked at
+        for word in operands:
+            _apply(f"{name} operand", word, spec.operand_rules, out)
     if spec.first_operand and len(operands) > 1:
         out.append((f"{name} string", operands[0]))
     if spec.rest and operands:
