@@ -118,7 +118,7 @@ class ProtectionConfig:
             key = (
                 tuple((name, tuple(value) if isinstance(value, list) else value) for name, value in files.items())
                 if files else (),
-                None if env is None else tuple(env.get(name) or "" for name in _OWN_PATH_VARIABLES),
+                None if env is None else tuple(map(env.get, _OWN_PATH_VARIABLES)),
             )
             config = _CONFIGS.get(key)
         except (AttributeError, TypeError):  # not a mapping, or a value that cannot be hashed
