@@ -83,12 +83,17 @@ def _kernel_real(path: str) -> str | None:
     return real if real.startswith(_SEP) and not real.endswith(" (deleted)") else None
 
 
+#: Missing names at the end of a path resolved through the folder above them, at most.
+_MISSING_NAMES = 8
+
+
 def _realpath(path: str) -> str:
     """``os.path.realpath(path)``, asked of the kernel where it can answer: one lstat per
     component is the larger part of resolving a path. A file not there yet (what a write
-    creates) is its folder's real path and its name, as ``os.path.realpath`` makes it —
-    unless the name is a dangling link. Anything else that does not open — a missing
-    folder, a loop, a folder without search permission — goes to ``os.path.realpath``,
+    creates), or one in folders not there yet (``tests/new/test_x.py``), is the real path
+    of the deepest folder that is and the missing names after it, as ``os.path.realpath``
+    makes it — unless one of those names is a dangling link. Anything else that does not
+    open — a loop, a folder without search permission — goes to ``os.path.realpath``,
     which resolves what exists and keeps the rest."""
     global _KERNEL_REAL
     if _KERNEL_REAL is None:
@@ -97,15 +102,21 @@ def _realpath(path: str) -> str:
         real = _kernel_real(path)
         if real is not None:
             return real
-        folder, _, name = path.rpartition(_SEP)
-        # Nothing by that name, not even a link (asked without raising an error: most
-        # paths that do not open are files a write creates). Where the name cannot be
-        # looked up at all (no search permission, a file for a folder) the answer is the
-        # same: ``os.path.realpath`` keeps a name it cannot look up after its folder.
-        if folder and name not in ("", ".", "..") and not os.access(path, os.F_OK, follow_symlinks=False):
+        missing: list[str] = []
+        here = path
+        for _ in range(_MISSING_NAMES):
+            folder, _, name = here.rpartition(_SEP)
+            # Nothing by that name, not even a link (asked without raising an error: most
+            # paths that do not open are files a write creates). Where the name cannot be
+            # looked up at all (no search permission, a file for a folder) the answer is
+            # the same: ``os.path.realpath`` keeps a name it cannot look up after its folder.
+            if not folder or name in ("", ".", "..") or os.access(here, os.F_OK, follow_symlinks=False):
+                break
+            missing.append(name)
             parent = _kernel_real(folder)
             if parent is not None:
-                return parent.rstrip(_SEP) + _SEP + name
+                return parent.rstrip(_SEP) + _SEP + _SEP.join(reversed(missing))
+            here = folder
     return os.path.realpath(path)
 
 
