@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ..core.context import PathUse
 from ..model import Kind
-from .workspace import Workspace, resolve_path
+from .workspace import Workspace, known_folder, resolve_path
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -28,7 +28,10 @@ _OPS = {Kind.FILE_READ: "read", Kind.SEARCH: "read", Kind.FILE_WRITE: "write", K
 
 def workspace(ctx: Context) -> Workspace:
     extra = tuple(ctx.policy.additional_directories) + tuple(ctx.add_dirs)
-    return Workspace.create(ctx.call.cwd, extra, home=ctx.home)
+    found = Workspace.create(ctx.call.cwd, extra, home=ctx.home)
+    if found.roots:  # the call's folder, resolved now: paths inside it start from there
+        ctx.once("known_folder", lambda: known_folder(ctx.call.cwd, found.roots[0], home=ctx.home))
+    return found
 
 
 def resolve(ctx: Context, raw: str, cwd: str) -> str:
@@ -38,7 +41,7 @@ def resolve(ctx: Context, raw: str, cwd: str) -> str:
     resolved: dict[tuple[str, str], str] = ctx.once("resolved_paths", dict)
     path = resolved.get((raw, cwd))
     if path is None:
-        path = resolved[raw, cwd] = resolve_path(raw, cwd=cwd, home=ctx.home)
+        path = resolved[raw, cwd] = resolve_path(raw, cwd=cwd, home=ctx.home, known=ctx.known("known_folder"))
     return path
 
 

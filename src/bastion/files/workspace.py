@@ -18,8 +18,9 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
+from stat import S_ISLNK
 
-__all__ = ["Workspace", "resolve_path", "is_within"]
+__all__ = ["Workspace", "resolve_path", "is_within", "known_folder"]
 
 _SEP = "/"
 
@@ -120,7 +121,56 @@ def _realpath(path: str) -> str:
     return os.path.realpath(path)
 
 
-def resolve_path(path: str, *, cwd: str, home: str) -> str:
+#: Names below a folder already resolved in the same call that are looked at one by one
+#: (``ls src/app.py``); deeper paths go to the kernel in one go.
+_KNOWN_NAMES = 2
+
+
+def _below(path: str, known: tuple[str, str]) -> str | None:
+    """``_realpath(path)`` for a path a few names inside a folder resolved in this same
+    call: ``known`` is that folder as written (absolute, normalised) and its real path.
+    Each name after it is looked at once (``lstat``): while none is a link, the real path
+    is the folder's and the names, and a name that is not there ends the lookup with the
+    rest kept (as ``os.path.realpath`` keeps it). A link, or a name that cannot be looked
+    at, leaves the answer to ``_realpath``: None, as for a path outside the folder."""
+    folder, real = known
+    cut = len(folder)
+    if path[cut:cut + 1] != _SEP or not path.startswith(folder):
+        return None
+    names = path[cut + 1 :].split(_SEP)
+    if len(names) > _KNOWN_NAMES or "" in names or "." in names or ".." in names:
+        return None
+    here = real
+    for index, name in enumerate(names):
+        here = here + _SEP + name
+        try:
+            mode = os.lstat(here).st_mode
+        except (FileNotFoundError, NotADirectoryError):
+            return _SEP.join((here, *names[index + 1 :]))
+        except (OSError, ValueError):
+            return None
+        if S_ISLNK(mode):
+            return None
+    return here
+
+
+def known_folder(cwd: str, real: str, *, home: str) -> tuple[str, str] | None:
+    """``(cwd as resolve_path reads it, real)``: the ``known`` folder to hand to
+    :func:`resolve_path` for paths inside ``cwd``, once ``real`` is what ``resolve_path``
+    gave for it in this same call. None when the form is not plain (``..``, ``//``, the
+    root), which only the full resolution reads right."""
+    try:
+        cwd = cwd.split("\0", 1)[0]
+        home = home.split("\0", 1)[0].rstrip(_SEP)
+        folder = _absolute(cwd, _SEP, home)
+    except Exception:  # noqa: BLE001 - odd input: no shortcut
+        return None
+    if folder == _SEP or _lexical(folder) != folder or not real.startswith(_SEP) or real.startswith("//"):
+        return None
+    return folder, real.rstrip(_SEP)
+
+
+def resolve_path(path: str, *, cwd: str, home: str, known: tuple[str, str] | None = None) -> str:
     """The real absolute path ``path`` names when used from ``cwd``.
 
     - ``~``, ``~/x``, ``$HOME/x``, ``${HOME}/x`` expand to ``home``; relative paths join
@@ -133,6 +183,9 @@ def resolve_path(path: str, *, cwd: str, home: str) -> str:
       rest is kept as written, normalised lexically (the OS would refuse it with ELOOP).
     - A NUL byte ends the path, as it would for any C-level consumer; the empty path is
       ``cwd``. Anything that still fails yields the lexical form. Never raises.
+
+    ``known`` (from :func:`known_folder`) is a folder resolved in this same call: a path
+    a name or two inside it is resolved from its real path, one ``lstat`` per name.
     """
     try:
         if not isinstance(path, str):
@@ -145,6 +198,10 @@ def resolve_path(path: str, *, cwd: str, home: str) -> str:
     except Exception:  # noqa: BLE001 - odd input must not raise; fall back to cwd
         return _lexical(cwd if isinstance(cwd, str) and cwd.startswith(_SEP) else _SEP)
     try:
+        if known is not None:
+            real = _below(absolute, known)
+            if real is not None:
+                return _lexical(real)
         return _lexical(_realpath(absolute))
     except Exception:  # noqa: BLE001 - e.g. RecursionError on absurd link chains
         return _lexical(absolute)
