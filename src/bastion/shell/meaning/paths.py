@@ -89,8 +89,9 @@ def _resolve(path: str, base: str, home: str) -> str:
             if path == prefix or path.startswith(prefix + "/"):
                 path = value + path[len(prefix) :]
                 break
-    if not path.startswith("/"):
-        path = posixpath.join(base or "/", path)
+    if not path.startswith("/"):  # ``posixpath.join(base or "/", path)``, without its checks and calls
+        base = base or "/"
+        path = base + path if base.endswith("/") else base + "/" + path
     if path.startswith("/") and _NOT_NORMAL.search(path) is None:
         return path  # already what normpath would return (the usual case)
     norm = posixpath.normpath(path)
