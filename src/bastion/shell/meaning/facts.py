@@ -53,7 +53,10 @@ class Ctx:
     source: str = ""
 
     def inside(self, path: str) -> bool:
-        return any(within(path, root) for root in self.roots)
+        for root in self.roots:  # a loop, not ``any`` over a generator: asked for most paths
+            if within(path, root):
+                return True
+        return False
 
 
 class Hit:

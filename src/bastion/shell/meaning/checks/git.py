@@ -119,7 +119,7 @@ def _flags(rest: tuple[str, ...]) -> set[str]:
         if a.startswith("--"):
             out.add(a.split("=", 1)[0])
         elif a.startswith("-") and len(a) > 1:
-            out.update("-" + c for c in a[1:])
+            out.update(["-" + c for c in a[1:]])
     return out
 
 

@@ -269,7 +269,9 @@ def check_loads(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
     runs) asks, naming it; every file or folder loaded is recorded as an ``exec`` access
     (download-then-run reads them). ``npm init X`` runs a fetched initializer (CAT026)."""
     fetch = _FETCH_BY_NAME.get(f.name)
-    if fetch is not None and tuple(parse_args(args, fetch.value_opts).operands[: len(fetch.words)]) == fetch.words:
+    # operands are words of ``args``: a line without the fetch's words is not one (``git log``)
+    if fetch is not None and all(word in args for word in fetch.words) \
+            and tuple(parse_args(args, fetch.value_opts).operands[: len(fetch.words)]) == fetch.words:
         f.downloads.extend(a.resolved for a in f.paths if a.op == WRITE)
     subs = _INIT_BY_NAME.get(f.name)
     if subs is not None:
