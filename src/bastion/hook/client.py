@@ -146,10 +146,31 @@ def _socket_from_project(env, client):
         return True
 
 
+#: The exit status every client reads as "blocked" (Claude Code, Codex and Gemini CLI alike).
+BLOCKED = 2
+
+
 def main(argv, one_shot=False):
     """``bastion hook CLIENT``: the server's answer, else this process's own — within
     the deadline either way. A ``one_shot`` process deciding here loads bastion's
-    modules from the bundle (``bastion.bundle``)."""
+    modules from the bundle (``bastion.bundle``).
+
+    The decision answers its own failures fail-closed (``hook.deadline``); a failure
+    before it can (bastion's code cannot be loaded: a broken or half-upgraded install)
+    still blocks the call, with one line on stderr: any other exit status lets Claude
+    Code run the tool."""
+    try:
+        return _answer(argv, one_shot)
+    except Exception as exc:  # noqa: BLE001 - never a traceback, never a tool run unchecked
+        detail = f"{type(exc).__name__}: {exc}".splitlines()[0][:200]
+        try:
+            sys.stderr.write(f"bastion could not check this call and blocked it (internal error: {detail})\n")
+        except (OSError, ValueError, AttributeError):
+            pass
+        return BLOCKED
+
+
+def _answer(argv, one_shot):
     import time
 
     started = time.monotonic()
