@@ -4,8 +4,10 @@ A fresh decision runs without ``typing``. With ``from __future__ import annotati
 every annotation is a string, and ``dataclasses`` reads a string ``ClassVar[...]`` as a
 class variable only when ``typing`` is already in ``sys.modules``: otherwise it becomes a
 field, and the class changes (its ``__init__``, ``__eq__``, ``__repr__``) with whatever
-else the process happened to import. ``InitVar`` is read through ``dataclasses`` itself,
-but is kept out too, so that no dataclass needs either kind of pseudo-field.
+else the process happened to import. ``InitVar`` and ``KW_ONLY`` are read through
+``dataclasses`` itself, but are kept out too, so that no dataclass needs a pseudo-field:
+every one of them can take ``bastion.dataclass_shortcut`` (which sends a class whose module
+could make an annotation a pseudo-field the standard way).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import ast
 from pathlib import Path
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "bastion"
-PSEUDO_FIELDS = frozenset({"ClassVar", "InitVar"})
+PSEUDO_FIELDS = frozenset({"ClassVar", "InitVar", "KW_ONLY"})
 
 
 def _names(node: ast.AST, quoted: bool = True) -> set[str]:
@@ -35,7 +37,7 @@ def _names(node: ast.AST, quoted: bool = True) -> set[str]:
 
 
 def _spellings(tree: ast.Module) -> set[str]:
-    """``ClassVar``, ``InitVar`` and the other names a module gives them (``import ... as``,
+    """``ClassVar``, ``InitVar``, ``KW_ONLY`` and the other names a module gives them (``import ... as``,
     ``CV = ClassVar``)."""
     spellings = set(PSEUDO_FIELDS)
     for node in ast.walk(tree):
@@ -60,7 +62,7 @@ def offenders(path: Path) -> list[str]:
             if isinstance(statement, ast.AnnAssign) and _names(statement.annotation) & spellings]
 
 
-def test_no_bastion_dataclass_has_a_class_variable_or_init_only_field() -> None:
+def test_no_bastion_dataclass_has_a_class_variable_init_only_field_or_keyword_marker() -> None:
     assert [found for path in sorted(SRC.rglob("*.py")) for found in offenders(path)] == []
 
 
@@ -71,7 +73,7 @@ def test_the_check_sees_every_spelling(tmp_path: Path) -> None:
         "Alias = typing.ClassVar\n"
         "@dc.dataclass(frozen=True)\nclass A:\n    a: ClassVar[int] = 1\n    b: typing.ClassVar[int] = 2\n"
         "    c: CV[int] = 3\n    d: 'ClassVar[int]' = 4\n    e: Alias[int] = 5\n    f: dc.InitVar[int] = 6\n"
-        "    g: int = 7\n"
+        "    g: int = 7\n    _: dc.KW_ONLY\n    i: int = 9\n"
         "class Plain:\n    h: ClassVar[int] = 8\n",
         encoding="utf-8")
-    assert [found.split()[1] for found in offenders(source)] == ["A.a", "A.b", "A.c", "A.d", "A.e", "A.f"]
+    assert [found.split()[1] for found in offenders(source)] == ["A.a", "A.b", "A.c", "A.d", "A.e", "A.f", "A._"]

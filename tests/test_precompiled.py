@@ -86,6 +86,13 @@ def test_other_classes_never_touch_the_cache(fresh: None) -> None:
     assert precompiled._USED == {} and precompiled._CHANGED == set()
 
 
+def _write(path: str, index: object, data: bytes) -> None:
+    """A cache file laid out as precompiled writes it, with any index."""
+    head = marshal.dumps(index)
+    with open(path, "wb") as handle:
+        handle.write(precompiled._MAGIC + len(head).to_bytes(4, "little") + head + data)
+
+
 def test_the_cache_file_round_trips_and_a_broken_one_is_ignored(fresh: None) -> None:
     precompiled._remember("bastion.x", "x = 1", compile("x = 1", "<string>", "exec"))
     precompiled._save()
@@ -93,14 +100,42 @@ def test_the_cache_file_round_trips_and_a_broken_one_is_ignored(fresh: None) -> 
     precompiled._FILE, precompiled._OPENED = None, {}
     assert set(precompiled._load()) == {"bastion.x"}
     assert isinstance(precompiled._cached("bastion.x", "x = 1"), types.CodeType)
-    with open(path, "wb") as handle:
-        handle.write(marshal.dumps({"bastion.y": b"not marshal", 3: b"", "bastion.z": "not bytes"}))
+    _write(path, {"bastion.y": (0, 11), 3: (0, 0), "bastion.z": "not a place", "bastion.w": (11, 99)},
+           b"not marshal")
     precompiled._FILE, precompiled._OPENED = None, {}
-    assert set(precompiled._load()) == {"bastion.y"}
-    assert precompiled._cached("bastion.y", "x = 1") is None
-    with open(path, "wb") as handle:
-        handle.write(b"\x00garbage")
-    assert precompiled._load() == {}
+    assert set(precompiled._load()) == {"bastion.y", "bastion.w"}
+    assert precompiled._cached("bastion.y", "x = 1") is None  # a part that does not unmarshal
+    assert precompiled._cached("bastion.w", "x = 1") is None  # a part past the end of the file
+    for garbage in (b"\x00garbage", b"", marshal.dumps({"bastion.x": b""})):  # not this layout
+        with open(path, "wb") as handle:
+            handle.write(garbage)
+        assert precompiled._load() == {}
+
+
+def test_only_the_parts_a_process_needs_are_read(fresh: None) -> None:
+    """The file holds what every kind of process compiled; a module's part is read when
+    that module first needs it, and a save keeps the parts nobody read."""
+    code = compile("x = 1", "<string>", "exec")
+    for module in ("bastion.a", "bastion.b", "bastion.c"):
+        precompiled._remember(module, "x = 1", code)
+    precompiled._save()
+    precompiled._FILE, precompiled._OPENED, precompiled._USED, precompiled._CHANGED = None, {}, {}, set()
+    read: list[str] = []
+    get = precompiled._Parts.get
+
+    def counting(self: precompiled._Parts, module: str, default: bytes | None = None) -> bytes | None:
+        read.append(module)
+        return get(self, module, default)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(precompiled._Parts, "get", counting)
+        assert precompiled._cached("bastion.b", "x = 1") is not None
+        assert read == ["bastion.b"]
+        precompiled._remember("bastion.d", "x = 1", code)
+        precompiled._save()
+    precompiled._FILE, precompiled._OPENED = None, {}
+    assert set(precompiled._load()) == {"bastion.a", "bastion.b", "bastion.c", "bastion.d"}
+    assert all(isinstance(precompiled._cached(m, "x = 1"), types.CodeType) for m in ("bastion.a", "bastion.c"))
 
 
 def test_a_module_that_needed_something_new_keeps_only_what_it_used(fresh: None) -> None:
@@ -114,8 +149,8 @@ def test_a_module_that_needed_something_new_keeps_only_what_it_used(fresh: None)
     precompiled._save()
     precompiled._FILE, precompiled._OPENED = None, {}
     parts = precompiled._load()
-    assert set(marshal.loads(parts["bastion.a"])) == {"x = 1", "x = 2"}
-    assert set(marshal.loads(parts["bastion.b"])) == {"x = 1"}
+    assert set(marshal.loads(parts.get("bastion.a") or b"")) == {"x = 1", "x = 2"}
+    assert set(marshal.loads(parts.get("bastion.b") or b"")) == {"x = 1"}
 
 
 NAMED = '''

@@ -9,7 +9,9 @@ interpreter's cache tag, in ``bastion/__pycache__`` (the trust of the ``.pyc`` f
 there, which Python runs too; it is written only where Python writes bytecode). The cache
 maps the exact text to its code, so an entry is either the code ``exec`` would compile or
 unused. Only bastion's own classes use it; every other class goes through ``dataclasses``
-untouched, and any other interpreter keeps the standard path.
+untouched, and any other interpreter keeps the standard path. Most of bastion's classes
+skip the text too (:mod:`bastion.dataclass_shortcut`, whose code is kept here under what
+the text depends on); the text is for those it leaves to ``dataclasses``.
 
 The same file keeps the compiled form of regular expressions written in bastion's code:
 ``re`` parses and compiles each in pure Python, a tenth of a millisecond apiece (several
@@ -18,10 +20,11 @@ Those compiled while bastion's modules load are recognised on the stack
 (:func:`install_patterns`); those compiled on first use come through :func:`pattern`
 (``LazyPattern``), since the stack cannot tell them from a pattern built from a command.
 
-The file keeps each module's entries apart, unmarshalled when that module first needs
-one: it holds what every bastion process compiled (the server, every verb), a decision
-imports a part. A module that needed something new has its part rewritten at exit with
-what this process used, so the texts of an edited class do not pile up.
+The file keeps each module's entries apart, read and unmarshalled when that module first
+needs one (an index says where each part lies): it holds what every bastion process
+compiled (the server, every verb), a decision imports a part. A module that needed
+something new has its part rewritten at exit with what this process used, so the texts of
+an edited class do not pile up.
 
 The modules a decision starts from (``model``, ``engine``, ``hook.protocol``) take
 ``dataclass``, ``field`` and ``replace`` from here, so ``dataclasses`` is first loaded here:
@@ -37,40 +40,89 @@ if TYPE_CHECKING:
     from types import FrameType
     from typing import Any
 
-#: The file as read: module -> the marshalled ``{key: value}`` of what it compiled; a
-#: module's part is unmarshalled when the module first needs it. A key is a text (``str``:
-#: exec, ``"eval\0"`` + text: eval) or a regular expression ``(pattern, flags,
-#: _sre.MAGIC)``; its value the code, or the ``_sre.compile`` arguments.
-_FILE: dict[str, bytes] | None = None
+#: The file's parts: module -> the marshalled ``{key: value}`` of what it compiled, read
+#: (:class:`_Parts`) and unmarshalled when the module first needs it. A key is a text
+#: (``str``: exec, ``"eval\0"`` + text: eval), a regular expression ``(pattern, flags,
+#: _sre.MAGIC)`` or a dataclass's facts (:mod:`bastion.dataclass_shortcut`); its value
+#: the code, or the ``_sre.compile`` arguments.
+_FILE: _Parts | dict[str, bytes] | None = None
 _OPENED: dict[str, dict[Any, Any]] = {}  # module -> its part of the file, unmarshalled
 _USED: dict[str, dict[Any, Any]] = {}  # module -> what this process took or compiled for it
 _CHANGED: set[str] = set()  # modules that needed something the file did not have
 _SAVING = False  # the save at exit is registered
 
+#: The layout of the file and the meaning of its entries; another starts a new file.
+_FORMAT = 3  # 3: an index, then the parts (2: one dict); dataclass code compiled without __future__ flags
+#: The file: this, the index's length (4 bytes, little-endian), the marshalled index
+#: ``{module: (offset after the index, length)}``, then each module's part.
+_MAGIC = b"bpc3"
+
 
 def _path() -> str:
-    """``bastion/__pycache__/precompiled.VERSION.TAG-MAGIC.marshal``: a new bastion or a new
-    bytecode format starts a new file."""
+    """``bastion/__pycache__/precompiled.VERSION.TAG-MAGIC.FORMAT.marshal``: a new bastion, a new
+    bytecode format or a new layout starts a new file."""
     import os
 
     version = getattr(sys.modules.get(__package__ or ""), "__version__", "0")  # the parent package, always loaded
     magic = getattr(sys.modules.get("_frozen_importlib_external"), "MAGIC_NUMBER", b"").hex()
     tag = f"{sys.implementation.cache_tag}-{magic}"
-    return os.path.join(os.path.dirname(__file__), "__pycache__", f"precompiled.{version}.{tag}.marshal")
+    return os.path.join(os.path.dirname(__file__), "__pycache__", f"precompiled.{version}.{tag}.{_FORMAT}.marshal")
 
 
-def _load() -> dict[str, bytes]:
+class _Parts:
+    """The file's parts, each read when a module first asks for it: a decision needs a
+    fraction of what every kind of process keeps there. The file stays open for the
+    process (a newer one replaces it under another inode, so what this reads is the file
+    it opened)."""
+
+    def __init__(self, fd: int, index: dict[str, tuple[int, int]]) -> None:
+        self._fd, self._index = fd, index
+
+    def get(self, module: str, default: bytes | None = None) -> bytes | None:
+        import os
+
+        where = self._index.get(module)
+        if where is None:
+            return default
+        try:
+            data = os.pread(self._fd, where[1], where[0])
+        except OSError:
+            return default
+        return data if len(data) == where[1] else default
+
+    def __iter__(self) -> Any:
+        return iter(self._index)
+
+    def items(self) -> Any:
+        return ((module, self.get(module)) for module in self._index)
+
+
+def _load() -> _Parts | dict[str, bytes]:
+    """The file's index (``{}`` without a readable file)."""
     import marshal
+    import os
 
     global _FILE
     _FILE = {}
     try:
-        with open(_path(), "rb") as handle:
-            loaded = marshal.loads(handle.read())  # one read: marshal.load reads in small pieces
-    except (OSError, EOFError, ValueError, TypeError):
+        fd = os.open(_path(), os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
         return _FILE
-    if isinstance(loaded, dict):
-        _FILE = {k: v for k, v in loaded.items() if type(k) is str and type(v) is bytes}
+    try:
+        head = os.read(fd, 16384)
+        size = int.from_bytes(head[4:8], "little")
+        if head[:4] == _MAGIC and len(head) < 8 + size:
+            head += os.pread(fd, 8 + size - len(head), len(head))
+        index = marshal.loads(head[8:8 + size]) if head[:4] == _MAGIC else None
+    except (OSError, EOFError, ValueError, TypeError):
+        index = None
+    if not isinstance(index, dict):
+        os.close(fd)
+        return _FILE
+    start = 8 + size
+    _FILE = _Parts(fd, {module: (start + where[0], where[1]) for module, where in index.items()
+                        if type(module) is str and type(where) is tuple and len(where) == 2
+                        and type(where[0]) is int and type(where[1]) is int})
     return _FILE
 
 
@@ -114,7 +166,8 @@ def _save() -> None:
 
     if not _CHANGED or sys.dont_write_bytecode:
         return
-    parts = dict(_FILE if _FILE is not None else _load())
+    parts = {module: data for module, data in (_FILE if _FILE is not None else _load()).items()
+             if data is not None}
     for module in list(_CHANGED):
         try:
             parts[module] = marshal.dumps(_OPENED.get(module, {}) if module == _ON_FIRST_USE else _USED.get(module, {}))
@@ -124,8 +177,13 @@ def _save() -> None:
     temporary = f"{path}.{os.getpid()}.tmp"
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)
+        index, offset = {}, 0
+        for module, data in parts.items():
+            index[module] = (offset, len(data))
+            offset += len(data)
+        head = marshal.dumps(index)
         with open(temporary, "wb") as handle:
-            marshal.dump(parts, handle)
+            handle.write(b"".join([_MAGIC, len(head).to_bytes(4, "little"), head, *parts.values()]))
         os.replace(temporary, path)
     except OSError:
         try:
@@ -135,14 +193,14 @@ def _save() -> None:
 
 
 def _code(module: str, text: str, mode: str = "exec") -> Any:
-    """The code ``compile(text, "<string>", mode)`` makes (for ``eval``, with no inherited
-    ``__future__`` flags, as ``collections`` has none), for a class
-    of ``module``."""
+    """The code ``compile(text, "<string>", mode)`` makes in ``dataclasses`` or
+    ``collections``, for a class of ``module``: with no ``__future__`` flag inherited from
+    this module (``annotations`` would turn ``__init__``'s annotations into the names of
+    its locals, ``'_type_x'`` for ``x``'s type)."""
     key = text if mode == "exec" else f"{mode}\0{text}"
     code = _cached(module, key)
     if not isinstance(code, type(_code.__code__)):
-        code = (compile(text, "<string>", mode) if mode == "exec"
-                else compile(text, "<string>", mode, dont_inherit=True))
+        code = compile(text, "<string>", mode, dont_inherit=True)
         _remember(module, key, code)
     return code
 
@@ -329,10 +387,13 @@ def _import_dataclasses() -> Any:
 
 
 def install() -> None:
-    """Give bastion's dataclasses the cached code (once per process; a no-op where the
-    standard library's ``_create_fn`` is not the one this mirrors)."""
-    dataclasses = _import_dataclasses()
+    """Give bastion's dataclasses the cached code and the shortcut (once per process; a
+    no-op where the standard library's ``_create_fn`` or ``_process_class`` is not the one
+    this mirrors)."""
+    from .dataclass_shortcut import create_text, install as install_shortcut
 
+    dataclasses = _import_dataclasses()
+    install_shortcut(dataclasses, _cached, _remember)
     original = getattr(dataclasses, "_create_fn", None)
     if original is None or getattr(original, "_bastion", False) or sys.version_info[:2] != (3, 11):
         return
@@ -348,19 +409,15 @@ def install() -> None:
         # the text exactly as Python 3.11's dataclasses._create_fn builds it
         if locals is None:
             locals = {}  # noqa: A001
-        return_annotation = ""
         if return_type is not missing:
             locals["_return_type"] = return_type
-            return_annotation = "->_return_type"
-        joined = ",".join(args)
-        lines = "\n".join(f"  {b}" for b in body)
-        text = f" def {name}({joined}){return_annotation}:\n{lines}"
-        text = f"def __create_fn__({', '.join(locals.keys())}):\n{text}\n return {name}"
+        text = create_text(name, args, body, locals, return_type is not missing)
         namespace: dict[str, Any] = {}
         exec(_code(module, text), globals, namespace)  # noqa: S102 - the code dataclasses itself would exec
         return namespace["__create_fn__"](**locals)
 
     _create_fn._bastion = True  # type: ignore[attr-defined]
+    _create_fn.__wrapped__ = original  # type: ignore[attr-defined]  # the standard one, for tests
     dataclasses._create_fn = _create_fn  # type: ignore[attr-defined]
 
 
