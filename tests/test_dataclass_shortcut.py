@@ -235,3 +235,29 @@ def test_another_dataclasses_keeps_the_standard_path() -> None:
     other._process_class = _process_class  # type: ignore[attr-defined]
     dataclass_shortcut.install(other, precompiled._cached, precompiled._remember)
     assert other._process_class is _process_class  # type: ignore[attr-defined]
+
+
+_DECIDING = """
+import json, sys
+from bastion import dataclass_shortcut, precompiled  # precompiled installs the shortcut
+standard, left = dataclass_shortcut._standard, []
+def recording(cls, *params):
+    left.append(cls.__module__ + "." + cls.__qualname__)
+    return standard(cls, *params)
+dataclass_shortcut._standard = recording
+from bastion import Guard, ToolCall
+Guard.from_settings({cwd!r}, isolated=True).check(ToolCall("Bash", {{"command": "git status"}}, cwd={cwd!r}))
+print(json.dumps([name for name in left if name.startswith("bastion.")]))
+"""
+
+
+def test_a_decision_makes_every_dataclass_by_the_shortcut(tmp_path: Path) -> None:
+    """The classes a fresh decision defines all qualify (a docstring, no slots, a module
+    that does not import ``dataclasses`` itself): none is left to the standard path."""
+    code = _DECIDING.format(cwd=str(tmp_path))
+    env = {"BASTION_CONFIG_DIR": str(tmp_path / ".cfg"), "BASTION_STATE_DIR": str(tmp_path / ".state"),
+           "HOME": str(tmp_path), "PATH": "/usr/bin:/bin"}
+    done = subprocess.run([sys.executable, "-I", "-c", code], capture_output=True, text=True, timeout=120,
+                          check=False, cwd=tmp_path, env=env)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert json.loads(done.stdout.strip().splitlines()[-1]) == []
