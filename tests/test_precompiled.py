@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import marshal
+import os
 import sys
 import types
 
@@ -138,11 +139,36 @@ def test_only_the_parts_a_process_needs_are_read(fresh: None) -> None:
     assert all(isinstance(precompiled._cached(m, "x = 1"), types.CodeType) for m in ("bastion.a", "bastion.c"))
 
 
+def _open_files() -> set[str]:
+    return {os.path.realpath(f"/proc/self/fd/{fd}") for fd in os.listdir("/proc/self/fd")}
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="needs /proc")
+def test_no_file_is_left_open_and_a_replaced_file_is_not_read_with_an_old_index(fresh: None) -> None:
+    """A command naming ``/proc/self/fd/N`` resolves in the process that decides: the
+    cache file must not be one of its open files. A part is read only from the file whose
+    index was read."""
+    code = compile("x = 1", "<string>", "exec")
+    for module in ("bastion.a", "bastion.b"):
+        precompiled._remember(module, "x = 1", code)
+    precompiled._save()
+    precompiled._FILE, precompiled._OPENED = None, {}
+    assert precompiled._cached("bastion.a", "x = 1") is not None
+    assert os.path.realpath(precompiled._path()) not in _open_files()
+    precompiled._remember("bastion.c", "x = 1", code)  # another process rewrites the file
+    precompiled._save()
+    assert precompiled._cached("bastion.b", "x = 1") is None  # the old index does not fit the new file
+    assert set(precompiled._load()) == {"bastion.a", "bastion.b", "bastion.c"}  # the save kept every part
+
+
 def test_a_module_that_needed_something_new_keeps_only_what_it_used(fresh: None) -> None:
     """The texts of an edited class do not pile up: a module's part is rewritten with
     what the process that imported it used; other modules' parts stay as they were."""
     old, new = compile("x = 1", "<string>", "exec"), compile("x = 2", "<string>", "exec")
-    precompiled._FILE = {"bastion.a": marshal.dumps({"x = 1": old}), "bastion.b": marshal.dumps({"x = 1": old})}
+    a, b = marshal.dumps({"x = 1": old}), marshal.dumps({"x = 1": old})
+    os.makedirs(os.path.dirname(precompiled._path()))
+    _write(precompiled._path(), {"bastion.a": (0, len(a)), "bastion.b": (len(a), len(b))}, a + b)
+    precompiled._FILE = None
     assert precompiled._cached("bastion.a", "x = 1") is not None  # used
     precompiled._remember("bastion.a", "x = 2", new)  # and something new
     assert precompiled._cached("bastion.b", "gone") is None

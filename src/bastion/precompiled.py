@@ -71,12 +71,13 @@ def _path() -> str:
 
 class _Parts:
     """The file's parts, each read when a module first asks for it: a decision needs a
-    fraction of what every kind of process keeps there. The file stays open for the
-    process (a newer one replaces it under another inode, so what this reads is the file
-    it opened)."""
+    fraction of what every kind of process keeps there. No file is left open (a command
+    naming ``/proc/self/fd/N`` must not reach it while the guard decides); a part is read
+    only from the file whose index this holds (same inode, time and size), else it is
+    missing."""
 
-    def __init__(self, fd: int, index: dict[str, tuple[int, int]]) -> None:
-        self._fd, self._index = fd, index
+    def __init__(self, path: str, stamp: tuple[int, int, int], index: dict[str, tuple[int, int]]) -> None:
+        self._path, self._stamp, self._index = path, stamp, index
 
     def get(self, module: str, default: bytes | None = None) -> bytes | None:
         import os
@@ -85,9 +86,17 @@ class _Parts:
         if where is None:
             return default
         try:
-            data = os.pread(self._fd, where[1], where[0])
+            fd = os.open(self._path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
         except OSError:
             return default
+        try:
+            if _stamp(os.fstat(fd)) != self._stamp:  # replaced since its index was read
+                return default
+            data = os.pread(fd, where[1], where[0])
+        except OSError:
+            return default
+        finally:
+            os.close(fd)
         return data if len(data) == where[1] else default
 
     def __iter__(self) -> Any:
@@ -97,18 +106,21 @@ class _Parts:
         return ((module, self.get(module)) for module in self._index)
 
 
-def _load() -> _Parts | dict[str, bytes]:
-    """The file's index (``{}`` without a readable file)."""
+def _stamp(stat: Any) -> tuple[int, int, int]:
+    return (stat.st_ino, stat.st_mtime_ns, stat.st_size)
+
+
+def _read(path: str) -> _Parts | dict[str, bytes]:
+    """The index of the file at ``path`` (``{}`` without a readable one)."""
     import marshal
     import os
 
-    global _FILE
-    _FILE = {}
     try:
-        fd = os.open(_path(), os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
     except OSError:
-        return _FILE
+        return {}
     try:
+        stamp = _stamp(os.fstat(fd))
         head = os.read(fd, 16384)
         size = int.from_bytes(head[4:8], "little")
         if head[:4] == _MAGIC and len(head) < 8 + size:
@@ -116,13 +128,20 @@ def _load() -> _Parts | dict[str, bytes]:
         index = marshal.loads(head[8:8 + size]) if head[:4] == _MAGIC else None
     except (OSError, EOFError, ValueError, TypeError):
         index = None
-    if not isinstance(index, dict):
+    finally:
         os.close(fd)
-        return _FILE
+    if not isinstance(index, dict):
+        return {}
     start = 8 + size
-    _FILE = _Parts(fd, {module: (start + where[0], where[1]) for module, where in index.items()
-                        if type(module) is str and type(where) is tuple and len(where) == 2
-                        and type(where[0]) is int and type(where[1]) is int})
+    return _Parts(path, stamp, {module: (start + where[0], where[1]) for module, where in index.items()
+                                if type(module) is str and type(where) is tuple and len(where) == 2
+                                and type(where[0]) is int and type(where[1]) is int})
+
+
+def _load() -> _Parts | dict[str, bytes]:
+    """The file's index, read once a process."""
+    global _FILE
+    _FILE = _read(_path())
     return _FILE
 
 
@@ -166,14 +185,14 @@ def _save() -> None:
 
     if not _CHANGED or sys.dont_write_bytecode:
         return
-    parts = {module: data for module, data in (_FILE if _FILE is not None else _load()).items()
-             if data is not None}
+    path = _path()
+    # the parts as the file has them now (another process may have rewritten it since)
+    parts = {module: data for module, data in _read(path).items() if data is not None}
     for module in list(_CHANGED):
         try:
             parts[module] = marshal.dumps(_OPENED.get(module, {}) if module == _ON_FIRST_USE else _USED.get(module, {}))
         except ValueError:  # something not marshal-able: the module's part is not kept
             parts.pop(module, None)
-    path = _path()
     temporary = f"{path}.{os.getpid()}.tmp"
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)
