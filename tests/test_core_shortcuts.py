@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import os
+from pathlib import Path
 
 import pytest
 
@@ -98,3 +99,20 @@ def test_the_proxies_record_follows_the_state_folder() -> None:
     assert first == "/tmp/state-a/mcp-proxies.json"
     assert proxies_file({"BASTION_STATE_DIR": "/tmp/state-b"}) == "/tmp/state-b/mcp-proxies.json"
     assert proxies_file({"XDG_STATE_HOME": "/tmp/xdg"}) == "/tmp/xdg/bastion/mcp-proxies.json"
+
+
+def test_names_of_the_commands_own_descriptors_are_not_followed_into_bastions(tmp_path: Path) -> None:
+    """``/proc/self/fd/3`` in a command is the command's descriptor: the answer must not
+    depend on what the deciding process holds open (a hook holds its bundle file open)."""
+    held = tmp_path / "held.txt"
+    held.write_text("x")
+    fd = os.open(held, os.O_RDONLY)
+    try:
+        for name in (f"/proc/self/fd/{fd}", f"/dev/fd/{fd}", f"/proc/{os.getpid()}/fd/{fd}", f"/proc/thread-self/fd/{fd}"):
+            assert _realpath(name) == os.path.normpath(name)
+        assert _realpath("/dev/stdin") == "/dev/stdin"
+        assert _realpath("/proc/self") == "/proc/self"
+    finally:
+        os.close(fd)
+    assert _realpath(str(held)) == os.path.realpath(held)  # anything else resolves as before
+    assert _realpath("/proc/1/status") == os.path.realpath("/proc/1/status")

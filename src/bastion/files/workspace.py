@@ -88,6 +88,19 @@ def _kernel_real(path: str) -> str | None:
 _MISSING_NAMES = 8
 
 
+#: Names that lead to a process's own descriptors and files. In a command they are the
+#: command's own, which bastion cannot see; followed here they would lead into the
+#: deciding process's (its open files, its pid), and a decision would depend on what
+#: bastion happens to hold open. So they are kept as written, as a name that is not there.
+_OWN_PROCESS = ("/proc/self/", "/proc/thread-self/", "/dev/fd/", "/dev/stdin/", "/dev/stdout/", "/dev/stderr/")
+
+
+def _names_own_process(path: str) -> bool:
+    """Whether ``path`` (absolute) names the running process's own descriptors or files."""
+    folded = os.path.normpath(path) + _SEP  # ``/proc/self`` itself, and ``/dev/stdin``, match too
+    return folded.startswith(_OWN_PROCESS) or folded.startswith(f"/proc/{os.getpid()}/")
+
+
 def _realpath(path: str) -> str:
     """``os.path.realpath(path)``, asked of the kernel where it can answer: one lstat per
     component is the larger part of resolving a path. A file not there yet (what a write
@@ -97,6 +110,8 @@ def _realpath(path: str) -> str:
     open — a loop, a folder without search permission — goes to ``os.path.realpath``,
     which resolves what exists and keeps the rest."""
     global _KERNEL_REAL
+    if path.startswith(("/proc/", "/dev/")) and _names_own_process(path):
+        return os.path.normpath(path)
     if _KERNEL_REAL is None:
         _KERNEL_REAL = hasattr(os, "O_PATH") and os.path.isdir("/proc/self/fd")
     if _KERNEL_REAL:
