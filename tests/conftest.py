@@ -96,3 +96,17 @@ def guard_with_settings(project: Path, env: dict[str, str], settings: dict | Non
         path.write_text(json.dumps(settings))
         files.append(str(path))
     return Guard.from_settings(str(project), isolated=True, settings_files=files, env=env, **kw)  # type: ignore[arg-type]
+
+
+def empty_precompiled_cache(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """``bastion.precompiled`` with an empty cache in a file of the test's own, saved only
+    when a test says so (never at the test process's exit)."""
+    from bastion import precompiled
+
+    monkeypatch.setattr(precompiled, "_path", lambda: str(tmp_path / "__pycache__" / "cache.marshal"))
+    monkeypatch.setattr(precompiled, "_FILE", {})
+    monkeypatch.setattr(precompiled, "_OPENED", {})
+    monkeypatch.setattr(precompiled, "_USED", {})
+    monkeypatch.setattr(precompiled, "_CHANGED", set())
+    monkeypatch.setattr(precompiled, "_SAVING", True)
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)

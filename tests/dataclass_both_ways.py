@@ -14,12 +14,14 @@ method's code, name, defaults, annotations and closure — and instances must be
 from __future__ import annotations
 
 import ast
+import contextlib
 import copy
 import dataclasses
 import importlib
 import json
 import re
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 from bastion import dataclass_shortcut, precompiled
@@ -147,7 +149,9 @@ def _addressless(value: object) -> str:
     return re.sub(r" at 0x[0-9a-f]+", "", repr(value))
 
 
-def main() -> None:
+@contextlib.contextmanager
+def caught_templates() -> Iterator[list[Template]]:
+    """The class statement of each dataclass made inside the block, in order."""
     templates: list[Template] = []
     process = dataclasses._process_class  # type: ignore[attr-defined]
 
@@ -156,10 +160,17 @@ def main() -> None:
         return process(cls, *params)  # type: ignore[no-any-return]
 
     dataclasses._process_class = catch  # type: ignore[attr-defined]
+    try:
+        yield templates
+    finally:
+        dataclasses._process_class = process  # type: ignore[attr-defined]
+
+
+def main() -> None:
     expected = modules_with_dataclasses()
-    for module in expected:
-        importlib.import_module(module)
-    dataclasses._process_class = process  # type: ignore[attr-defined]
+    with caught_templates() as templates:
+        for module in expected:
+            importlib.import_module(module)
 
     standard, built = dataclass_shortcut._standard, dataclass_shortcut._built
     calls = {"standard": 0, "built": 0}

@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from bastion import dataclass_shortcut, precompiled
-from dataclass_both_ways import Template, _addressless, behaviour, describe
+from conftest import empty_precompiled_cache
+from dataclass_both_ways import _addressless, behaviour, caught_templates, describe
 
 pytestmark = pytest.mark.skipif(sys.version_info[:2] != (3, 11), reason="the shortcut mirrors Python 3.11's dataclasses")
 
@@ -25,13 +26,7 @@ HERE = Path(__file__).resolve().parent
 def fresh(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> dict[str, int]:
     """An empty cache in a file of the test's own, and a count of the classes that took
     the standard path and of the times dataclasses' own builders were run."""
-    monkeypatch.setattr(precompiled, "_path", lambda: str(tmp_path / "__pycache__" / "cache.marshal"))
-    monkeypatch.setattr(precompiled, "_FILE", {})
-    monkeypatch.setattr(precompiled, "_OPENED", {})
-    monkeypatch.setattr(precompiled, "_USED", {})
-    monkeypatch.setattr(precompiled, "_CHANGED", set())
-    monkeypatch.setattr(precompiled, "_SAVING", True)  # no save at the test process's exit
-    monkeypatch.setattr(sys, "dont_write_bytecode", False)
+    empty_precompiled_cache(monkeypatch, tmp_path)
     counts = {"standard": 0, "built": 0}
     standard, built = dataclass_shortcut._standard, dataclass_shortcut._built
 
@@ -73,18 +68,8 @@ def _by_dataclasses(make: Callable[[], object]) -> object:
 def _same(name: str, source: str, counts: dict[str, int]) -> int:
     """Each class of ``source`` (as module ``name``) made both ways, from the same class
     statement, shows and does the same; how many the shortcut left to dataclasses."""
-    templates: list[Template] = []
-    process = dataclasses._process_class  # type: ignore[attr-defined]
-
-    def catch(cls: type, *params: object) -> type:
-        templates.append(Template(cls, params))
-        return process(cls, *params)  # type: ignore[no-any-return]
-
-    dataclasses._process_class = catch  # type: ignore[attr-defined]
-    try:
+    with caught_templates() as templates:
         module = _module(name, source)
-    finally:
-        dataclasses._process_class = process  # type: ignore[attr-defined]
     sys.modules[name] = module  # as while its class statements ran
     left = 0
     try:

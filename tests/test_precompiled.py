@@ -12,6 +12,7 @@ import types
 import pytest
 
 from bastion import precompiled
+from conftest import empty_precompiled_cache
 
 SOURCE = '''
 from __future__ import annotations
@@ -58,13 +59,7 @@ def _behaviour(module: types.ModuleType) -> list[object]:
 @pytest.fixture
 def fresh(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
     """An empty cache in a file of the test's own, saved only when a test says so."""
-    monkeypatch.setattr(precompiled, "_path", lambda: str(tmp_path / "__pycache__" / "cache.marshal"))
-    monkeypatch.setattr(precompiled, "_FILE", {})
-    monkeypatch.setattr(precompiled, "_OPENED", {})
-    monkeypatch.setattr(precompiled, "_USED", {})
-    monkeypatch.setattr(precompiled, "_CHANGED", set())
-    monkeypatch.setattr(precompiled, "_SAVING", True)  # no save at the test process's exit
-    monkeypatch.setattr(sys, "dont_write_bytecode", False)
+    empty_precompiled_cache(monkeypatch, tmp_path)
 
 
 def test_bastion_classes_behave_as_dataclasses_makes_them(fresh: None) -> None:
