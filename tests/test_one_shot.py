@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -56,3 +57,15 @@ def test_a_failed_flush_of_stdout_exits_120() -> None:
     finally:
         os.close(write_end)
     assert done.returncode == 120
+
+
+@pytest.mark.parametrize(("argv", "collector"), [(["check", "--isolated", "--", "ls"], "False"),
+                                                  (["check", "--isolated", "--batch"], "True")])
+def test_a_batch_keeps_the_collector(tmp_path: Path, argv: list[str], collector: str) -> None:
+    """``check --batch`` decides many calls in one process: it keeps the collector."""
+    code = ("import atexit, gc, sys\natexit.register(lambda: print('COLLECTOR', gc.isenabled(), file=sys.stderr))\n"
+            f"sys.argv = ['bastion', *{argv!r}]\nfrom bastion.cli import entry\nentry()")
+    env = dict(os.environ, BASTION_AUDIT="0", BASTION_CONFIG_DIR=str(tmp_path / "c"), BASTION_STATE_DIR=str(tmp_path / "s"))
+    done = subprocess.run([sys.executable, "-I", "-c", code], input="", capture_output=True, text=True, env=env,
+                          cwd=tmp_path, timeout=120, check=False)
+    assert f"COLLECTOR {collector}" in done.stderr

@@ -42,14 +42,14 @@ def main(argv: "Sequence[str] | None" = None, *, one_shot: bool = False) -> int:
 
 
 #: Verbs that answer once and exit: started without the collector, ended without the
-#: interpreter's teardown (``one_shot``).
+#: interpreter's teardown (``one_shot``). ``check --batch`` decides many calls, with it.
 ONE_SHOT = frozenset({"hook", "check", "explain"})
 
 
 def entry() -> None:
     """The installed ``bastion`` command (``[project.scripts]``): :func:`main`, ended as
     ``sys.exit`` would end it."""
-    one_shot = sys.argv[1:2] and sys.argv[1] in ONE_SHOT
+    one_shot = sys.argv[1:2] and sys.argv[1] in ONE_SHOT and "--batch" not in sys.argv  # a batch runs long
     if one_shot:
         from ..one_shot import finish, no_collector
 
