@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import types
 from pathlib import Path
 
 import pytest
@@ -110,3 +111,15 @@ def empty_precompiled_cache(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> 
     monkeypatch.setattr(precompiled, "_CHANGED", set())
     monkeypatch.setattr(precompiled, "_SAVING", True)
     monkeypatch.setattr(sys, "dont_write_bytecode", False)
+
+
+def module_from_source(name: str, source: str) -> types.ModuleType:
+    """``source`` run as the module ``name`` (in ``sys.modules`` while it runs, as an
+    imported module is while its class statements run)."""
+    module = types.ModuleType(name)
+    sys.modules[name] = module
+    try:
+        exec(compile(source, name, "exec"), module.__dict__)  # noqa: S102 - the classes under test
+    finally:
+        del sys.modules[name]
+    return module

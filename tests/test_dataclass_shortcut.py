@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from bastion import dataclass_shortcut, precompiled
-from conftest import empty_precompiled_cache
+from conftest import empty_precompiled_cache, module_from_source
 from dataclass_both_ways import _addressless, behaviour, caught_templates, describe
 
 pytestmark = pytest.mark.skipif(sys.version_info[:2] != (3, 11), reason="the shortcut mirrors Python 3.11's dataclasses")
@@ -43,17 +43,6 @@ def fresh(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> dict[str, int]:
     return counts
 
 
-def _module(name: str, source: str) -> types.ModuleType:
-    """``source`` run as the module ``name`` (in ``sys.modules`` while it runs)."""
-    module = types.ModuleType(name)
-    sys.modules[name] = module
-    try:
-        exec(compile(source, name, "exec"), module.__dict__)  # noqa: S102 - the classes under test
-    finally:
-        del sys.modules[name]
-    return module
-
-
 def _by_dataclasses(make: Callable[[], object]) -> object:
     """``make()`` with ``dataclasses`` as the standard library has it."""
     process, create_fn = dataclasses._process_class, dataclasses._create_fn  # type: ignore[attr-defined]
@@ -69,7 +58,7 @@ def _same(name: str, source: str, counts: dict[str, int]) -> int:
     """Each class of ``source`` (as module ``name``) made both ways, from the same class
     statement, shows and does the same; how many the shortcut left to dataclasses."""
     with caught_templates() as templates:
-        module = _module(name, source)
+        module = module_from_source(name, source)
     sys.modules[name] = module  # as while its class statements ran
     left = 0
     try:
@@ -164,9 +153,9 @@ def test_a_shape_it_does_not_mirror_goes_the_standard_way(fresh: dict[str, int],
 def test_a_class_dataclasses_refuses_gets_its_error(fresh: dict[str, int], error: str) -> None:
     """The shortcut sends it the standard way, which raises what it always raises."""
     with pytest.raises((TypeError, ValueError)) as standard:
-        _by_dataclasses(lambda: _module("bastion._probe_error", HEAD + ERRORS[error]))
+        _by_dataclasses(lambda: module_from_source("bastion._probe_error", HEAD + ERRORS[error]))
     with pytest.raises(type(standard.value), match=f"^{standard.value}$".replace("(", r"\(").replace(")", r"\)")):
-        _module("bastion._probe_error", HEAD + ERRORS[error])
+        module_from_source("bastion._probe_error", HEAD + ERRORS[error])
 
 
 def test_inheritance_post_init_defaults_and_factories(fresh: dict[str, int]) -> None:
@@ -179,7 +168,7 @@ def test_inheritance_post_init_defaults_and_factories(fresh: dict[str, int]) -> 
         "@dataclass(eq=False)\nclass E:\n    '''doc'''\n    a: int = field(default=1, hash=True)\n"
         "    def __repr__(self):\n        return 'E'\n")
     assert _same("bastion._probe_tree", source, fresh) == 0
-    made = _module("bastion._probe_tree", source)
+    made = module_from_source("bastion._probe_tree", source)
     c = made.C(1)
     assert (repr(c), c.d, c.c, hash(c) == hash(made.C(1)), dataclasses.replace(c, a=2).d) == (
         "C(a=1, c=(), d=2, self=0)", 2, (), True, 3)
@@ -188,7 +177,7 @@ def test_inheritance_post_init_defaults_and_factories(fresh: dict[str, int]) -> 
 
 
 def test_someone_elses_classes_never_take_it(fresh: dict[str, int]) -> None:
-    _module("someone_else", HEAD + "@dataclass\nclass C:\n    '''doc'''\n    a: int\n")
+    module_from_source("someone_else", HEAD + "@dataclass\nclass C:\n    '''doc'''\n    a: int\n")
     assert fresh["standard"] == 1 and precompiled._USED == {} and precompiled._CHANGED == set()
 
 
@@ -197,14 +186,14 @@ def test_the_code_is_kept_under_what_its_text_depends_on(fresh: dict[str, int]) 
     makes another key; the next process makes the class from the kept code."""
     same = HEAD + ("@dataclass(frozen=True)\nclass A:\n    '''doc'''\n    x: int\n    y: str = ''\n"
                    "@dataclass(frozen=True)\nclass B:\n    '''other doc'''\n    x: str\n    y: int = 0\n")
-    _module("bastion._probe_keys", same)
+    module_from_source("bastion._probe_keys", same)
     assert fresh["built"] == 1 and len(precompiled._USED["bastion._probe_keys"]) == 1
-    _module("bastion._probe_keys", same.replace("y: int = 0", "y: list = field(default_factory=list)"))
+    module_from_source("bastion._probe_keys", same.replace("y: int = 0", "y: list = field(default_factory=list)"))
     assert fresh["built"] == 2 and len(precompiled._USED["bastion._probe_keys"]) == 2
     precompiled._save()
     precompiled._FILE, precompiled._OPENED, precompiled._USED, precompiled._CHANGED = None, {}, {}, set()
     fresh["built"] = 0
-    made = _module("bastion._probe_keys", same)
+    made = module_from_source("bastion._probe_keys", same)
     assert fresh["built"] == 0 and precompiled._CHANGED == set()
     assert (repr(made.A(1)), made.B("b", 2) == made.B("b", 2)) == ("A(x=1, y='')", True)
 

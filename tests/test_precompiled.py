@@ -12,7 +12,7 @@ import types
 import pytest
 
 from bastion import precompiled
-from conftest import empty_precompiled_cache
+from conftest import empty_precompiled_cache, module_from_source
 
 SOURCE = '''
 from __future__ import annotations
@@ -38,13 +38,7 @@ pytestmark = pytest.mark.skipif(sys.version_info[:2] != (3, 11), reason="the cac
 
 
 def _module(name: str) -> types.ModuleType:
-    module = types.ModuleType(name)
-    sys.modules[name] = module
-    try:
-        exec(compile(SOURCE, name, "exec"), module.__dict__)  # noqa: S102 - the classes under test
-    finally:
-        del sys.modules[name]
-    return module
+    return module_from_source(name, SOURCE)
 
 
 def _behaviour(module: types.ModuleType) -> list[object]:

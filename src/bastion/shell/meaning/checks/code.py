@@ -114,11 +114,7 @@ def check_interpreter(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
         return
     script = operands[0]
     if "://" in script:
-        f.hit("CAT006", f"{f.label} (runs a remote script)")
-        f.hit("CAT001", f.label)
-        host = host_of(script)
-        if host:
-            f.hosts.append(host)
+        _runs_remote_code(f, "runs a remote script", script)
         return
     if dynamic(script):
         f.roles.add("exec_dynamic")
@@ -226,11 +222,7 @@ def _node_load(f: Facts, opt: str, value: str, ctx: Ctx, depth: int) -> None:
         _inline_code(f, code, ctx, "node")
         return
     if value.startswith(("http://", "https://")):
-        f.hit("CAT006", f"{f.label} ({opt} loads code from {value})")
-        f.hit("CAT001", f.label)
-        host = host_of(value)
-        if host:
-            f.hosts.append(host)
+        _runs_remote_code(f, f"{opt} loads code from {value}", value)
         return
     path = value.removeprefix("file://")
     if path.startswith(("/", "./", "../", "~")) or path.endswith((".js", ".mjs", ".cjs", ".ts", ".mts", ".cts")):
@@ -717,3 +709,10 @@ def check_wrapper(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
         f.nested.extend(a for a in args[1:] if a != ":::")  # each input is a command
 
 
+def _runs_remote_code(f: Facts, what: str, url: str) -> None:
+    """The interpreter runs code it fetches from ``url``: remote code run, and its host."""
+    f.hit("CAT006", f"{f.label} ({what})")
+    f.hit("CAT001", f.label)
+    host = host_of(url)
+    if host:
+        f.hosts.append(host)
