@@ -128,3 +128,31 @@ def test_only_patterns_written_in_bastions_code_are_kept(tmp_path: Path) -> None
     code = _RUNTIME.format(path=str(tmp_path / "cache.marshal"))
     done = subprocess.run([sys.executable, "-I", "-c", code], capture_output=True, text=True, timeout=60, check=True)
     assert done.stdout.strip() == "[('bastion.fake_loading', 'written-in-code[0-9]+')]"
+
+
+_REGEX = """
+import sys, types
+import bastion.precompiled as pc
+pc._path = lambda: {path!r}
+compiled = []
+compile_and_keep = pc._compile_and_keep
+pc._compile_and_keep = lambda *args: compiled.append(args[1]) or compile_and_keep(*args)
+module = types.ModuleType("bastion.fake_regex")
+exec(compile("from bastion.precompiled import regex, IGNORECASE\\nP = regex('kept-([0-9]+)', IGNORECASE)\\n"
+             "def later(text):\\n    return regex(text)", "fake.py", "exec"), module.__dict__)
+found = module.P.fullmatch("KEPT-42")
+module.later("built-while-deciding[0-9]+")
+print(found.group(1), module.P.flags & 2, compiled, sorted(key[0] for part in pc._USED.values() for key in part if isinstance(key, tuple)))
+"""
+
+
+def test_a_pattern_a_module_body_compiles_through_regex_is_kept_for_the_next_process(tmp_path: Path) -> None:
+    """``regex()`` in a module body of bastion's: compiled by ``re`` and kept the first
+    time; the next process builds it from the kept ``_sre.compile`` arguments (which needs
+no ``re``; tests/test_cold_path.py checks that a decision imports none). Called from
+    a function (text that may come from a command), it is plain ``re.compile``, never kept."""
+    code = _REGEX.format(path=str(tmp_path / "cache.marshal"))
+    runs = [subprocess.run([sys.executable, "-I", "-c", code], capture_output=True, text=True, timeout=60, check=True)
+            for _ in range(2)]
+    assert runs[0].stdout.strip() == "42 2 ['kept-([0-9]+)'] ['kept-([0-9]+)']"
+    assert runs[1].stdout.strip() == "42 2 [] ['kept-([0-9]+)']"

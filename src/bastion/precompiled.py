@@ -296,19 +296,34 @@ _MAX_ON_FIRST_USE = 2000
 _STANDARD_COMPILE: Any = None  # re's own compiler, once install_patterns put the cached one in front
 
 
-def _compile(module: str, p: Any, flags: int) -> Any:
-    """``re._compiler.compile(p, flags)``, its ``_sre.compile`` arguments kept for ``module``."""
+def _kept(module: str, p: Any, flags: int) -> Any:
+    """The pattern ``module`` kept for ``(p, flags)``, built by ``_sre.compile`` from its
+    kept arguments (which checks the codes), or None: no ``re`` needed."""
     import _sre  # type: ignore[import-not-found]
-    import re
 
-    key = (p, flags, _sre.MAGIC)
-    args = _cached(module, key)
+    args = _cached(module, (p, flags, _sre.MAGIC))
     if type(args) is tuple and len(args) == 5:
         try:
             return _sre.compile(p, *args)
         except (TypeError, ValueError, RuntimeError, OverflowError):  # not codes _sre accepts: compile afresh
             pass
+    return None
+
+
+def _compile(module: str, p: Any, flags: int) -> Any:
+    """``re._compiler.compile(p, flags)``, its ``_sre.compile`` arguments kept for ``module``."""
+    compiled = _kept(module, p, flags)
+    return compiled if compiled is not None else _compile_and_keep(module, p, flags)
+
+
+def _compile_and_keep(module: str, p: Any, flags: int) -> Any:
+    """A pattern ``module`` has not kept yet, compiled by ``re``'s own steps, its
+    ``_sre.compile`` arguments kept."""
+    import _sre
+    import re
+
     # re._compiler.compile's own steps, its arguments kept
+    key = (p, flags, _sre.MAGIC)
     parsed = re._parser.parse(p, flags)  # type: ignore[attr-defined]
     codes = re._compiler._code(parsed, flags)  # type: ignore[attr-defined]
     groupindex = parsed.state.groupdict
@@ -358,18 +373,61 @@ def install_patterns() -> None:
     _STANDARD_COMPILE = original
 
 
+_DEBUG = 128  # re.DEBUG: such a pattern prints its parse, so it is never kept
+
+
+def _re() -> Any:
+    """``re``, given the cached compiler the first time bastion needs it (where this
+    interpreter's compiler is the one :func:`install_patterns` mirrors)."""
+    import re
+
+    install_patterns()
+    return re
+
+
+def _standard(text: Any, flags: int) -> Any:
+    return _re().compile(text, flags)
+
+
 def pattern(text: Any, flags: int = 0) -> Any:
     """``re.compile(text, flags)`` for a pattern written in bastion's code that is compiled
     when first needed (:class:`~bastion.shell.syntax.lazyre.LazyPattern`), kept like the
     patterns compiled while modules load. Only for such text: a pattern built from a
     command, a setting or a file would be written to the cache file, and that is what
-    the stack cannot tell apart from code for a pattern compiled while deciding."""
-    import re
-
+    the stack cannot tell apart from code for a pattern compiled while deciding. A kept
+    pattern needs no ``re``."""
     flags = int(flags)
-    if _STANDARD_COMPILE is None or type(text) not in (str, bytes) or flags & re.DEBUG:
-        return re.compile(text, flags)
-    return _compile(_ON_FIRST_USE, text, flags)
+    if sys.version_info[:2] != (3, 11) or type(text) not in (str, bytes) or flags & _DEBUG:
+        return _standard(text, flags)
+    compiled = _kept(_ON_FIRST_USE, text, flags)
+    if compiled is not None:
+        return compiled
+    _re()
+    return _compile_and_keep(_ON_FIRST_USE, text, flags) if _STANDARD_COMPILE is not None else _standard(text, flags)
+
+
+def regex(text: Any, flags: int = 0) -> Any:
+    """``re.compile(text, flags)`` for a module body of bastion's: ``NAME = regex(r"…")``.
+    The pattern is kept for the calling module (as :func:`install_patterns` keeps those
+    compiled through ``re``), and a kept one is built without importing ``re`` at all: in
+    a fresh process ``re`` costs some milliseconds before it compiles anything. Called
+    from anywhere but a module body of bastion's, it is plain ``re.compile``."""
+    flags = int(flags)
+    frame = sys._getframe(1)
+    module = frame.f_globals.get("__name__", "") if frame.f_code.co_name == "<module>" else ""
+    if (not (module == "bastion" or module.startswith("bastion.")) or sys.version_info[:2] != (3, 11)
+            or type(text) not in (str, bytes) or flags & _DEBUG):
+        return _standard(text, flags)
+    compiled = _kept(module, text, flags)
+    if compiled is not None:
+        return compiled
+    _re()
+    return _compile_and_keep(module, text, flags) if _STANDARD_COMPILE is not None else _standard(text, flags)
+
+
+#: ``re``'s flags as the numbers ``re.compile`` takes, for modules that compile through
+#: :func:`regex` without importing ``re`` (``re.IGNORECASE`` is ``IGNORECASE`` here).
+IGNORECASE, MULTILINE, DOTALL, VERBOSE, ASCII = 2, 8, 16, 64, 256
 
 
 class _InspectOnUse(type(sys)):  # type: ignore[misc]  # a module object: ``types`` is not needed for it
@@ -446,5 +504,6 @@ else:  # the first of bastion's modules to import these loads dataclasses (witho
     _dataclasses = _import_dataclasses()
     install()
     install_named_tuples()
-    install_patterns()
+    if "re" in sys.modules:  # else on bastion's first use of re (:func:`_standard`)
+        install_patterns()
     dataclass, field, replace = _dataclasses.dataclass, _dataclasses.field, _dataclasses.replace

@@ -3,16 +3,15 @@
 bastion's hook is a short-lived process: a pattern that a given call never needs
 should cost nothing. :class:`LazyPattern` takes the arguments of ``re.compile`` and
 compiles once, the first time a method is used, through ``bastion.precompiled.pattern``
-(which keeps the compiled form across processes): only for patterns written in code,
-never for text built from a command or a setting.
+(which keeps the compiled form across processes, and builds a kept one without importing
+``re``): only for patterns written in code, never for text built from a command or a setting.
 """
 
 from __future__ import annotations
 
-import re
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import re
     from typing import Any
 
 __all__ = ["LazyPattern"]
