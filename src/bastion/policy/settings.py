@@ -25,18 +25,18 @@ the files and reads none.
 
 from __future__ import annotations
 
-import json
 import os
 import posixpath
-import re
 import stat
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from .. import state
+from .. import fastjson, state
 from ..core.mode import parse_mode
 from ..model import Mode
+from ..precompiled import DOTALL, regex
+from ..shell.syntax.lazyre import LazyPattern
 from .plugins import PluginGuard, load_plugins
 from .rules import BEHAVIORS, Rule, RuleError, parse_rule
 
@@ -232,7 +232,8 @@ def untrust(root: str | os.PathLike[str], env: Mapping[str, str] | None = None) 
 
 #: A JSON string literal (an unterminated one runs to the end of its line) or a comment:
 #: one left-to-right pass finds every literal without ever rescanning text.
-_TOKENS = re.compile(r'"(?:[^"\\\n]|\\.)*+"?|//[^\n]*|/\*(?:.*?\*/|.*)', re.DOTALL)
+_TOKENS = regex(r'"(?:[^"\\\n]|\\.)*+"?|//[^\n]*|/\*(?:.*?\*/|.*)', DOTALL)
+_NEWLINE = LazyPattern("\n")  # only an error's line:col needs it
 
 
 class _Text:
@@ -253,7 +254,7 @@ class _Text:
                 if match.group().startswith('"'):
                     literals.setdefault(match.group(), match.start())
             self._literals = literals
-            self._lines = [0, *(match.end() for match in re.finditer("\n", self.raw))]
+            self._lines = [0, *(match.end() for match in _NEWLINE.finditer(self.raw))]
         return self._literals
 
     def position(self, literal: str) -> str | None:
@@ -271,7 +272,7 @@ class _Text:
 def _where(path: str, text: _Text, value: str | None, key_path: str) -> str:
     """``FILE:LINE:COL: key.path`` (the position of the string ``value``), for an error
     line; only called once there is an error to report."""
-    pos = text.position(json.dumps(value, ensure_ascii=False)) if value is not None else None
+    pos = text.position(fastjson.dumps(value, ensure_ascii=False)) if value is not None else None
     return f"{path}:{pos}: {key_path}" if pos else f"{path}: {key_path}"
 
 
@@ -313,8 +314,8 @@ def _lenient_json(text: str) -> str:
     return "".join(out)
 
 
-_RULE_LIST = re.compile(r'"(deny|ask)"\s*:\s*\[')
-_LIST_TOKENS = re.compile(r'"(?:[^"\\\n]|\\.)*+"?|//[^\n]*|/\*(?:.*?\*/|.*)|[\[\]{}:]', re.DOTALL)
+_RULE_LIST = regex(r'"(deny|ask)"\s*:\s*\[')
+_LIST_TOKENS = regex(r'"(?:[^"\\\n]|\\.)*+"?|//[^\n]*|/\*(?:.*?\*/|.*)|[\[\]{}:]', DOTALL)
 
 
 def _salvage_rules(raw: str) -> dict[str, Any] | None:
@@ -338,7 +339,7 @@ def _salvage_rules(raw: str) -> dict[str, Any] | None:
                     break
             elif text.startswith('"') and (depth == 0 or after_rule_key):
                 try:
-                    value = json.loads(text)
+                    value = fastjson.loads(text)
                 except ValueError:
                     value = None
                 if isinstance(value, str):
@@ -401,12 +402,12 @@ def _read(file: SettingsFile, out: _Loaded) -> tuple[dict[str, Any] | None, _Tex
     if not raw.strip():
         return {}, text, False
     try:
-        data = json.loads(raw)
-    except (json.JSONDecodeError, RecursionError) as exc:
-        place = f"{exc.lineno}:{exc.colno}: invalid JSON: {exc.msg}" if isinstance(exc, json.JSONDecodeError) else "1:1: invalid JSON: nested too deeply"
+        data = fastjson.loads(raw)
+    except (fastjson.JSONDecodeError, RecursionError) as exc:
+        place = f"{exc.lineno}:{exc.colno}: invalid JSON: {exc.msg}" if isinstance(exc, fastjson.JSONDecodeError) else "1:1: invalid JSON: nested too deeply"
         where = f"{path}:{place}"
         try:
-            data = json.loads(_lenient_json(raw))
+            data = fastjson.loads(_lenient_json(raw))
         except (ValueError, RecursionError):
             data = _salvage_rules(raw)
         if not isinstance(data, dict) or not data:
