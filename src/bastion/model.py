@@ -7,16 +7,16 @@ and builds nothing expensive at import time.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from enum import Enum
 
 from .precompiled import dataclass, field, replace  # dataclasses' own, with their code compiled once
+from .str_enum import StrEnum  # (str, Enum) classes without importing enum
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
 
-class Verdict(str, Enum):
+class Verdict(StrEnum):
     """What the guard says about a call. ``REVIEW`` exists only inside the engine."""
 
     ALLOW = "allow"
@@ -25,7 +25,7 @@ class Verdict(str, Enum):
     REVIEW = "review"  # layer 7 for unknown shell: the LLM reviewer settles it, else ask
 
 
-class Kind(str, Enum):
+class Kind(StrEnum):
     """What a tool does, independent of how a client spells its name."""
 
     SHELL = "shell"
@@ -38,7 +38,7 @@ class Kind(str, Enum):
     OTHER = "other"
 
 
-class Tier(str, Enum):
+class Tier(StrEnum):
     """Risk tiers of spec 000's PermissionGate, lowest first."""
 
     READ_ONLY = "read_only"
@@ -57,7 +57,7 @@ class Tier(str, Enum):
 _TIER_ORDER = [Tier.READ_ONLY, Tier.LOW_RISK, Tier.HIGH_RISK, Tier.DESTRUCTIVE]
 
 
-class Mode(str, Enum):
+class Mode(StrEnum):
     """Permission modes, spelled as Claude Code spells them."""
 
     DEFAULT = "default"
@@ -78,7 +78,7 @@ class Mode(str, Enum):
         )
 
 
-class Source(str, Enum):
+class Source(StrEnum):
     """How a decision was reached (spec 002 §12.8)."""
 
     CONFIG = "config"
@@ -92,7 +92,7 @@ class Source(str, Enum):
     MODE = "mode"
 
 
-class Severity(str, Enum):
+class Severity(StrEnum):
     LOW = "low"
     MEDIUM = "medium"
     HIGH = "high"
