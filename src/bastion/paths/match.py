@@ -15,15 +15,17 @@ kept in a small bounded cache: the same paths come back on every call.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from functools import lru_cache
 
+from ..precompiled import DOTALL, pattern as _compiled
+from ..re_escape import escape
 from . import table as T
 from .table import Row
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import re
     from typing import NamedTuple
 else:
     from ..named_tuple import NamedTuple
@@ -82,11 +84,11 @@ def _glob_to_regex(glob: str) -> str:
             body = glob[i + 1 : end]
             negate = body[:1] in ("!", "^")
             body = body[1:] if negate else body
-            out.append("[" + ("^" if negate else "") + re.escape(body).replace("\\-", "-") + "]")
+            out.append("[" + ("^" if negate else "") + escape(body).replace("\\-", "-") + "]")
             i = end + 1
             continue
         else:
-            out.append(re.escape(ch))
+            out.append(escape(ch))
         i += 1
     return "".join(out)
 
@@ -101,7 +103,7 @@ def pattern_regex(pattern: str, home: str) -> str | None:
     if body.startswith("~/"):
         if not home or home == "/":
             return None
-        return re.escape(home.lower().rstrip("/")) + "/" + _glob_to_regex(body[2:]) + below
+        return escape(home.lower().rstrip("/")) + "/" + _glob_to_regex(body[2:]) + below
     if body.startswith("/"):
         return _glob_to_regex(body) + below
     return ".*/" + _glob_to_regex(body) + below
@@ -197,13 +199,13 @@ class _Index:
         elif body.startswith("/"):
             if glob:
                 prefix = body[: min(body.index(c) for c in _GLOB_CHARS if c in body)]
-                regex = re.compile(_glob_to_regex(body) + ("(?:/.*)?" if folder else ""), re.S)
+                regex = _compiled(_glob_to_regex(body) + ("(?:/.*)?" if folder else ""), DOTALL)
                 self.absolute_globs.append((prefix, regex, folder, row))
             else:
                 self.absolute.setdefault(body, []).append((row, folder))
         elif "/" in body and glob:
             below = "(?:/.*)?" if folder else ""
-            self.sequence_globs.append((re.compile("(?:.*/)?" + _glob_to_regex(body) + below, re.S), row))
+            self.sequence_globs.append((_compiled("(?:.*/)?" + _glob_to_regex(body) + below, DOTALL), row))
             # the regex needs ``/`` and the literal text before the first wildcard in the
             # path (which starts with ``/``): a path without it is not tried
             self.sequence_glob_needles.append("/" + body[: min(body.index(c) for c in _GLOB_CHARS if c in body)])
@@ -220,7 +222,7 @@ class _Index:
                 self.name_globs.append(("prefix", inner, row))
             else:
                 stem = "".join(c for c in body if c not in "*?")
-                self.name_regexes.append((re.compile(_glob_to_regex(body) + r"\Z", re.S), row, stem))
+                self.name_regexes.append((_compiled(_glob_to_regex(body) + r"\Z", DOTALL), row, stem))
                 # ``match`` is anchored at the name's start: the text before the first
                 # wildcard must begin the name
                 self.name_regex_heads.append(body[: min(body.index(c) for c in _GLOB_CHARS if c in body)])
