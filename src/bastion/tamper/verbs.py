@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Callable, Sequence
 
+from ..shell.syntax.lazyre import LazyPattern
 from .commands import PYTHON, command_name, first_operand, is_abbreviation, option_value, python_module
 from .scene import Scene
 
@@ -59,8 +59,14 @@ def adds_allow_rule(scene: Scene) -> str | None:
 DIST = "bastion-guard"
 
 
+#: A requirement's name ends at its extras, version, marker or URL; its separators
+#: are one (PEP 503 normalisation). Only an uninstall needs them.
+_REQUIREMENT_END = LazyPattern(r"[\[<>=!~;@ ]")
+_SEPARATORS = LazyPattern(r"[-_.]+")
+
+
 def _dist_name(word: str) -> str:
-    return re.sub(r"[-_.]+", "-", re.split(r"[\[<>=!~;@ ]", word, maxsplit=1)[0]).lower()
+    return _SEPARATORS.sub("-", _REQUIREMENT_END.split(word, maxsplit=1)[0]).lower()
 
 
 @functools.lru_cache(maxsize=1)
