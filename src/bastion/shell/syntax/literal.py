@@ -29,8 +29,6 @@ known; callers then treat the text as unknown (never as empty).
 
 from __future__ import annotations
 
-import re
-
 from .lazyre import LazyPattern
 
 TYPE_CHECKING = False
@@ -175,6 +173,10 @@ _CONVERSION = LazyPattern(r"%([-+ #0]*)(\*|\d+)?(?:\.(\*|\d*))?([a-zA-Z%])")
 _NUMERIC = frozenset("diouxXc")
 
 
+#: An octal number ``int(arg, 0)`` refuses (``010``): printf reads it as octal.
+_OCTAL_NUMBER = LazyPattern(r"[+-]?0[0-7]+")
+
+
 def _number(arg: str) -> int | None:
     if not arg:
         return 0
@@ -183,7 +185,7 @@ def _number(arg: str) -> int | None:
     try:
         return int(arg, 0)
     except ValueError:
-        return int(arg, 8) if re.fullmatch(r"[+-]?0[0-7]+", arg) else None
+        return int(arg, 8) if _OCTAL_NUMBER.fullmatch(arg) else None
 
 
 def _printf(args: tuple[str, ...]) -> str | None:

@@ -77,12 +77,12 @@ Work is linear in the input: the input is capped at :data:`MAX_BYTES`, tree nest
 from __future__ import annotations
 
 import posixpath
-import re
 from collections.abc import Callable
 from functools import partial
 from itertools import count, repeat
 
 from ...model import Finding, Severity
+from ...precompiled import regex
 from .embedded import ENV_VARS as EMBEDDED_ENV_VARS, embedded_shell
 from .env import is_dangerous_env, is_safe_env
 from .fastinit import fast_factory
@@ -167,7 +167,7 @@ _STATEMENTS = frozenset(
 )
 _WORDLIKE = _WORDISH | {"command_name", "$"}
 #: Characters that make a plain word need real decoding (escapes, braces, odd blanks).
-_WORD_SPECIAL = re.compile(r"[\\{ \t\n]")
+_WORD_SPECIAL = regex(r"[\\{ \t\n]")
 _SUBSTITUTIONS = {"command_substitution": "substitution", "process_substitution": "process-substitution"}
 _SUBSTITUTED = frozenset(_SUBSTITUTIONS.values())
 _CONSTRUCT_NAMES = {
@@ -2133,11 +2133,15 @@ def _runaway_heredoc(unit: _Unit, children: list[Any]) -> int | None:
     return end.start_byte if after and after != "\n" else None
 
 
+#: What bash removes from a heredoc's delimiter word: its quotes and backslashes.
+_HEREDOC_QUOTING = LazyPattern(r"[\"'\\]")
+
+
 def _bash_heredoc_body(text: str, node: Any, unit: _Unit, op: str) -> str:
     """The body bash reads from ``text`` (everything after the ``<<`` line): up to a line
     that is exactly the delimiter, or to the end."""
     start, _end = _heredoc_parts(node)
-    delimiter = re.sub(r"[\"'\\]", "", unit.text_of(start)) if start is not None else ""
+    delimiter = _HEREDOC_QUOTING.sub("", unit.text_of(start)) if start is not None else ""
     lines = text.split("\n")
     for index, line in enumerate(lines):
         if (line.lstrip("\t") if op == "<<-" else line) == delimiter:

@@ -22,14 +22,16 @@ words that look like something they are not.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
 from ...model import Finding, Severity
+from ...precompiled import pattern as compiled_pattern
+from ...re_escape import escape
 from .values import Scope, Value, default_scope
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import re
     from typing import Any, NamedTuple
 else:
     from ...named_tuple import NamedTuple
@@ -783,12 +785,12 @@ def _class_re(name: str) -> re.Pattern[str]:
     pattern = _CLASS_RE.get(name)
     if pattern is None:
         body = {
-            "invisible": re.escape(INVISIBLE_CHARS) + "".join(_INVISIBLE_RANGES),
-            "bidi": re.escape(BIDI_CHARS),
-            "space": re.escape(UNICODE_SPACES),
+            "invisible": escape(INVISIBLE_CHARS) + "".join(_INVISIBLE_RANGES),
+            "bidi": escape(BIDI_CHARS),
+            "space": escape(UNICODE_SPACES),
             "control": _CONTROL_RANGES,
         }[name]
-        pattern = _CLASS_RE[name] = re.compile(f"[{body}]")
+        pattern = _CLASS_RE[name] = compiled_pattern(f"[{body}]")  # the tables' text: kept, built without re
     return pattern
 
 
