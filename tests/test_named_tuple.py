@@ -5,13 +5,23 @@ statement with ``typing.NamedTuple`` and compared with the class bastion's modul
 fields, defaults, docstring, module, qualified name, methods and attributes, and what
 its instances do. The one difference allowed: ``__annotations__`` holds the annotation
 strings, where ``typing`` holds ``ForwardRef`` objects made from them.
+
+``bastion.named_tuple.namedtuple`` (Python 3.11's ``collections.namedtuple``, made without
+importing ``collections``) is compared with the original the same way, errors included.
+Its methods are the same code with the same closures; they are defined in
+``bastion.named_tuple`` rather than ``collections`` (their ``__module__``, ``__globals__``
+and file), and compiled under its ``from __future__ import annotations`` (a flag that
+changes nothing for functions without annotations).
 """
 
 from __future__ import annotations
 import __future__
 
 import ast
+import collections
 import importlib
+import subprocess
+import sys
 import types
 import typing
 from pathlib import Path
@@ -52,9 +62,25 @@ def _by_typing(module: object, node: ast.ClassDef, filename: str) -> type:
     return namespace[node.name]  # type: ignore[no-any-return]
 
 
+#: The flag ``from __future__ import annotations`` sets on code compiled under it.
+_FUTURE_ANNOTATIONS = __future__.annotations.compiler_flag
+
+
+def _function(function: typing.Any) -> tuple[object, ...]:
+    """A function as far as it can differ in what it does and says: its code (the two
+    runs compile the same text), names, docstring, defaults and what its closure holds."""
+    code = function.__code__
+    return (function.__name__, function.__qualname__, function.__doc__, function.__defaults__,
+            function.__kwdefaults__, function.__annotations__ if function.__name__ != "__new__" else None,
+            [cell.cell_contents for cell in function.__closure__ or ()],
+            code.co_code, code.co_names, code.co_consts, code.co_varnames, code.co_freevars, code.co_cellvars,
+            code.co_argcount, code.co_posonlyargcount, code.co_kwonlyargcount, code.co_name,
+            code.co_flags & ~_FUTURE_ANNOTATIONS)
+
+
 def _members(cls: type) -> dict[str, object]:
-    """What the class holds: functions by their code (the two runs compile the same text),
-    objects that compare only by identity by their type and repr."""
+    """What the class holds: functions by :func:`_function`, objects that compare only by
+    identity by their type and repr."""
     out: dict[str, object] = {}
     for name, value in vars(cls).items():
         if name in ("__annotations__", "__orig_bases__"):
@@ -64,7 +90,7 @@ def _members(cls: type) -> dict[str, object]:
             function = value.fget
         code = getattr(function, "__code__", None)
         if code is not None:
-            out[name] = (type(value).__name__, code.co_code, code.co_names, code.co_consts)
+            out[name] = (type(value).__name__, _function(function))
         elif type(value).__eq__ is object.__eq__:  # a field's getter: equal when its repr (index, doc) is
             out[name] = (type(value).__name__, repr(value))
         else:
@@ -150,3 +176,70 @@ def test_bastion_names_typing_named_tuple_only_for_type_checkers() -> None:
                     and any(alias.name == "NamedTuple" for alias in node.names)):
                 offenders.append(f"{path.relative_to(SRC)}:{node.lineno}")
     assert offenders == []
+
+
+@pytest.mark.parametrize(("typename", "fields", "defaults", "module"), [
+    ("Point", ["x", "y"], None, "somewhere"),
+    ("Point", ("x", "y"), [0], "somewhere"),
+    ("One", ["only"], ["default"], "bastion.example"),
+    ("Empty", [], [], "bastion.example"),
+    ("Many", ["a", "b", "c", "d", "e"], [1, 2, 3, 4, 5], None),
+    ("Mixed", ["match", "case", "type", "\u00e9t\u00e9"], None, None),  # soft keywords and non-ASCII
+    ("lower", ["a"], (), "m"),
+])
+def test_namedtuple_makes_the_class_collections_makes(typename: str, fields: typing.Sequence[str],
+                                                      defaults: typing.Sequence[object] | None,
+                                                      module: str | None) -> None:
+    ours = named_tuple.namedtuple(typename, fields, defaults=defaults, module=module)
+    theirs = collections.namedtuple(typename, fields, defaults=defaults, module=module)  # type: ignore[misc]
+    assert _members(ours) == _members(theirs)
+    assert (ours.__name__, ours.__qualname__, ours.__mro__[1:]) == (theirs.__name__, theirs.__qualname__,
+                                                                   theirs.__mro__[1:])
+    assert ours.__new__.__globals__ == theirs.__new__.__globals__
+    values = tuple(range(len(fields)))
+    a, b = ours(*values), theirs(*values)
+    assert (a, repr(a), hash(a), a._asdict(), a.__getnewargs__()) == (b, repr(b), hash(b), b._asdict(),
+                                                                      b.__getnewargs__())
+    assert [getattr(a, f) for f in fields] == [getattr(b, f) for f in fields]
+    assert _error(lambda: ours._make([1] * (len(fields) + 1))) == _error(lambda: theirs._make([1] * (len(fields) + 1)))
+    assert _error(lambda: a._replace(nope=1)) == _error(lambda: b._replace(nope=1))
+
+
+def _error(action: typing.Callable[[], object]) -> tuple[type[BaseException], str]:
+    try:
+        action()
+    except Exception as error:  # noqa: BLE001 - the error is what is compared
+        return type(error), str(error)
+    raise AssertionError("no error")
+
+
+@pytest.mark.parametrize(("typename", "fields", "defaults"), [
+    ("Point", ["x", "if"], None),  # a field that is a keyword
+    ("Point", ["None"], None),
+    ("class", ["x"], None),  # a type name that is a keyword
+    ("True", ["x"], None),
+    ("Point", ["x", "_y"], None),
+    ("Point", ["_y", "for"], None),  # two faults: namedtuple names the keyword first
+    ("Point", ["x", "x"], None),
+    ("Point", ["x", "x", "in"], None),
+    ("Point", ["x-y"], None),
+    ("9lives", ["x"], None),
+    ("Point", ["x"], [1, 2]),
+    ("Point", ["x", "pass"], [1, 2, 3]),
+    ("Point", ["\ufb01", "fi"], None),  # the same name once normalised: compile refuses it
+])
+def test_namedtuple_refuses_what_collections_refuses(typename: str, fields: list[str],
+                                                     defaults: list[object] | None) -> None:
+    assert _error(lambda: named_tuple.namedtuple(typename, fields, defaults=defaults)) == _error(
+        lambda: collections.namedtuple(typename, fields, defaults=defaults))
+
+
+def test_bastion_named_tuples_load_neither_collections_nor_keyword() -> None:
+    """A fresh interpreter that makes a named tuple (lower-case field names, a default)
+    imports neither ``collections`` nor ``keyword`` nor ``typing``."""
+    code = ("import sys\nfrom bastion.named_tuple import NamedTuple\n"
+            "class Row(NamedTuple):\n    id: str\n    level: int = 0\n"
+            "assert Row('a')._replace(level=2) == ('a', 2)\n"
+            "print(' '.join(sorted(sys.modules)))")
+    done = subprocess.run([sys.executable, "-I", "-c", code], capture_output=True, text=True, check=True, timeout=60)
+    assert {"collections", "keyword", "typing", "operator", "reprlib"}.isdisjoint(done.stdout.split())
