@@ -64,15 +64,13 @@ startup file or crontab). The parser hands over every text it ran as code
 
 from __future__ import annotations
 
-import re
-import shlex
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from fnmatch import fnmatchcase
 from functools import cache
 
 from ...model import Finding, Severity, Tier
+from ...precompiled import DOTALL, IGNORECASE, pattern as compiled
 from ..catalog import catalog as C
 from ..catalog.intents import CODES, RiskFactor, at_least, factor, finding, safety
 from ..syntax.env import CODE_LOADING_ENV
@@ -81,6 +79,7 @@ from ..syntax.lazyre import LazyPattern
 from ..syntax.literal import output as literal_output, string_escapes
 from ..syntax.options import parse_args
 from ..syntax.script import Script, SimpleCommand, TooComplex
+from ..syntax.wildcards import fnmatchcase
 from .flows import fed_effects
 from .inline import fork_bomb, heredoc_bodies
 from .links import MAKERS as LINK_MAKERS, through_links
@@ -88,6 +87,10 @@ from .models import MODELS
 from .paths import EXEC, READ, WRITE, PathAccess, at_call_cwd, find_roots, resolve
 from .semantics import ANALYSER, Ctx, Facts, classify
 from .targets import persistence_level, secret_level
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import re
 
 __all__ = ["Analysis", "analyse"]
 
@@ -399,7 +402,7 @@ def _guarded(ctx: Ctx) -> Callable[[PathAccess], bool]:
 
 _BRACE_COMMAND = LazyPattern(r"(?:^|[;&|(]\s*)\{([^{}\s,]+(?:,[^{}\s,]*)+)\}")
 _VAR = LazyPattern(r"\$\{?([A-Za-z_][A-Za-z_0-9]*)\}?")
-_ECHO_SUBST = LazyPattern(r"^(?:\$\(|`)\s*(echo|printf)\s+(-[neE]+\s+)?(['\"]?)(.*?)\3\s*(?:\)|`)$", re.S)
+_ECHO_SUBST = LazyPattern(r"^(?:\$\(|`)\s*(echo|printf)\s+(-[neE]+\s+)?(['\"]?)(.*?)\3\s*(?:\)|`)$", DOTALL)
 
 
 def _literal_output(text: str) -> str | None:
@@ -465,6 +468,8 @@ def _fed_inputs(facts: list[Facts], raw: str, ctx: Ctx, depth: int, hits: list[_
         cmd = f.cmd
         inputs: list[str] | None = None
         if "parallel" in cmd.wrappers and ":::" in raw:
+            import shlex  # only a literal ``parallel … :::`` input
+
             try:
                 tail = shlex.split(raw.split(":::", 1)[1].split("\n", 1)[0])
             except ValueError:
@@ -770,7 +775,7 @@ def _loads_code(detail: str) -> bool:
     (``env.CODE_LOADING_ENV``: LD_PRELOAD, BASH_ENV …), not one that only steers which
     program runs (``PATH=$PATH:~/bin`` in ``~/.bashrc`` is everyday setup; writing the
     file still asks)."""
-    return any(re.search(rf"(?<![A-Z0-9_]){name}(?![A-Z0-9_])", detail) for name in CODE_LOADING_ENV)
+    return any(compiled(rf"(?<![A-Z0-9_]){name}(?![A-Z0-9_])").search(detail) for name in CODE_LOADING_ENV)
 
 
 def _find_exec_inputs(facts: list[Facts], ctx: Ctx, hits: list[_Hit]) -> None:
@@ -829,13 +834,13 @@ _FIND_DELETERS = frozenset({"rm", "unlink", "rmdir", "shred", "srm", "wipe"})
 def _raw_pattern_table() -> tuple[tuple[str, re.Pattern[str]], ...]:
     return (
         # PowerShell download cradles pasted into a shell
-        ("HB005", re.compile(r"(?:\biex\b|Invoke-Expression)[^\n]*(?:DownloadString|Invoke-WebRequest|\biwr\b|Net\.WebClient)|(?:DownloadString|Invoke-WebRequest|\biwr\b)[^\n]*\|\s*(?:iex|Invoke-Expression)\b", re.I)),
+        ("HB005", compiled(r"(?:\biex\b|Invoke-Expression)[^\n]*(?:DownloadString|Invoke-WebRequest|\biwr\b|Net\.WebClient)|(?:DownloadString|Invoke-WebRequest|\biwr\b)[^\n]*\|\s*(?:iex|Invoke-Expression)\b", IGNORECASE)),
     )
 
 
 _READ_SUBST = LazyPattern(r"\$\(\s*<\s*([^)\s]+)\s*\)")
 #: A word every PowerShell cradle of :func:`_raw_pattern_table` holds (a quick test).
-_CRADLE_WORD = LazyPattern(r"iex|invoke-|downloadstring|iwr", re.I)
+_CRADLE_WORD = LazyPattern(r"iex|invoke-|downloadstring|iwr", IGNORECASE)
 
 
 def _raw_patterns(raw: str, commands: Sequence[SimpleCommand], ctx: Ctx, hits: list[_Hit]) -> None:

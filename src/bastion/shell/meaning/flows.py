@@ -22,8 +22,6 @@ again (the caller owns the nested analysis and its depth limit).
 
 from __future__ import annotations
 
-import re
-import shlex
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -31,8 +29,13 @@ from ..catalog import catalog as C
 from ..syntax.env import loaded_code
 from ..syntax.lazyre import LazyPattern
 from ..syntax.literal import output as literal_output
+from ..syntax.quoting import join as shell_join, quote as shell_quote
 from .facts import STDIN_FILES, Ctx, Facts
 from .paths import find_roots, resolve
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import re
 
 __all__ = ["fed_effects", "positional_script", "ed_shell_lines"]
 
@@ -124,12 +127,16 @@ def _makefile_on_stdin(args: Sequence[str]) -> bool:
     return False
 
 
+#: An ed/ex line that runs a shell command: ``!cmd``, ``w !cmd``, ``r !cmd``, ``e !cmd``.
+_ED_SHELL_LINE = LazyPattern(r"\s*(?:[.$,;\d]*\s*(?:[wreWE]\s*)?)?!(.+)")
+
+
 def ed_shell_lines(text: str) -> list[str]:
     """The shell commands of ``!cmd`` lines in an ed/ex script (``w !cmd``, ``r !cmd``
     and ``e !cmd`` run one too)."""
     out = []
     for line in text.split("\n"):
-        match = re.match(r"\s*(?:[.$,;\d]*\s*(?:[wreWE]\s*)?)?!(.+)", line)
+        match = _ED_SHELL_LINE.match(line)
         if match and match.group(1).strip():
             out.append(match.group(1))
     return out
@@ -149,7 +156,7 @@ def _parallel(f: Facts, before: Facts) -> list[Text]:
         else:
             run = [*argv, line]
         shelled = any(w in C.SHELLS for w in f.cmd.wrappers[f.cmd.wrappers.index("parallel"):])
-        out.append((" ".join(run) if shelled else shlex.join(run), f"parallel with input {line!r}"))
+        out.append((" ".join(run) if shelled else shell_join(run), f"parallel with input {line!r}"))
     return out
 
 
@@ -235,8 +242,8 @@ def positional_script(argv: Sequence[str]) -> str | None:
     def value(match: re.Match[str]) -> str:
         key = next(g for g in match.groups() if g is not None)
         if key in ("@", "*"):
-            return " ".join(shlex.quote(p) for p in params[1:])
+            return " ".join(shell_quote(p) for p in params[1:])
         index = int(key)
-        return shlex.quote(params[index]) if index < len(params) else match.group(0)
+        return shell_quote(params[index]) if index < len(params) else match.group(0)
 
     return _POSITIONAL.sub(value, script)

@@ -7,14 +7,20 @@ These are the places where a "read-only" command or an interpreter is told to do
 when the sed scanner cannot follow a script, it says so and the command is not treated
 as read-only.
 
-All patterns are bastion's own and fixed, so the standard ``re`` module is used (RE2 is
-for user-supplied patterns); each is compiled once, on first use.
+All patterns are bastion's own and fixed, so the standard ``re`` module's engine is used (RE2
+is for user-supplied patterns); each is compiled once, on first use, through the precompiled
+cache (:func:`bastion.precompiled.pattern`: a kept one is built without importing ``re``).
 """
 
 from __future__ import annotations
 
-import re
 from functools import cache
+
+from ...precompiled import DOTALL, IGNORECASE, pattern as compiled
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import re
 
 __all__ = [
     "heredoc_bodies",
@@ -232,14 +238,14 @@ def sed_commands(script: str, shell: list[str] | None = None) -> set[str] | None
 @cache
 def _awk_patterns() -> tuple[tuple[str, re.Pattern[str]], ...]:
     return (
-        ("exec", re.compile(r"\bsystem\s*\(")),
-        ("exec", re.compile(r"\|\s*getline")),
-        ("exec", re.compile(r"\|&")),
-        ("exec", re.compile(r"\bprintf?\b[^;{}]*\|\s*[\"\w(]")),
-        ("write", re.compile(r"\bprintf?\b[^;{}]*>")),
-        ("net", re.compile(r"/inet[46]?/")),
-        ("exec", re.compile(r"@load\b|\bextension\s*\(")),
-        ("env", re.compile(r"\bENVIRON\b")),
+        ("exec", compiled(r"\bsystem\s*\(")),
+        ("exec", compiled(r"\|\s*getline")),
+        ("exec", compiled(r"\|&")),
+        ("exec", compiled(r"\bprintf?\b[^;{}]*\|\s*[\"\w(]")),
+        ("write", compiled(r"\bprintf?\b[^;{}]*>")),
+        ("net", compiled(r"/inet[46]?/")),
+        ("exec", compiled(r"@load\b|\bextension\s*\(")),
+        ("env", compiled(r"\bENVIRON\b")),
     )
 
 
@@ -252,9 +258,9 @@ def awk_risks(program: str) -> set[str]:
 @cache
 def _jq_patterns() -> tuple[tuple[str, re.Pattern[str]], ...]:
     return (
-        ("env", re.compile(r"(?<![\w.$])env\b|\$ENV\b")),
-        ("exec", re.compile(r"\bsystem\b")),
-        ("read", re.compile(r"\binput_filename\b|\$__loc__")),
+        ("env", compiled(r"(?<![\w.$])env\b|\$ENV\b")),
+        ("exec", compiled(r"\bsystem\b")),
+        ("read", compiled(r"\binput_filename\b|\$__loc__")),
     )
 
 
@@ -300,13 +306,13 @@ class CodeIntent:
 
 @cache
 def _code_patterns() -> dict[str, re.Pattern[str]]:
-    c = re.compile
+    c = compiled
     return {
         "socket": c(
             r"socket|fsockopen|TCPSocket|IO::Socket|net\.connect|new\s+net\.Socket|createConnection|/dev/tcp/|"
             r"java\.net\.Socket|new\s+Socket\s*\(|\bSocket\.new|TCPClient|stream_socket_client|ServerSocket|"
             r"createServer|TCPServer|/inet/tcp|nc\s+-|require\s*\(\s*[\"'](?:net|dgram|tls)[\"']\s*\)",
-            re.I,
+            IGNORECASE,
         ),
         "shell": c(
             r"/bin/(?:ba|z|da|k|c|tc|a)?sh\b|\bcmd(?:\.exe)?\b|pty\.spawn|\bdup2\b|child_process|ProcessBuilder|"
@@ -314,7 +320,7 @@ def _code_patterns() -> dict[str, re.Pattern[str]]:
             r"Runtime\.getRuntime|\bsh\s+-i\b|powershell|\bio\.popen\b|\bIO\.popen\b|\bexec\s*\{|\bsystem\s*\(|"
             r"subprocess\.(?:call|Popen|run)\s*\(\s*\[?\s*[\"'](?:/bin/)?(?:ba)?sh"
         ),
-        "listen": c(r"\.bind\s*\(|\blisten\s*\(|createServer|TCPServer|ServerSocket|LocalPort|Listen\s*=>|\bbind\s*\(|accept\s*\(|-l\s", re.I),
+        "listen": c(r"\.bind\s*\(|\blisten\s*\(|createServer|TCPServer|ServerSocket|LocalPort|Listen\s*=>|\bbind\s*\(|accept\s*\(|-l\s", IGNORECASE),
         "fork": c(
             r"fork\s+while\s+fork|while\s*(?:\(\s*)?(?:True|1|true)\s*\)?\s*:?\s*\{?[^\n]*?\bfork\s*\(|"
             r"for\s*\(\s*;\s*;\s*\)\s*\{?\s*(?:\w+\.)?fork\s*\(|loop\s*\{\s*fork|fork\s*\(\s*\)\s*while|"
@@ -325,11 +331,11 @@ def _code_patterns() -> dict[str, re.Pattern[str]]:
             r"Net::HTTP|open-uri|LWP::|HTTP::Tiny|file_get_contents\s*\(\s*[\"']https?:|curl_init|DownloadString|"
             r"DownloadFile|Invoke-WebRequest|\biwr\b|Invoke-RestMethod|\birm\b|WebClient|axios|\bwget\b|\bcurl\b|"
             r"URL\s*\(\s*[\"']https?:",
-            re.I,
+            IGNORECASE,
         ),
-        "evaluate": c(r"\bexec\s*\(|(?<![\w.])eval\s*\(|\bIEX\b|Invoke-Expression|(?<![\w.])compile\s*\(|(?<![\w.])load\s*\(|\binstance_eval\b|\bnew\s+Function\s*\(|\|\s*(?:ba)?sh\b|\bsystem\s*\(", re.I),
+        "evaluate": c(r"\bexec\s*\(|(?<![\w.])eval\s*\(|\bIEX\b|Invoke-Expression|(?<![\w.])compile\s*\(|(?<![\w.])load\s*\(|\binstance_eval\b|\bnew\s+Function\s*\(|\|\s*(?:ba)?sh\b|\bsystem\s*\(", IGNORECASE),
         "env_dump": c(r"dict\s*\(\s*os\.environ\s*\)|os\.environ\s*\)|str\s*\(\s*os\.environ|json\.dumps\s*\(\s*os\.environ|process\.env\s*\)|JSON\.stringify\s*\(\s*process\.env|%ENV\b|ENV\.to_h|\$_ENV|getenv\s*\(\s*\)|environ\.items|os\.environ\.copy"),
-        "library": c(r"\bctypes\b|\bdlopen\b|Fiddle|DynaLoader|\bffi\b|System\.load|LoadLibrary|\bcdll\b", re.I),
+        "library": c(r"\bctypes\b|\bdlopen\b|Fiddle|DynaLoader|\bffi\b|System\.load|LoadLibrary|\bcdll\b", IGNORECASE),
         "shell_call": c(
             r"(?:os\.system|os\.popen|subprocess\.(?:run|call|check_call|check_output|Popen|getoutput|getstatusoutput)|"
             r"\bsystem|\bexec|\bexecSync|\bexecFileSync|\bspawnSync|shell_exec|passthru|\bpopen|\bIO\.popen|%x|"
@@ -344,7 +350,7 @@ def _code_patterns() -> dict[str, re.Pattern[str]]:
             r"\s*\(?\s*(?:os\.path\.expanduser\s*\(\s*)?[\"']([^\"']+)[\"']"
         ),
         "delete": c(r"(?:os\.remove|os\.unlink|os\.rmdir|\bunlink|fs\.unlinkSync|File\.delete|FileUtils\.rm|Files\.delete|pathlib\.Path\([^)]*\)\.unlink)\s*\(?\s*[\"']([^\"']+)[\"']"),
-        "net": c(r"https?://|socket|urlopen|requests\.|http\.client|fetch\s*\(|XMLHttpRequest|Net::HTTP|LWP::|HTTP::Tiny|WebClient|Invoke-WebRequest|net\.connect|smtplib|ftplib|paramiko|curl_exec|curl_init|stream_context_create|fsockopen|httpx\.|aiohttp|axios|\bgot\s*\(|Faraday|HTTParty|RestClient|open-uri|URI\.open", re.I),
+        "net": c(r"https?://|socket|urlopen|requests\.|http\.client|fetch\s*\(|XMLHttpRequest|Net::HTTP|LWP::|HTTP::Tiny|WebClient|Invoke-WebRequest|net\.connect|smtplib|ftplib|paramiko|curl_exec|curl_init|stream_context_create|fsockopen|httpx\.|aiohttp|axios|\bgot\s*\(|Faraday|HTTParty|RestClient|open-uri|URI\.open", IGNORECASE),
     }
 
 
@@ -393,8 +399,8 @@ def code_intents(code: str, live: str | None = None) -> CodeIntent:
 
 @cache
 def _sql_patterns() -> tuple[tuple[str, re.Pattern[str]], ...]:
-    c = re.compile
-    flags = re.I | re.S
+    c = compiled
+    flags = IGNORECASE | DOTALL
     return (
         ("destroy", c(r"\bdrop\s+(?:table|database|schema|index|view|user|role|collection|keyspace|function|procedure|trigger|sequence|materialized|owned|extension|tablespace)\b", flags)),
         ("destroy", c(r"\btruncate\s+(?:table\s+)?[\w\"`\[]", flags)),
@@ -424,7 +430,7 @@ def _fork_bomb_pattern() -> re.Pattern[str]:
     # ``function f { f & f; }; f``. Names match whole words only.
     start, end = r"(?<![^\s;&|(){}])", r"(?![^\s;&|(){}])"
     called = r"\}[\s\S]*?(?:[;&|\n({]|\b(?:then|do|else|exec|nohup|command)\s)\s*(?P=n)" + end
-    return re.compile(
+    return compiled(
         rf"(?:function\s+)?{start}(?P<n>[^\s(){{}}|&;]+)\s*(?:\(\s*\))?\s*\{{[^}}]*?{start}(?P=n){end}\s*[|&]\s*(?P=n){end}[^}}]*{called}"
     )
 
@@ -442,7 +448,7 @@ def fork_bomb(source: str) -> str | None:
 
 @cache
 def _heredoc_start() -> re.Pattern[str]:
-    return re.compile(r"<<(-?)[ \t]*(?:'([^'\n]+)'|\"([^\"\n]+)\"|\\?([^\s;|&<>()'\"]+))")
+    return compiled(r"<<(-?)[ \t]*(?:'([^'\n]+)'|\"([^\"\n]+)\"|\\?([^\s;|&<>()'\"]+))")
 
 
 def here_documents(source: str) -> list[tuple[str, bool, str]]:

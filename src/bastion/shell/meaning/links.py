@@ -26,8 +26,8 @@ followed; anything else keeps today's verdict (a link asks as a write of its tar
 from __future__ import annotations
 
 import os
-import re
 
+from ...precompiled import regex
 from ..syntax.options import parse_args
 from .paths import find_roots, resolve
 
@@ -192,7 +192,7 @@ def _rewritten(f: Facts, links: list[Link], ctx: Ctx) -> tuple[str, str] | None:
     return text, f"{used[0].path} → {used[0].target}"
 
 
-_PLAIN = re.compile(r"[\w@%+=:,./*?~-]+")
+_PLAIN = regex(r"[\w@%+=:,./*?~-]+")
 
 
 def _word(word: str) -> str:

@@ -14,13 +14,12 @@ depends on its mode, ``sed -i`` writes). Redirections add ``write`` for ``>``, `
 
 from __future__ import annotations
 
-import fnmatch
 import posixpath
-import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from functools import lru_cache
 
+from ...precompiled import regex
 from ..catalog.catalog import (
     AWKS,
     INTERPRETER_VALUE_OPTS,
@@ -30,8 +29,10 @@ from ..catalog.catalog import (
     canonical_name,
     is_core,
 )
+from ..syntax.lazyre import LazyPattern
 from ..syntax.options import parse_args
 from ..syntax.script import SimpleCommand
+from ..syntax.wildcards import fnmatchcase
 from ..syntax.words import CALL_CWD, FOLDER_TILDES
 from .targets import is_harmless_device
 
@@ -124,7 +125,7 @@ def _user_home(user: str, home: str) -> str:
 
 #: What ``posixpath.normpath`` would change in an absolute path: a doubled slash, a
 #: ``.`` or ``..`` component, a trailing slash.
-_NOT_NORMAL = re.compile(r"//|/\.\.?(?:/|$)|./$")
+_NOT_NORMAL = regex(r"//|/\.\.?(?:/|$)|./$")
 _resolve_cached = lru_cache(maxsize=4096)(_resolve)
 
 
@@ -416,11 +417,11 @@ def _find_start_deleted(root: str, expression: tuple[str, ...]) -> bool:
         value = tokens[k + 1]
         if tok == "-type" and "d" not in value:
             return False
-        if tok == "-name" and not fnmatch.fnmatchcase(name, value):
+        if tok == "-name" and not fnmatchcase(name, value):
             return False
-        if tok == "-iname" and not fnmatch.fnmatchcase(name.lower(), value.lower()):
+        if tok == "-iname" and not fnmatchcase(name.lower(), value.lower()):
             return False
-        if tok in ("-path", "-wholename") and not fnmatch.fnmatchcase(root, value):
+        if tok in ("-path", "-wholename") and not fnmatchcase(root, value):
             return False
     return True
 
@@ -527,7 +528,7 @@ def _chmod_like(args: tuple[str, ...]) -> Iterable[Pair]:
 
 
 #: A chmod mode that starts with a dash (``-x``, ``-rwx``): chmod takes it as the mode.
-_DASH_MODE = re.compile(r"-[rwxXst]+")
+_DASH_MODE = regex(r"-[rwxXst]+")
 
 
 def _dd(args: tuple[str, ...]) -> Iterable[Pair]:
@@ -633,6 +634,10 @@ _GIT_CLONE_VALUE = _opts(
 )
 
 
+#: What ends a clone URL's last component (``host:owner/repo``): only ``git clone`` needs it.
+_PATH_SEPARATORS = LazyPattern(r"[/:]")
+
+
 def clone_name(url: str) -> str:
     """The folder ``git clone URL`` (or ``gh repo clone OWNER/REPO``) creates when none is
     named: the repository's last path component without ``.git`` (``/.git`` and a
@@ -640,7 +645,7 @@ def clone_name(url: str) -> str:
     name = url.rstrip("/")
     if name.endswith("/.git"):
         name = name[:-5]
-    name = re.split(r"[/:]", name)[-1]
+    name = _PATH_SEPARATORS.split(name)[-1]
     for suffix in (".git", ".bundle"):
         if name.endswith(suffix):
             name = name[: -len(suffix)]
