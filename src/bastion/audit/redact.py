@@ -14,11 +14,14 @@ path calls this module: deciding a call never needs it.
 from __future__ import annotations
 
 import functools
-import re
-from collections.abc import Mapping
+from _collections_abc import Mapping
+
+from ..precompiled import pattern as precompiled_pattern, regex
+from ..shell.syntax.lazyre import LazyPattern
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import re
     from typing import Any
 
 REDACTED = "[REDACTED]"
@@ -39,6 +42,7 @@ _NAME_END = "".join(f"(?<!{end})" for end in ("file", "path", "dir", "url", "uri
 SECRET_NAME = rf"(?=[A-Za-z_])(?=[\w.-]*?{SECRET_WORD})[\w.-]++{_NAME_END}"
 #: A whole value that only refers to a secret kept elsewhere: ``$TOKEN``, ``${DB_PASSWORD}``.
 _REFERENCE = r"\$\{?\w+\}?"
+_REFERENCE_PATTERN = LazyPattern(_REFERENCE)
 #: A shell word as a value: quoted (the quotes are part of the secret) or bare, never a
 #: ``$VAR``/``$(…)`` reference or the next option.
 _SHELL_VALUE = r"'[^'\n]*'|\"[^\"\n]*\"|(?![$<-])[^\s'\"]+"
@@ -453,7 +457,7 @@ FORMS: tuple[SecretForm, ...] = (
 def compiled(form: SecretForm) -> tuple[re.Pattern[str], Any]:
     """A row's pattern and the function that hides its secret groups, compiled the first
     time a text holds one of the row's hints (most records need few rows, or none)."""
-    pattern = re.compile(form.pattern, form.flags)
+    pattern = precompiled_pattern(form.pattern, form.flags)  # the table's own text: kept, built without re
     groups = tuple(name for name in pattern.groupindex if name.startswith("s"))
 
     def hide(match: re.Match[str]) -> str:
@@ -499,7 +503,7 @@ _KEY: re.Pattern[str] | None = None
 MAX_DEPTH = 64
 TOO_DEEP = "[nested too deep]"
 #: ``…[truncated N bytes]``: what ``shorten`` leaves where it cut.
-_MARK = re.compile(r"…\[truncated (\d+) bytes\]\Z")
+_MARK = regex(r"…\[truncated (\d+) bytes\]\Z")
 
 
 @functools.lru_cache(maxsize=512)
@@ -507,7 +511,7 @@ def secret_key(key: str) -> bool:
     """Whether a field name says its value is a secret (``api_key``, ``password``…)."""
     global _KEY
     if _KEY is None:
-        _KEY = re.compile(rf"(?i)[\"']?{SECRET_NAME}[\"']?")
+        _KEY = precompiled_pattern(rf"(?i)[\"']?{SECRET_NAME}[\"']?")
     return _KEY.fullmatch(key) is not None
 
 
@@ -548,7 +552,7 @@ def redact(value: Any, *, clip: int | None = None, _depth: int = 0) -> Any:
         out = {}
         for key, item in value.items():
             key = key if type(key) is str else str(key)
-            if type(item) is str and item and secret_key(key) and not re.fullmatch(_REFERENCE, item):
+            if type(item) is str and item and secret_key(key) and not _REFERENCE_PATTERN.fullmatch(item):
                 out[redact(key, clip=clip)] = REDACTED
             else:
                 out[redact(key, clip=clip)] = redact(item, clip=clip, _depth=_depth + 1)
