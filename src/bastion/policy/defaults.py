@@ -8,12 +8,12 @@ else that changes something asks.
 from __future__ import annotations
 
 import os
-import shlex
 
 from ..files.scratch_folders import LINKERS, made_by
 from ..model import Kind, LayerResult, Mode, Source, Tier, ToolCall, Verdict
 from ..paths.match import within
 from ..shell.provider import accesses_of
+from ..shell.syntax.quoting import quote as shell_quote
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -40,7 +40,7 @@ class Defaults:
         if call.tool not in _known_tools():
             # a client's own tool bastion has not met yet: a person may say yes; where
             # nobody can be asked the reason says how to let it through next time
-            quoted = shlex.quote(call.tool)
+            quoted = shell_quote(call.tool)
             quoted = quoted if quoted.startswith("'") else f"'{quoted}'"
             return LayerResult(Verdict.ASK, f"{call.tool} is not a tool bastion knows; approval needed "
                                             f"(to allow it: bastion rules add {quoted})")

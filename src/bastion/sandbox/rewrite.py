@@ -11,10 +11,10 @@ full, and its limits come from the settings in ``cwd``.
 
 from __future__ import annotations
 
-import shlex
 import sys
 
 from ..model import Kind, ToolCall
+from ..shell.syntax.quoting import join as shell_join
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -61,4 +61,4 @@ def sandboxed_command(command: str, cwd: str, settings: Any = None, *, timeout: 
         sys.executable, "-I", "-m", "bastion", "run",
         "--no-check", "--no-prompt", "--cwd", cwd, "--timeout", f"{timeout:g}", "--", command,
     ]
-    return shlex.join(argv)
+    return shell_join(argv)
