@@ -218,7 +218,6 @@ def sweep_stale_temps(folder: StrPath, *, older_than: float = STALE_TEMP_SECONDS
     """Remove ``write_atomic`` leftovers older than ``older_than`` seconds from ``folder``
     (our own name shape only); returns how many. Costs one ``stat`` when a sweep of this
     folder ran less than ``every`` seconds ago (the time is kept as ``.swept``'s mtime)."""
-    import re
     import stat
     import time
 
@@ -234,6 +233,8 @@ def sweep_stale_temps(folder: StrPath, *, older_than: float = STALE_TEMP_SECONDS
         names = os.listdir(folder)
     except OSError:
         return 0
+    import re  # a sweep runs once in ``every`` seconds: the calls between need no re
+
     pattern, removed = re.compile(_TEMP_NAME), 0
     for name in names:
         if not pattern.fullmatch(name):

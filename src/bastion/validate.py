@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from .model import TOOL_CATALOG, Kind, LayerResult, Source, ToolCall, Verdict
+from .precompiled import pattern as compiled_pattern
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -176,10 +177,8 @@ _patterns: dict[str, Any] = {}  # compiled patterns and the strict decoder, buil
 
 
 def _pattern(name: str, text: str) -> Any:
-    import re
-
     if name not in _patterns:
-        _patterns[name] = re.compile(text)
+        _patterns[name] = compiled_pattern(text)  # this module's own text: kept, built without re
     return _patterns[name]
 
 
