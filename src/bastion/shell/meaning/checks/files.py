@@ -10,9 +10,9 @@ picks the function with one dict lookup on the command's canonical name.
 from __future__ import annotations
 
 import os
-import re
 
 from ....paths.match import in_session_scratch, is_temp_dir
+from ....re_escape import escape
 from ...catalog import catalog as C
 from ...syntax.env import is_dangerous_env
 from ...syntax.lazyre import LazyPattern
@@ -539,7 +539,7 @@ def check_grep(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
 #: Search patterns that look for secrets (key headers, token prefixes).
 _SECRET_PATTERN_HINTS = ("private key", "begin rsa", "begin openssh", "aws_secret", "akia", "ghp_", "xoxb-", "sk-ant-",
                          "sk_live_")
-_SECRET_PATTERN_HINT = LazyPattern("|".join(re.escape(hint) for hint in _SECRET_PATTERN_HINTS))
+_SECRET_PATTERN_HINT = LazyPattern("|".join(escape(hint) for hint in _SECRET_PATTERN_HINTS))
 
 
 _AWK_TARGET = LazyPattern(r'>>?\s*"([^"]+)"')

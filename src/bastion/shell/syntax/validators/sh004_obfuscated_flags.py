@@ -8,9 +8,8 @@ bastion decodes the words either way; this check reports the attempt.
 
 from __future__ import annotations
 
-import re
-
 from ....model import Finding, Severity
+from ....precompiled import regex
 
 ID = "SH004"
 WHAT = "flag or command name written with quotes, escapes or ANSI-C escapes"
@@ -18,12 +17,12 @@ WHY = "quoting inside a flag or a name only serves to hide which flag or command
 EXAMPLE = 'rm -"r"f /tmp/x'
 BENIGN = 'grep -r "-- done --" notes.txt'
 
-_FLAG = re.compile(r"--?[A-Za-z0-9][\w-]*(=\S*)?")
-_HOME_QUOTED = re.compile(r'^"\$(?:HOME|\{HOME\})[^"\'\\$`]*"[^"\'\\$`]*$|^\$(?:HOME|\{HOME\})[^"\'\\$`]*$')
+_FLAG = regex(r"--?[A-Za-z0-9][\w-]*(=\S*)?")
+_HOME_QUOTED = regex(r'^"\$(?:HOME|\{HOME\})[^"\'\\$`]*"[^"\'\\$`]*$|^\$(?:HOME|\{HOME\})[^"\'\\$`]*$')
 #: A whole name in plain quotes: odd, but it hides nothing ("git" status).
-_WHOLLY_QUOTED = re.compile(r"""^(?:'[^']*'|"[^"\\$`]*")$""")
+_WHOLLY_QUOTED = regex(r"""^(?:'[^']*'|"[^"\\$`]*")$""")
 #: Quoting where a short-option cluster continues with one or two more letters: -r"f", -'rf'.
-_QUOTED_LETTERS = re.compile(r"""^-[A-Za-z]*(?:"[A-Za-z]{1,2}"|'[A-Za-z]{1,2}')""")
+_QUOTED_LETTERS = regex(r"""^-[A-Za-z]*(?:"[A-Za-z]{1,2}"|'[A-Za-z]{1,2}')""")
 _QUOTING = ("'", '"', "\\")
 
 

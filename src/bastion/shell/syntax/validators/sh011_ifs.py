@@ -7,9 +7,8 @@ expansion splits. Nobody writing an ordinary command needs either.
 
 from __future__ import annotations
 
-import re
-
 from ....model import Finding, Severity
+from ....precompiled import regex
 
 ID = "SH011"
 WHAT = "IFS expanded or assigned"
@@ -17,7 +16,7 @@ WHY = "IFS tricks replace visible spaces, so text checks see one word where bash
 EXAMPLE = "cat${IFS}/etc/passwd"
 BENIGN = "grep -n IFS notes.txt"
 
-_IFS = re.compile(r"\$\{?!?#?IFS\b|(?:^|[\s;&|(`])IFS\+?=")
+_IFS = regex(r"\$\{?!?#?IFS\b|(?:^|[\s;&|(`])IFS\+?=")
 
 
 def check(source: str, view) -> list[Finding]:

@@ -6,9 +6,8 @@ of the process — API keys and tokens included. Nothing in normal development r
 
 from __future__ import annotations
 
-import re
-
 from ....model import Finding, Severity
+from ....precompiled import regex
 
 ID = "SH013"
 WHAT = "/proc/*/environ accessed"
@@ -16,7 +15,7 @@ WHY = "a process environment holds API keys and tokens"
 EXAMPLE = "cat /proc/self/environ"
 BENIGN = "cat /proc/self/status"
 
-_ENVIRON = re.compile(r"/proc/+[^/\s'\"]*/+environ")
+_ENVIRON = regex(r"/proc/+[^/\s'\"]*/+environ")
 
 
 def check(source: str, view) -> list[Finding]:

@@ -7,9 +7,8 @@ control characters here; NUL is reported by the parser itself.
 
 from __future__ import annotations
 
-import re
-
 from ....model import Finding, Severity
+from ....precompiled import regex
 
 ID = "SH017"
 WHAT = "control character (escape, carriage return, backspace, DEL …) in the command"
@@ -17,7 +16,7 @@ WHY = "control characters can rewrite what a terminal or prompt displays"
 EXAMPLE = "echo safe\x1b[2K; rm -rf ~"
 BENIGN = "printf '\\033[1mbold\\033[0m\\n'"
 
-_CONTROL = re.compile("[\x01-\x08\x0b-\x1f\x7f-\x9f]")
+_CONTROL = regex("[\x01-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 def check(source: str, view) -> list[Finding]:

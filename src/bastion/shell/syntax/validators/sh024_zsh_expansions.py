@@ -7,9 +7,8 @@ and glob qualifiers run code while matching files: ``*(e:'rm -rf ~':)`` or
 
 from __future__ import annotations
 
-import re
-
 from ....model import Finding, Severity
+from ....precompiled import regex
 
 ID = "SH024"
 WHAT = "zsh expansion: =cmd, ~[…], glob qualifiers (e:…:) (+…)"
@@ -17,7 +16,7 @@ WHY = "under zsh these run code or look up paths that a bash reading does not se
 EXAMPLE = "ls *(e:'rm -rf ~':)"
 BENIGN = "[ a = b ] && echo a=b"
 
-_QUALIFIER = re.compile(r"""[\w*?\]/.]\((?:[^()\s]*[^()\w\s])?(?:e[:'"{\[<|]|\+[A-Za-z_]|\#q)""")
+_QUALIFIER = regex(r"""[\w*?\]/.]\((?:[^()\s]*[^()\w\s])?(?:e[:'"{\[<|]|\+[A-Za-z_]|\#q)""")
 
 
 def check(source: str, view) -> list[Finding]:

@@ -7,9 +7,8 @@ other interpreter cannot be analysed, so it is reported as code execution.
 
 from __future__ import annotations
 
-import re
-
 from ....model import Finding, Severity
+from ....precompiled import regex
 
 ID = "SH026"
 WHAT = "here-document or here-string runs as interpreter code"
@@ -17,7 +16,7 @@ WHY = "the body is a program bastion does not analyse"
 EXAMPLE = "python3 - <<'EOF'\nimport shutil; shutil.rmtree('/')\nEOF"
 BENIGN = "cat > notes.txt <<'EOF'\nhello\nEOF"
 
-INTERPRETER = re.compile(
+INTERPRETER = regex(
     r"^(?:python[0-9.]*|pypy[0-9.]*|node|nodejs|deno|bun|perl[0-9.]*|ruby[0-9.]*|irb|php[0-9.]*|lua[0-9.]*"
     r"|luajit|Rscript|R|osascript|tclsh[0-9.]*|wish|pwsh|powershell|jshell|groovy|julia|gdb|sqlite3|psql|mysql"
     r"|bash|sh|zsh|dash|ksh|fish)$"
