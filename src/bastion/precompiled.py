@@ -28,7 +28,9 @@ an edited class do not pile up.
 
 The modules a decision starts from (``model``, ``engine``, ``hook.protocol``) take
 ``dataclass``, ``field`` and ``replace`` from here, so ``dataclasses`` is first loaded here:
-without ``inspect``, until a class without a docstring needs it (:class:`_InspectOnUse`).
+without ``inspect``, ``re``, ``copy``, ``functools`` … until it uses them
+(:mod:`bastion.stand_ins`); the one pattern it compiles as it loads comes from
+:func:`pattern` when first used.
 """
 
 from __future__ import annotations
@@ -430,46 +432,14 @@ def regex(text: Any, flags: int = 0) -> Any:
 IGNORECASE, MULTILINE, DOTALL, VERBOSE, ASCII = 2, 8, 16, 64, 256
 
 
-class _InspectOnUse(type(sys)):  # type: ignore[misc]  # a module object: ``types`` is not needed for it
-    """``inspect`` for ``dataclasses``, imported when first used. ``dataclasses`` imports
-    ``inspect`` (and with it ``ast``, ``dis``, ``tokenize``: a few milliseconds, a tenth of
-    a fresh decision) only to write a signature docstring for a class without one."""
-
-    def __getattr__(self, name: str) -> Any:
-        if sys.modules.get("inspect") is self:
-            del sys.modules["inspect"]
-        import inspect
-
-        dataclasses = sys.modules.get("dataclasses")
-        if dataclasses is not None and getattr(dataclasses, "inspect", None) is self:
-            dataclasses.inspect = inspect  # type: ignore[attr-defined]
-        return getattr(inspect, name)
-
-
-def _import_dataclasses() -> Any:
-    """``dataclasses``, loaded (if nobody loaded it yet) with :class:`_InspectOnUse` in
-    place of ``inspect``: the same module, the real ``inspect`` the first time it is used."""
-    if "dataclasses" in sys.modules or "inspect" in sys.modules:
-        import dataclasses
-
-        return dataclasses
-    stand_in = _InspectOnUse("inspect")
-    sys.modules["inspect"] = stand_in
-    try:
-        import dataclasses
-    finally:
-        if sys.modules.get("inspect") is stand_in:
-            del sys.modules["inspect"]
-    return dataclasses
-
-
 def install() -> None:
     """Give bastion's dataclasses the cached code and the shortcut (once per process; a
     no-op where the standard library's ``_create_fn`` or ``_process_class`` is not the one
     this mirrors)."""
     from .dataclass_shortcut import create_text, install as install_shortcut
+    from .stand_ins import import_dataclasses
 
-    dataclasses = _import_dataclasses()
+    dataclasses = import_dataclasses(pattern)
     install_shortcut(dataclasses, _cached, _remember)
     original = getattr(dataclasses, "_create_fn", None)
     if original is None or getattr(original, "_bastion", False) or sys.version_info[:2] != (3, 11):
@@ -500,8 +470,10 @@ def install() -> None:
 
 if TYPE_CHECKING:
     from dataclasses import dataclass, field, replace
-else:  # the first of bastion's modules to import these loads dataclasses (without inspect) and installs the cache
-    _dataclasses = _import_dataclasses()
+else:  # the first of bastion's modules to import these loads dataclasses (with stand-ins) and installs the cache
+    from .stand_ins import import_dataclasses
+
+    _dataclasses = import_dataclasses(pattern)
     install()
     install_named_tuples()
     if "re" in sys.modules:  # else on bastion's first use of re (:func:`_standard`)
