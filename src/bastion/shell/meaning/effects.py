@@ -27,10 +27,15 @@ read; the code below only walks the tables. Patterns are compiled on first use.
 
 from __future__ import annotations
 
-import re
-import shlex
 from dataclasses import dataclass
 from functools import cache
+
+from ...precompiled import pattern as compiled_pattern
+from ..syntax.quoting import join as shell_join
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import re
 
 __all__ = ["Rule", "HOME_SPELLINGS", "PROCESS_CALLS", "FILE_CALLS", "WRITE_CALLS", "CONTENT_CALLS", "CODE_CALLS", "INDIRECT_CALLS", "PATH_METHODS", "FORK_LOOPS", "fold_home", "shell_commands", "fork_loop", "device_writes", "setid_chmods"]
 
@@ -200,12 +205,14 @@ SETID_CHMOD = Rule(
 
 @cache
 def _compiled(rules: tuple[Rule, ...]) -> re.Pattern[str]:
-    return re.compile("|".join(f"(?:{r.pattern})" for r in rules))
+    """The rules' patterns as one (this module's own text: kept, built without re)."""
+    return compiled_pattern("|".join(f"(?:{r.pattern})" for r in rules))
 
 
 @cache
 def _one(pattern: str) -> re.Pattern[str]:
-    return re.compile(pattern)
+    """A pattern of this module's own text (never a command's): kept, built without re."""
+    return compiled_pattern(pattern)
 
 
 def fold_home(code: str) -> str:
@@ -318,7 +325,7 @@ def _from_argv(args: list[str]) -> str | None:
     if len(args) == 1:
         return args[0]
     if args:
-        return shlex.join(args)
+        return shell_join(args)
     return None
 
 

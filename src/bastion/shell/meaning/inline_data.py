@@ -17,13 +17,14 @@ keep every literal: when in doubt, the code is read as before.
 
 from __future__ import annotations
 
-import re
 from functools import cache
 
+from ...precompiled import pattern as compiled_pattern
 from .effects import CODE_CALLS, CONTENT_CALLS, FILE_CALLS, INDIRECT_CALLS, PATH_METHODS, PROCESS_CALLS, WRITE_CALLS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import re
     from collections.abc import Callable
 
 __all__ = ["LANGUAGES", "live_code"]
@@ -48,7 +49,8 @@ _INPUTS = frozenset({"argv", "ARGV", "env", "ENV", "environ", "stdin", "STDIN", 
 
 @cache
 def _re(pattern: str) -> re.Pattern[str]:
-    return re.compile(pattern)
+    """A pattern of this module's own text (never a command's): kept, built without re."""
+    return compiled_pattern(pattern)
 
 
 @cache
@@ -56,7 +58,7 @@ def _calls() -> re.Pattern[str]:
     """One pattern for every call that acts on a literal; the group names the kind:
     ``run`` (process), ``file``, ``write`` (text into a file), ``code`` (eval, require)."""
     groups = (("run", PROCESS_CALLS), ("file", FILE_CALLS), ("write", (WRITE_CALLS,)), ("code", CODE_CALLS))
-    return re.compile("|".join(f"(?P<{kind}>" + "|".join(f"(?:{r.pattern})" for r in rules) + ")" for kind, rules in groups))
+    return compiled_pattern("|".join(f"(?P<{kind}>" + "|".join(f"(?:{r.pattern})" for r in rules) + ")" for kind, rules in groups))
 
 
 def _module_load(name: str, args: str, lang: str) -> bool:

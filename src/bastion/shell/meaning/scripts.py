@@ -25,11 +25,11 @@ unless a shell looks its bare name up on PATH (``bash x.sh``: ``facts._script_on
 from __future__ import annotations
 
 import os
-import re
 import stat
 from collections import OrderedDict
 from dataclasses import dataclass
 
+from ...precompiled import MULTILINE
 from ..catalog import catalog as C
 from ..syntax.lazyre import LazyPattern
 from .models import MODELS
@@ -233,7 +233,7 @@ def module_files(module: str, base: str) -> list[str]:
 #: Imports of project files: Python ``import a.b`` / ``from .a import b``; JavaScript
 #: ``require('./x')``, ``import … from './x'``, ``import('./x')`` (relative paths only:
 #: a bare name is a package from ``node_modules``, not the project's own code).
-_PY_IMPORT = LazyPattern(r"^[ \t]*(?:from[ \t]+(\.*[\w.]*)[ \t]+import\b|import[ \t]+([\w.]+(?:[ \t]*,[ \t]*[\w.]+)*))", re.M)
+_PY_IMPORT = LazyPattern(r"^[ \t]*(?:from[ \t]+(\.*[\w.]*)[ \t]+import\b|import[ \t]+([\w.]+(?:[ \t]*,[ \t]*[\w.]+)*))", MULTILINE)
 _JS_IMPORT = LazyPattern(r"""(?:\brequire\s*\(|\bimport\s*\(|\bfrom|\bimport)\s*['"](\.\.?/[^'"\n]+)['"]""")
 _JS_SUFFIXES = ("", ".js", ".mjs", ".cjs", "/index.js", "/index.mjs", "/index.cjs")
 
