@@ -31,10 +31,11 @@ from __future__ import annotations
 import json
 import os
 import posixpath
-import shlex
 from collections.abc import Callable, Iterator
 
 from ..syntax.lazyre import LazyPattern
+from ..syntax.quoting import quote as shell_quote
+from ..syntax.wildcards import fnmatchcase
 from .facts import Ctx, Facts
 from .tasks_files import (
     MAX_BYTES,
@@ -330,7 +331,7 @@ def _package(f: Facts, args: tuple[str, ...], ctx: Ctx) -> Runs:
         folders += _workspace_dirs(home, package)
     if installs:
         folders += [absolute(d, home, ctx) for d in package.local][:MAX_PACKAGES]
-    words = " ".join(shlex.quote(w) for w in extra + rest)
+    words = " ".join(shell_quote(w) for w in extra + rest)
     steps: list[str] = []
     for folder in dict.fromkeys(folders):
         own = package if folder == home else read_cached(posixpath.join(folder, "package.json"), _package_json, "package.json")
@@ -433,6 +434,8 @@ def _ini_plugins(rootdir: str, ini: tuple[str, ...]) -> list[str]:
     module of the project is imported before any test)."""
     addopts = _ini_value(rootdir, "addopts", ini)
     if addopts:
+        import shlex  # only a project whose ini file gives addopts
+
         return _plugin_options(shlex.split(addopts, comments=False) if isinstance(addopts, str) else addopts)
     return []
 
@@ -502,13 +505,12 @@ def _collected(tops: list[str], rootdir: str, doctests: bool, ini: tuple[str, ..
     """The test modules pytest imports under the folders ``tops`` (``python_files`` patterns, by
     default ``test_*.py`` and ``*_test.py``; every module with ``--doctest-modules``) whose
     text calls something that acts (:data:`_ACTS`), at most :data:`MAX_COLLECTED`."""
-    import fnmatch
-
     patterns = _ini_value(rootdir, "python_files", ini) or "test_*.py *_test.py"
     globs = patterns.split() if isinstance(patterns, str) else list(patterns)
     out: list[str] = []
+    # pytest's fnmatch.fnmatch: on POSIX its normcase changes nothing, so it is fnmatchcase
     for entry in _test_tree(tops):
-        if entry.name.endswith(".py") and (doctests or any(fnmatch.fnmatch(entry.name, g) for g in globs)):
+        if entry.name.endswith(".py") and (doctests or any(fnmatchcase(entry.name, g) for g in globs)):
             text = read_cached(entry.path, text_of, "text")
             if text is not None and _ACTS.search(text):
                 out.append(entry.path)

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import os
 import posixpath
-import shlex
 import stat
 import time
 from collections.abc import Callable
 from typing import Any
 
+from ..syntax.quoting import quote as shell_quote
 from .facts import Ctx
 
 __all__ = ["MAX_BYTES", "MAX_UP", "Runs", "Unreadable", "absolute", "cd_line", "find_up", "names_in", "read_cached"]
@@ -163,4 +163,4 @@ Runs = list[tuple[str, str, str]]
 def cd_line(folder: str, ctx: Ctx) -> str:
     """A ``cd`` into the folder a task runs in, so the shell analysis resolves its
     relative paths there; nothing when that is where the call runs."""
-    return "" if folder == ctx.cwd else f"cd {shlex.quote(folder)}\n"
+    return "" if folder == ctx.cwd else f"cd {shell_quote(folder)}\n"
