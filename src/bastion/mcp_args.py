@@ -22,12 +22,12 @@ git hook; ``mcp__shell__run {"command": "rm -rf ~"}`` is that command.
 
 from __future__ import annotations
 
-import re
-import shlex
 from collections.abc import Iterator
 from typing import Any
 
 from .model import ToolCall
+from .precompiled import regex
+from .shell.syntax.quoting import join as shell_join
 from .uris import file_uri_path
 
 READ, WRITE, DELETE = "read", "write", "delete"
@@ -78,8 +78,8 @@ OTHER_LANGUAGES = frozenset({
     "perl", "php", "lua", "sql", "sqlite", "postgres", "mysql", "query", "jupyter", "notebook", "r", "julia",
     "applescript", "osascript", "powershell", "pwsh", "java", "go", "rust", "swift", "kotlin",
 })
-_WORD = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
-_FILE_NAME = re.compile(r"^[\w.-]+\.[A-Za-z0-9]{1,8}$")
+_WORD = regex(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
+_FILE_NAME = regex(r"^[\w.-]+\.[A-Za-z0-9]{1,8}$")
 
 
 def words(name: str) -> list[str]:
@@ -178,7 +178,7 @@ def shell_command(call: ToolCall) -> str | None:
         for key in ("code", "script"):
             value = data.get(key)
             if isinstance(value, str) and value.strip():
-                parts.append(shlex.join([*runner, value]))
+                parts.append(shell_join([*runner, value]))
         return "\n".join(parts) or None
     if not runs_commands(call):
         return None
@@ -192,9 +192,9 @@ def shell_command(call: ToolCall) -> str | None:
                 continue  # the program to run the command with (``"shell": "bash"``)
             args = data.get("args", data.get("arguments"))
             if isinstance(args, list) and args and all(isinstance(a, str) for a in args):
-                parts.append(shlex.join([value, *args]))
+                parts.append(shell_join([value, *args]))
             else:
                 parts.append(value)
         elif isinstance(value, list) and value and all(isinstance(v, str) for v in value):
-            parts.append(shlex.join(value))
+            parts.append(shell_join(value))
     return "\n".join(dict.fromkeys(parts)) or None

@@ -14,14 +14,16 @@ carries it as ``systemMessage``, which Gemini shows the person ("Hook system mes
 
 from __future__ import annotations
 
-import re
-from collections.abc import Mapping
-from typing import Any
-
 from ..approve.headless import CannotShow
 from ..hook.protocol import Reply
 from ..model import Decision, Finding, Verdict
+from ..precompiled import regex
 from . import claude_code
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
 
 PRE_EVENTS = ("BeforeTool",)
 POST_EVENTS = ("AfterTool",)
@@ -31,7 +33,7 @@ can_ask = False
 HEADLESS = CannotShow("Gemini CLI cannot show bastion's questions")
 
 
-_URL = re.compile(r"https?://[^\s<>\"')\]]+")
+_URL = regex(r"https?://[^\s<>\"')\]]+")
 
 
 def to_call(payload: Mapping[str, Any]) -> Any:

@@ -15,7 +15,6 @@ cut short and made inert before anyone sees it.
 from __future__ import annotations
 
 import json
-import re
 import threading
 import time
 from collections.abc import Callable
@@ -23,6 +22,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from ..model import Decision, Tier, ToolCall
+from ..precompiled import DOTALL, regex
 from .backends import Backend, Turn, make_backend
 from .config import ReviewConfig
 from .reviewer import UNTRUSTED_RULES, call_block, inert
@@ -67,7 +67,7 @@ class Explanation:
         return f"{self.explanation} {self.reasoning} Risk ({self.level}): {self.risk}"
 
 
-_FENCE = re.compile(r"\A\s*(?:<think(?:ing)?>.*?</think(?:ing)?>)?\s*(?:```(?:json)?\s*)?", re.S)
+_FENCE = regex(r"\A\s*(?:<think(?:ing)?>.*?</think(?:ing)?>)?\s*(?:```(?:json)?\s*)?", DOTALL)
 
 
 def _field(value: Any, limit: int) -> str:

@@ -9,10 +9,10 @@ missed one leaves the model without it.
 from __future__ import annotations
 
 import posixpath
-import re
 from collections.abc import Iterable
 
 from ..model import Kind, ToolCall
+from ..precompiled import regex
 
 #: Program names (basename of a word in the command) → language.
 PROGRAMS: dict[str, str] = {
@@ -38,8 +38,8 @@ EXTENSIONS: dict[str, str] = {
 }
 
 #: Versioned interpreter names: python3.12, pypy3.10, node20 …
-_VERSIONED = (("python", re.compile(r"(?:python|pypy)\d+(?:\.\d+)*")), ("js", re.compile(r"node\d+")))
-_WORDS = re.compile(r"[\s;|&()<>'\"`=,{}]+")
+_VERSIONED = (("python", regex(r"(?:python|pypy)\d+(?:\.\d+)*")), ("js", regex(r"node\d+")))
+_WORDS = regex(r"[\s;|&()<>'\"`=,{}]+")
 
 
 def _language_of_word(word: str) -> str | None:

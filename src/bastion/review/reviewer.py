@@ -17,12 +17,12 @@ in part is ask as well.
 from __future__ import annotations
 
 import json
-import re
 import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..model import LayerResult, Source, ToolCall, Verdict
+from ..precompiled import DOTALL, regex
 from .backends import Backend, ReviewError, ReviewTimeout, Turn, make_backend
 from .config import ReviewConfig
 
@@ -145,8 +145,8 @@ def call_block(call: ToolCall, limit: int, note: str = "") -> tuple[str, bool]:
 
 # --------------------------------------------------------------------------- the answer
 
-_THINKING = re.compile(r"\A\s*<think(?:ing)?>.*?</think(?:ing)?>", re.S)
-_VERDICT = re.compile(r"(DENY|ASK):[ \t]*(\S.*)")
+_THINKING = regex(r"\A\s*<think(?:ing)?>.*?</think(?:ing)?>", DOTALL)
+_VERDICT = regex(r"(DENY|ASK):[ \t]*(\S.*)")
 
 
 def clean_reason(text: str) -> str:

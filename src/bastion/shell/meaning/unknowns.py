@@ -22,10 +22,10 @@ run counts as usual); otherwise the line stays too complex, an immune ask as bef
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from ...model import Tier
+from ...precompiled import regex
 from ..catalog import catalog as C
 from ..syntax.script import SimpleCommand, Unknown
 from ..syntax.shapes import NUMBER, PATH, TEXT, no_option
@@ -42,7 +42,7 @@ _DATA_TAKERS = frozenset({"echo", "[", "test", ":", "true"})
 _HARMLESS_TIERS = frozenset({Tier.READ_ONLY, Tier.LOW_RISK})
 #: Builtins whose words are ``NAME=value`` assignments.
 _DECLARATIONS = frozenset({"export", "declare", "local", "readonly", "typeset"})
-_ASSIGNED = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\+?=")
+_ASSIGNED = regex(r"[A-Za-z_][A-Za-z0-9_]*\+?=")
 
 
 def resolved(commands: Sequence[SimpleCommand], facts: Sequence[Facts]) -> bool:

@@ -21,7 +21,8 @@ Both are read from argv alone; :mod:`.parse` does the bookkeeping.
 from __future__ import annotations
 
 import posixpath
-import re
+
+from ...precompiled import regex
 
 __all__ = ["COPIERS", "copies", "module_files", "script_file", "startup_files"]
 
@@ -30,7 +31,7 @@ COPIERS = frozenset({"cp", "ln", "mv", "install", "link"})
 #: Options of those commands that take a value.
 _VALUED = frozenset({"-t", "--target-directory", "-S", "--suffix", "-m", "--mode", "-o", "--owner", "-g", "--group"})
 #: The top-level module names a Python program imports (``import a.b, c``, ``from d import e``).
-_IMPORT = re.compile(r"(?:^|[;\n])\s*(?:import\s+([\w.]+(?:\s*,\s*[\w.]+)*)|from\s+(\w+)[\w.]*\s+import\b)")
+_IMPORT = regex(r"(?:^|[;\n])\s*(?:import\s+([\w.]+(?:\s*,\s*[\w.]+)*)|from\s+(\w+)[\w.]*\s+import\b)")
 
 
 def copies(argv: tuple[str, ...]) -> list[tuple[str, str]]:
