@@ -14,12 +14,12 @@ a file git tracks), not as it was then.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..precompiled import regex
 from .targets import targets
 from .transcripts import TITLES, FileResult, Recorded
 
@@ -96,14 +96,18 @@ class Report:
         }
 
 
+_PARENTHESISED = regex(r"\([^()]*\)")  # innermost: no parenthesis inside
+_MARKS = regex(r"\x00(?:\s*\x00)*")  # a run of marks that replaced them
+
+
 def _label(reason: str) -> str:
     """What an ask is about, without the call's own words: ``deletes files: rm x`` →
     ``deletes files``; ``unknown command (npx); approval needed`` → ``unknown command (…); approval needed``."""
     head = reason.split(": ", 1)[0]
     while True:  # innermost parentheses first, each becoming one mark
-        shorter = re.sub(r"\([^()]*\)", "\x00", head)
+        shorter = _PARENTHESISED.sub("\x00", head)
         if shorter == head:
-            return re.sub(r"\x00(?:\s*\x00)*", "(…)", head).strip()
+            return _MARKS.sub("(…)", head).strip()
         head = shorter
 
 
