@@ -14,9 +14,9 @@ judges what the write plants there as JavaScript; only a catastrophic plant is d
 from __future__ import annotations
 
 import os
-import re
 import stat
 
+from ..precompiled import IGNORECASE
 from ..shell.syntax.lazyre import LazyPattern
 
 MAX_LEVELS = 8
@@ -27,6 +27,8 @@ _CONFIG = LazyPattern(r"^(?:jest|vitest|vite)\.config\.[cm]?[jt]s$|^vitest\.work
 _KEYS = LazyPattern(r"\b(?:globalSetup|globalTeardown|setupFiles|setupFilesAfterEnv)\b['\"]?\s*:\s*"
                     r"(\[[^\]]*\]|'[^']*'|\"[^\"]*\"|`[^`$]*`)")
 _STRING = LazyPattern(r"'([^']*)'|\"([^\"]*)\"|`([^`$]*)`")
+#: jest's ``<rootDir>`` (any case) at the start of a path: the config's own folder.
+_ROOTDIR = LazyPattern(r"^<rootdir>/?", IGNORECASE)
 _CACHE: dict[tuple[str, int, int, int], tuple[str, ...]] = {}
 
 
@@ -79,7 +81,7 @@ def _named(config: str) -> tuple[str, ...]:
             value = next((p for p in parts if p), "")
             if not value.startswith((".", "<rootdir>", "<rootDir>", "/")) and not value.endswith(SCRIPT_EXTENSIONS):
                 continue  # a package name (``jest-environment-x``) is not a project file
-            value = re.sub(r"^<rootdir>/?", "", value, flags=re.I)
+            value = _ROOTDIR.sub("", value)
             out.append(os.path.normpath(os.path.join(base, value)))
     if len(_CACHE) > 64:
         _CACHE.clear()
