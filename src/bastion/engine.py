@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Mapping, Sequence
 
 from .core.context import Context, Facts, Layer, PathUse, Reviewer
 from .core.mode import parse_mode, resolve_mode
@@ -28,6 +27,7 @@ from .precompiled import dataclass, field  # dataclasses' own, with their code c
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
     from typing import Any
 
     from .policy.settings import Policy

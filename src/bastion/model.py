@@ -6,13 +6,12 @@ and builds nothing expensive at import time.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from .precompiled import dataclass, field, replace  # dataclasses' own, with their code compiled once
 from .str_enum import StrEnum  # (str, Enum) classes without importing enum
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Mapping
     from typing import Any
 
 

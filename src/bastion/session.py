@@ -7,13 +7,14 @@ ask, denial tracking counts, grants are stored, and the audit log gets its line.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping
+from _collections_abc import Callable  # collections.abc's classes, loaded with os
 
 from . import state
 from .model import Decision, Source, Tier, ToolCall, Verdict
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Mapping
     from pathlib import Path
     from typing import Any
 

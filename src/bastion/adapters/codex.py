@@ -17,13 +17,15 @@ harmless (``model.internal_tools("codex")``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from ..approve.headless import CannotShow
 from ..hook.protocol import Reply
 from ..model import Decision, Finding, Verdict
 from . import claude_code
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
 
 PRE_EVENTS = ("PreToolUse",)
 POST_EVENTS = ("PostToolUse",)

@@ -8,10 +8,13 @@ ask. Every adapter reports the findings to its client in the client's own channe
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
-from typing import Any
 
 from ..model import Finding, ToolCall
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
 
 
 def scan_tool_result(call: ToolCall, result: Any, env: Mapping[str, str] | None = None, *,

@@ -17,9 +17,11 @@ Source: ``mode`` when the call runs in ``dontAsk`` mode (the mode decided), othe
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from ..model import Decision, Mode, Source, ToolCall, Verdict
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 #: Environment variables that say "this is CI: never wait for a person".
 CI_VARIABLES = ("CI", "GITHUB_ACTIONS", "GITLAB_CI", "BUILDKITE", "JENKINS_URL", "TF_BUILD")

@@ -8,13 +8,13 @@ An allow resets the consecutive count, never the total.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
 from dataclasses import dataclass
 
 from .. import state
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Mapping
     from typing import Any
 
 MAX_CONSECUTIVE = 3

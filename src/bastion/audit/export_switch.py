@@ -7,10 +7,9 @@ export is switched on.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Mapping
     from typing import Any
 
 __all__ = ["section", "wanted"]

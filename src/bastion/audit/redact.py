@@ -13,11 +13,11 @@ path calls this module: deciding a call never needs it.
 
 from __future__ import annotations
 
-import functools
-from _collections_abc import Mapping
+from _collections_abc import Mapping  # collections.abc's classes, loaded with os
 
 from ..precompiled import pattern as precompiled_pattern, regex
 from ..shell.syntax.lazyre import LazyPattern
+from ..std_lite import cache, lru_cache
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -453,7 +453,7 @@ FORMS: tuple[SecretForm, ...] = (
 )
 
 
-@functools.cache
+@cache
 def compiled(form: SecretForm) -> tuple[re.Pattern[str], Any]:
     """A row's pattern and the function that hides its secret groups, compiled the first
     time a text holds one of the row's hints (most records need few rows, or none)."""
@@ -474,7 +474,7 @@ def compiled(form: SecretForm) -> tuple[re.Pattern[str], Any]:
     return pattern, hide
 
 
-@functools.lru_cache(maxsize=256)
+@lru_cache(maxsize=256)
 def _short(text: str) -> str:
     return _redact_text(text)
 
@@ -506,7 +506,7 @@ TOO_DEEP = "[nested too deep]"
 _MARK = regex(r"…\[truncated (\d+) bytes\]\Z")
 
 
-@functools.lru_cache(maxsize=512)
+@lru_cache(maxsize=512)
 def secret_key(key: str) -> bool:
     """Whether a field name says its value is a secret (``api_key``, ``password``…)."""
     global _KEY

@@ -56,9 +56,10 @@ def plain_args(argv: Sequence[str]) -> SimpleNamespace | None:
                 value = words[at]
             values[_dest(option)] = [*(values[_dest(option)] or ()), value] if action == "append" else value
         at += 1
-    from types import SimpleNamespace
+    import sys
 
-    return SimpleNamespace(verb=argv[0], **values)
+    namespace: type[SimpleNamespace] = type(sys.implementation)  # type: ignore[assignment]  # what types.SimpleNamespace is
+    return namespace(verb=argv[0], **values)
 
 
 def _dest(option: str) -> str:

@@ -15,13 +15,14 @@ This module imports only ``bastion.model``; the types of the facts are named und
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from _collections_abc import Callable  # collections.abc's classes, loaded with os
 
 from ..model import LayerResult, Mode, ToolCall
 from ..precompiled import dataclass  # dataclasses' own, with their code compiled once
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Mapping
     from typing import Any, Protocol, TypeVar
 
     from ..files.workspace import Workspace

@@ -43,16 +43,17 @@ only add to the built-in table, never remove from it.
 
 from __future__ import annotations
 
-import functools
 import os
-from collections.abc import Callable, Iterable, Mapping
+from _collections_abc import Mapping  # collections.abc's classes, loaded with os
 from dataclasses import dataclass
 
 from ..globs import glob_regex
 from ..paths import match as _paths
+from ..std_lite import lru_cache
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
     from typing import Any
 
 __all__ = [
@@ -149,7 +150,7 @@ def _own_paths_from(env: Mapping[str, str]) -> tuple[str, ...]:
     return _own_paths_for(tuple(env.get(name) or "" for name in _OWN_PATH_VARIABLES))
 
 
-@functools.lru_cache(maxsize=16)
+@lru_cache(maxsize=16)
 def _own_paths_for(values: tuple[str, ...]) -> tuple[str, ...]:
     """Resolved once per distinct environment: this runs on every check."""
     from .. import state
@@ -161,7 +162,7 @@ def _own_paths_for(values: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(resolve_path(str(p), cwd="/", home=home) for p in raw))
 
 
-@functools.lru_cache(maxsize=1)
+@lru_cache(maxsize=1)
 def _own_paths_from_environ() -> tuple[str, ...]:
     return _own_paths_from(dict(os.environ))
 
@@ -219,7 +220,7 @@ class _PathGlobs:
         return self._match is not None and self._match(lower_path) is not None
 
 
-@functools.lru_cache(maxsize=64)
+@lru_cache(maxsize=64)
 def _extra(config: ProtectionConfig, home: str) -> tuple[_PathGlobs, _PathGlobs, _PathGlobs]:
     """Compiled settings patterns for one config and home (cached per process)."""
     return (
@@ -229,7 +230,7 @@ def _extra(config: ProtectionConfig, home: str) -> tuple[_PathGlobs, _PathGlobs,
     )
 
 
-@functools.lru_cache(maxsize=64)
+@lru_cache(maxsize=64)
 def _own_lower(paths: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(p.lower().rstrip("/") or "/" for p in paths)
 

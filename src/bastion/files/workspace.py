@@ -16,9 +16,12 @@ opposite and compare lowercase, because there widening the match is the safe sid
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
 from dataclasses import dataclass
 from stat import S_ISLNK
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 __all__ = ["Workspace", "resolve_path", "is_within", "known_folder"]
 

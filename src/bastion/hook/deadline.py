@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Mapping
 
 from . import CLIENTS, deadline_seconds
 from .protocol import ClientAdapter, PayloadError, Reply
@@ -34,6 +33,7 @@ from .run import client_module, fail_closed, read_stdin, run
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import threading
+    from collections.abc import Mapping
     from typing import Any
 
 

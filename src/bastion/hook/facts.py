@@ -14,13 +14,15 @@ only for the very same call: same session, tool, input, folder and home.
 from __future__ import annotations
 
 from _thread import allocate_lock  # what threading.Lock is, without importing threading
-from collections import OrderedDict
 
 from ..model import Decision, Kind, ToolCall, Verdict
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections import OrderedDict
     from typing import Any
+else:
+    from _collections import OrderedDict  # collections' own, without importing collections
 
 #: Calls remembered at most; the oldest are forgotten first (a tool call's PostToolUse
 #: follows its PreToolUse within seconds, a few calls in flight per session at most).

@@ -14,14 +14,14 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Mapping
-from importlib import import_module
 
+from ..std_lite import import_module
 from . import CLIENTS
 from .protocol import PayloadError, Reply, payload_cwd
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Mapping
     from typing import Any
 
     from .protocol import ClientAdapter, RewritingClient

@@ -15,17 +15,16 @@ kept in a small bounded cache: the same paths come back on every call.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from functools import lru_cache
-
 from ..precompiled import DOTALL, pattern as _compiled
 from ..re_escape import escape
+from ..std_lite import lru_cache
 from . import table as T
 from .table import Row
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import re
+    from collections.abc import Iterable
     from typing import NamedTuple
 else:
     from ..named_tuple import NamedTuple

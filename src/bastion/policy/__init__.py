@@ -7,7 +7,7 @@ others. Nothing here imports PyYAML; only loading an actual guard file does.
 
 from __future__ import annotations
 
-from importlib import import_module
+from ..std_lite import import_module
 
 _EXPORTS = {
     "Rule": "rules",

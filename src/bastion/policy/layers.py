@@ -9,13 +9,12 @@ rule covers a call only if it covers **every** sub-command.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 from ..files.patch import PATCH_COMMANDS
 from ..model import Kind, LayerResult, Mode, Source, Tier, ToolCall, Verdict
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Iterable
     from typing import Any
 
     from ..core.context import Context

@@ -22,13 +22,13 @@ from __future__ import annotations
 
 import os
 import posixpath
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..model import CANONICAL_TOOLS, TOOL_CATALOG, Kind, ToolCall, tool_spec
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from pathlib import Path
     from typing import Any
 

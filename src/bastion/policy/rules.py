@@ -25,7 +25,6 @@ a rule with many stars can never stall the hook), plain and prefix rules need no
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..globs import glob_regex, literal
@@ -33,6 +32,7 @@ from ..model import CANONICAL_TOOLS, TOOL_CATALOG, Kind, ToolCall, tool_spec
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
 BEHAVIORS = ("allow", "deny", "ask")

@@ -29,7 +29,6 @@ import os
 import posixpath
 import stat
 import time
-from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from .. import fastjson, state
@@ -42,6 +41,7 @@ from .rules import BEHAVIORS, Rule, RuleError, parse_rule
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping, Sequence
     from typing import Any
 
     from .cache import PolicyCache

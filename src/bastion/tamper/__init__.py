@@ -32,8 +32,6 @@ trust')"``) themselves, as they are asks the shell analysis cannot make immune.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from ..model import Kind, LayerResult, Tier, ToolCall, Verdict
 from .commands import bastion_args, command_name, python_module
 from .installed import changes_command, changes_install, deletes_hook_entries, hook_files, install_paths, package_dir
@@ -43,6 +41,7 @@ from .verbs import DIST, adds_allow_rule, runs_isolated, runs_unchecked, trusts_
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
     from ..core.context import Context

@@ -4,9 +4,11 @@ run``/``pipx run bastion``)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from ..shell.syntax.lazyre import LazyPattern
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 
 def base_name(word: str) -> str:

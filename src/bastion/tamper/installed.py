@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import functools
 import os
 
+from ..std_lite import lru_cache
 from .commands import base_name
 from .scene import CHANGES, Scene
 
@@ -13,13 +13,13 @@ if TYPE_CHECKING:
     from typing import Any
 
 
-@functools.lru_cache(maxsize=1)
+@lru_cache(maxsize=1)
 def package_dir() -> str:
     """The folder bastion's code runs from (symlinks resolved)."""
     return os.path.realpath(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
-@functools.lru_cache(maxsize=1)
+@lru_cache(maxsize=1)
 def install_paths() -> tuple[str, ...]:
     """bastion's installed code: its package folder and, when there is one, the
     ``bastion`` command beside the interpreter (a hook written as ``bastion hook …``
@@ -71,7 +71,7 @@ def changes_command(scene: Scene) -> str | None:
     return None
 
 
-@functools.lru_cache(maxsize=1)
+@lru_cache(maxsize=1)
 def _interpreter_bin() -> str:
     """The ``bin`` folder of the virtual environment bastion runs in ('' outside one)."""
     import sys
@@ -94,7 +94,7 @@ def hook_files(env: Any, home: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     return _hook_files(env.get("HOME") or home, env.get("CLAUDE_CONFIG_DIR") or "", env.get("CODEX_HOME") or "")
 
 
-@functools.lru_cache(maxsize=16)
+@lru_cache(maxsize=16)
 def _hook_files(home: str, claude_dir: str, codex_home: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     from pathlib import Path
 

@@ -3,10 +3,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from .commands import base_name
 from .scene import Scene
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 #: Command lines bastion's processes run under (hook, warm server, sandbox, MCP proxy).
 _PROCESS_LINES = (

@@ -3,14 +3,13 @@ interpreter code and ``bastion run`` — and the files the call changes."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from ..model import Kind, ToolCall
 from ..shell.syntax.lazyre import LazyPattern
 from .commands import LAUNCHERS, PYTHON, base_name, bastion_args, command_name, verb_of
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from typing import Any
 
     from ..core.context import Context

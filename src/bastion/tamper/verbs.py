@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable, Sequence
-
 from ..shell.syntax.lazyre import LazyPattern
+from ..std_lite import lru_cache
 from .commands import PYTHON, command_name, first_operand, is_abbreviation, option_value, python_module
 from .scene import Scene
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
 
 
 def verb_is(verb: str) -> Callable[[Scene], str | None]:
@@ -69,7 +71,7 @@ def _dist_name(word: str) -> str:
     return _SEPARATORS.sub("-", _REQUIREMENT_END.split(word, maxsplit=1)[0]).lower()
 
 
-@functools.lru_cache(maxsize=1)
+@lru_cache(maxsize=1)
 def _installed_by() -> str:
     """``pipx`` or ``uv tool`` when this very guard was installed by one of them."""
     import sys

@@ -50,8 +50,6 @@ an empty ``build/``.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-
 from ...shell.catalog.catalog import canonical_name
 from ...shell.meaning.paths import command_base
 from . import limits
@@ -59,6 +57,7 @@ from .scene import Landing, Scene, Unlistable, git_sub
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Iterator, Sequence
     from typing import Any
 
 __all__ = ["FORMS", "FINDINGS", "Form", "Landing", "Unlistable", "landings", "NAMES", "limits"]

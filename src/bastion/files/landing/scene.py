@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import os
 import posixpath
-from collections.abc import Iterator, Sequence
 
 from . import limits
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Iterator, Sequence
     from typing import Any
 
 #: One archive member: its name, and where it links to (a symlink's target, or the

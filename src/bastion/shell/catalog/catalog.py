@@ -23,15 +23,15 @@ Codes (``CATxxx``, ``HBxxx``) are defined in ``intents.CODES``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from functools import cached_property
-
+from ...std_lite import cached_property
 from ..syntax.gnu import gnu_name
 from ..syntax.lazyre import LazyPattern
 from ..syntax.literal import LITERAL_DECODERS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from .catalog_cli import OptionKey
 
 __all__ = ["canonical_name", "Tool", "TOOLS", "READ_ONLY", "ROUTINE", "GIT"]

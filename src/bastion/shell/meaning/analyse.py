@@ -64,13 +64,11 @@ startup file or crontab). The parser hands over every text it ran as code
 
 from __future__ import annotations
 
-from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from functools import cache
 
 from ...model import Finding, Severity, Tier
 from ...precompiled import DOTALL, IGNORECASE, pattern as compiled
+from ...std_lite import cache
 from ..catalog import catalog as C
 from ..catalog.intents import CODES, RiskFactor, at_least, factor, finding, safety
 from ..syntax.env import CODE_LOADING_ENV
@@ -91,6 +89,10 @@ from .targets import persistence_level, secret_level
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import re
+    from collections import defaultdict
+    from collections.abc import Callable, Iterable, Sequence
+else:
+    from _collections import defaultdict  # collections' own, without importing collections
 
 __all__ = ["Analysis", "analyse"]
 

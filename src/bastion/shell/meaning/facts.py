@@ -10,7 +10,7 @@ high-risk, a destructive finding or a hard block makes it destructive.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from _collections_abc import Callable  # collections.abc's classes, loaded with os
 from dataclasses import dataclass
 
 from ...model import Severity, Tier
@@ -23,6 +23,7 @@ from .targets import within
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Mapping
     from typing import Protocol
 else:
     Protocol = object  # a protocol is for type checkers: at runtime its class is a plain one

@@ -22,7 +22,6 @@ again (the caller owns the nested analysis and its depth limit).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import replace
 
 from ..catalog import catalog as C
@@ -36,6 +35,7 @@ from .paths import find_roots, resolve
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import re
+    from collections.abc import Sequence
 
 __all__ = ["fed_effects", "positional_script", "ed_shell_lines"]
 

@@ -14,9 +14,8 @@ cache (:func:`bastion.precompiled.pattern`: a kept one is built without importin
 
 from __future__ import annotations
 
-from functools import cache
-
 from ...precompiled import DOTALL, IGNORECASE, pattern as compiled
+from ...std_lite import cache
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

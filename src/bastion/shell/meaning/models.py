@@ -7,7 +7,7 @@ no inline code pays nothing for the parsers behind them.
 
 from __future__ import annotations
 
-import importlib
+from ...std_lite import import_module
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -36,6 +36,6 @@ def read_program(interpreter: str, code: str) -> ProgramEffects | None:
     module = MODELS.get(interpreter)
     if module is None:
         return None
-    reader = importlib.import_module(f"{__package__}.{module}")
+    reader = import_module(f"{__package__}.{module}")
     effects: ProgramEffects | None = reader.read(code, interpreter)
     return effects

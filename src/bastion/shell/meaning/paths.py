@@ -15,11 +15,11 @@ depends on its mode, ``sed -i`` writes). Redirections add ``write`` for ``>``, `
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Callable, Iterable, Sequence
+from _collections_abc import Callable, Iterable  # collections.abc's classes, loaded with os
 from dataclasses import replace
-from functools import lru_cache
 
 from ...precompiled import regex
+from ...std_lite import lru_cache
 from ..catalog.catalog import (
     AWKS,
     INTERPRETER_VALUE_OPTS,
@@ -38,6 +38,7 @@ from .targets import is_harmless_device
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from typing import NamedTuple
 else:
     from ...named_tuple import NamedTuple

@@ -14,11 +14,10 @@ value programs run through a shell. Values that are only a program name (``less`
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import re
+    from collections.abc import Callable, Iterable, Sequence
 
 __all__ = ["EmbeddedSpec", "COMMANDS", "GIT_CONFIG", "ENV_VARS", "embedded_shell"]
 

@@ -13,9 +13,11 @@ the safe list is exact (a safe name must be spelled exactly).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 from .lazyre import LazyPattern
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 __all__ = [
     "SAFE_ENV_VARS",

@@ -9,10 +9,10 @@ from a ready dictionary instead.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any, TypeVar
 
     T = TypeVar("T")

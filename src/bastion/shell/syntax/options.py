@@ -9,7 +9,9 @@ would make ``out`` look like an operand.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
 
 __all__ = ["Args", "parse_args"]
 

@@ -77,12 +77,11 @@ Work is linear in the input: the input is capped at :data:`MAX_BYTES`, tree nest
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Callable
-from functools import partial
 from itertools import count, repeat
 
 from ...model import Finding, Severity
 from ...precompiled import regex
+from ...std_lite import partial
 from .embedded import ENV_VARS as EMBEDDED_ENV_VARS, embedded_shell
 from .env import is_dangerous_env, is_safe_env
 from .fastinit import fast_factory
@@ -115,6 +114,7 @@ from .words import (
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
 __all__ = ["parse", "UNKNOWN_CWD", "MAX_BYTES", "MAX_COMMANDS", "MAX_DEPTH", "MAX_NESTING", "MAX_WORK"]

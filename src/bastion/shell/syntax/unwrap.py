@@ -18,9 +18,11 @@ the effective argv is a prefix of what runs (``origin == "xargs"`` says so).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from .gnu import gnu_name
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 __all__ = [
     "WrapperSpec",

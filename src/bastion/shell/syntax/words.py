@@ -22,8 +22,6 @@ words that look like something they are not.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from ...model import Finding, Severity
 from ...precompiled import pattern as compiled_pattern
 from ...re_escape import escape
@@ -32,6 +30,7 @@ from .values import Scope, Value, default_scope
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import re
+    from collections.abc import Callable
     from typing import Any, NamedTuple
 else:
     from ...named_tuple import NamedTuple

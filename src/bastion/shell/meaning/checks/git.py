@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import os
 import posixpath
-from collections.abc import Callable
 
 from ...catalog import catalog as C
 from ...syntax.lazyre import LazyPattern
 from ...syntax.options import parse_args
 from ..facts import Ctx, Facts, H, apply_value, dynamic, host_of, short
 from ..paths import resolve
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 
 def check_git(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:

@@ -33,15 +33,14 @@ and ``high`` ask; ``high`` marks anything that hides what runs.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
-from importlib import import_module
-from types import ModuleType
-
 from ....model import Finding
+from ....std_lite import import_module
 from ..plain import PLAIN_CHARACTERS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Sequence
+    from types import ModuleType
     from typing import Any
 
     from ..script import SimpleCommand
