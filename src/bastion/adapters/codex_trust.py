@@ -22,17 +22,19 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from .. import state
+from ..shell.syntax.lazyre import LazyPattern
 from .client_files import InstallError, codex_home, is_bastion_handler
 
 #: Codex's names of the events bastion registers, as its trust keys spell them.
 EVENT_KEYS = {"PreToolUse": "pre_tool_use", "PostToolUse": "post_tool_use"}
 DEFAULT_TIMEOUT = 600
+#: The line of a trust table that holds its hash (replaced when the table is rewritten).
+_TRUSTED_HASH = LazyPattern(r"\s*trusted_hash\s*=")
 
 
 def config_path(env: Mapping[str, str]) -> Path:
@@ -113,7 +115,7 @@ def _edit(text: str, key: str, digest: str | None) -> str:
         while start > 0 and not lines[start - 1].strip():
             start -= 1  # the blank line install put before the table
         return "".join(lines[:start] + lines[end:])
-    body = [line for line in lines[start + 1:end] if not re.match(r"\s*trusted_hash\s*=", line)]
+    body = [line for line in lines[start + 1:end] if not _TRUSTED_HASH.match(line)]
     return "".join([*lines[:start + 1], f"trusted_hash = {json.dumps(digest)}\n", *body, *lines[end:]])
 
 

@@ -30,19 +30,23 @@ Uses the ``mcp`` SDK (extra ``bastion-guard[mcp]``), imported only when the prox
 from __future__ import annotations
 
 import os
-import re
 import sys
 import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..model import ToolCall, Verdict
+from ..precompiled import regex
+
+#: What a server name may not hold (each run becomes one ``_``), and ``python3.N``.
+_NOT_NAME = regex(r"[^A-Za-z0-9_-]+")
+_VERSIONED_PYTHON = regex(r"python3\.\d+")
 
 
 def server_name(command: Sequence[str], name: str | None = None) -> str:
     """The ``NAME`` in ``mcp__NAME__tool``: the flag, else the command's own name."""
     raw = name or _command_name(command)
-    cleaned = re.sub(r"[^A-Za-z0-9_-]+", "_", raw).strip("_")
+    cleaned = _NOT_NAME.sub("_", raw).strip("_")
     if not cleaned or "__" in cleaned:
         raise ValueError(f"invalid MCP server name {raw!r}: use letters, digits, '-' and single '_'")
     return cleaned
@@ -54,7 +58,7 @@ _LAUNCHERS = frozenset({"python", "python3", "node", "npx", "uvx", "uv", "bunx",
 
 def _command_name(command: Sequence[str]) -> str:
     name = os.path.basename(command[0])
-    if name in _LAUNCHERS or re.fullmatch(r"python3\.\d+", name):
+    if name in _LAUNCHERS or _VERSIONED_PYTHON.fullmatch(name):
         rest = [word for word in command[1:] if not word.startswith("-") and word not in ("run", "exec")]
         if rest:
             name = os.path.basename(rest[0].rstrip("/"))
