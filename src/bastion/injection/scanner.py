@@ -52,12 +52,13 @@ from __future__ import annotations
 
 import functools
 import operator
-import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ..model import Severity
+from ..precompiled import pattern as precompiled_pattern, regex
+from ..re_escape import escape
 from .decoding import (
     MARKS as _MARKS,
     SOFT_HYPHEN as _SOFT_HYPHEN,
@@ -373,7 +374,7 @@ def _fold(text: str) -> str:
     return folded
 
 
-_MATH_LETTER = re.compile("[\U0001d400-\U0001d7ff]")
+_MATH_LETTER = regex("[\U0001d400-\U0001d7ff]")
 
 
 _FOLDABLE: Any = None
@@ -384,7 +385,8 @@ def _has_foldable(text: str) -> bool:
     global _FOLDABLE
     if _FOLDABLE is None:
         chars = "".join(chr(c) for c in _LOOKALIKES) + "".join(chr(c) for c in _FULL_WIDTH if c < 0xFF01)
-        _FOLDABLE = re.compile("[" + re.escape(chars) + "\uff01-\uff5e\U0001d400-\U0001d7ff]")
+        # the tables' own characters: kept, built without re
+        _FOLDABLE = precompiled_pattern("[" + escape(chars) + "\uff01-\uff5e\U0001d400-\U0001d7ff]")
     return _FOLDABLE.search(text) is not None
 
 
