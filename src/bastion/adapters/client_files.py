@@ -6,9 +6,12 @@ the one-line error for a file bastion will not touch. Apart from ``install`` so 
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 __all__ = ["MARKER", "InstallError", "codex_home", "home", "is_bastion_handler"]
 

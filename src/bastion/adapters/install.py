@@ -29,7 +29,6 @@ import json
 import os
 import shlex
 import sys
-from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -42,6 +41,10 @@ from .client_files import (
     home as _home,
     is_bastion_handler,
 )
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
 
 BACKUP_SUFFIX = ".bastion-backup"
 #: What a client shows for bastion's hook where it can show a name (Codex's /hooks list,

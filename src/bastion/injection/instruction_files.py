@@ -40,12 +40,12 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from collections.abc import Iterable, Mapping
 
 from ..model import Kind, Tier, ToolCall
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping
     from typing import Any, NamedTuple
 else:
     from ..named_tuple import NamedTuple

@@ -28,12 +28,12 @@ from __future__ import annotations
 
 import os
 import shlex
-from collections.abc import Sequence
 
 from ..model import Kind, ToolCall
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from typing import Any
 
     from ..core.context import Context
