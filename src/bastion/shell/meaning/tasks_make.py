@@ -25,13 +25,13 @@ from __future__ import annotations
 
 import glob
 import posixpath
-import re
-import shlex
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import product
 
+from ...precompiled import DOTALL, regex
 from ..syntax.make_args import assignment, closing_bracket
+from ..syntax.quoting import quote as shell_quote
 from .facts import Ctx, Facts
 from .tasks_files import Runs, absolute, cd_line, read_cached
 
@@ -60,9 +60,14 @@ class Makefile:
     recipes: dict[int, list[str]] = field(default_factory=dict)  # statement index of a rule → its recipe lines
 
 
-_ASSIGN = re.compile(r"^(?:override\s+|export\s+|private\s+)*([^\s:#=?+!]+)\s*(::?:?=|\?=|\+=|!=|=)\s?(.*)$", re.S)
-_DIRECTIVE = re.compile(r"^(ifeq|ifneq|ifdef|ifndef|else|endif|include|-include|sinclude|define|endef|export|unexport|"
-                        r"override|vpath|undefine)\b\s*(.*)$", re.S)
+_ASSIGN = regex(r"^(?:override\s+|export\s+|private\s+)*([^\s:#=?+!]+)\s*(::?:?=|\?=|\+=|!=|=)\s?(.*)$", DOTALL)
+_DIRECTIVE = regex(r"^(ifeq|ifneq|ifdef|ifndef|else|endif|include|-include|sinclude|define|endef|export|unexport|"
+                   r"override|vpath|undefine)\b\s*(.*)$", DOTALL)
+#: A variable name make can leave unexpanded; ``"a" "b"`` (an ``ifeq`` with quoted
+#: arguments); a ``$(shell …)`` call's opening.
+_MAKE_NAME = regex(r"[A-Za-z_][A-Za-z0-9_]*")
+_QUOTED_PAIR = regex(r"""(["'])(.*?)\1\s+(["'])(.*?)\3""")
+_SHELL_CALL = regex(r"\$[({]shell\s")
 
 
 def parse_makefile(text: str, path: str) -> Makefile:
@@ -378,7 +383,7 @@ class _Make:
         if len(name) == 1 and name in "@<^+?*|%":
             return ""
         self.unknown += 1
-        return "${" + name + "}" if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name) else "${MAKE_UNKNOWN}"
+        return "${" + name + "}" if _MAKE_NAME.fullmatch(name) else "${MAKE_UNKNOWN}"
 
     # ---- following the goals
 
@@ -495,13 +500,13 @@ def _cond_args(rest: str) -> tuple[str, str] | None:
     if rest.startswith("(") and rest.endswith(")"):
         parts = _split_args(rest[1:-1])
         return (parts[0], ",".join(parts[1:])) if len(parts) >= 2 else None
-    quoted = re.fullmatch(r"""(["'])(.*?)\1\s+(["'])(.*?)\3""", rest)
+    quoted = _QUOTED_PAIR.fullmatch(rest)
     return (quoted.group(2), quoted.group(4)) if quoted else None
 
 
 def _shell_calls(value: str) -> list[str]:
     out = []
-    for match in re.finditer(r"\$[({]shell\s", value):
+    for match in _SHELL_CALL.finditer(value):
         close = closing_bracket(value, match.start() + 1)
         if close > 0:
             out.append(value[match.end():close])
@@ -669,7 +674,7 @@ def make_runs(f: Facts, args: tuple[str, ...], ctx: Ctx) -> Runs:
     return [("sh", _join(texts, folder, ctx, make.oneshell), main)] if texts else []
 
 
-_CHANGES_DIR = re.compile(r"(?:^|[;&|(\s])(?:cd|pushd|popd)(?:\s|$)")
+_CHANGES_DIR = regex(r"(?:^|[;&|(\s])(?:cd|pushd|popd)(?:\s|$)")
 
 
 def _join(lines: list[str], folder: str, ctx: Ctx, oneshell: bool) -> str:
@@ -680,7 +685,7 @@ def _join(lines: list[str], folder: str, ctx: Ctx, oneshell: bool) -> str:
     moved = False
     for line in lines:
         if moved and not oneshell:
-            out.append(reset or f"cd {shlex.quote(folder)}\n")
+            out.append(reset or f"cd {shell_quote(folder)}\n")
         out.append(line + "\n")
         moved = bool(_CHANGES_DIR.search(line))
     return "".join(out).rstrip("\n")

@@ -16,13 +16,17 @@ from __future__ import annotations
 
 import configparser
 import posixpath
-import re
-import shlex
 from collections.abc import Callable
 from typing import Any
 
+from ...precompiled import regex
+from ..syntax.quoting import quote as shell_quote
 from .facts import Ctx, Facts
 from .tasks_files import Runs, absolute, cd_line, find_up, read_cached
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import re
 
 __all__ = ["READERS"]
 
@@ -147,8 +151,12 @@ def _tox_config(config: str | None, base: str) -> tuple[str, dict[str, dict[str,
     return None
 
 
+#: tox's ``{key}`` / ``{key:default}`` substitutions.
+_TOX_SUBSTITUTION = regex(r"\{([^{}\s]+)\}")
+
+
 def _tox_substitute(line: str, folder: str, env: str, posargs: list[str], ctx: Ctx) -> str:
-    given = " ".join(shlex.quote(a) for a in posargs)
+    given = " ".join(shell_quote(a) for a in posargs)
     work = posixpath.join(folder, ".tox")
 
     def one(match: re.Match[str]) -> str:
@@ -167,7 +175,7 @@ def _tox_substitute(line: str, folder: str, env: str, posargs: list[str], ctx: C
             return "${" + name + (":-" + fallback if fallback else "") + "}"
         return known.get(key, match.group(0))
 
-    return re.sub(r"\{([^{}\s]+)\}", one, line)
+    return _TOX_SUBSTITUTION.sub(one, line)
 
 
 def _split_dashdash(args: tuple[str, ...]) -> tuple[tuple[str, ...], bool, list[str]]:
@@ -215,7 +223,7 @@ def _noxfile(text: str, path: str) -> tuple[str, list[str]]:
         return text, commands
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _NOX_RUNS and node.args:
-            words = [shlex.quote(a.value) if isinstance(a, ast.Constant) and isinstance(a.value, str) else "${NOX_ARG}"
+            words = [shell_quote(a.value) if isinstance(a, ast.Constant) and isinstance(a.value, str) else "${NOX_ARG}"
                      for a in node.args if not isinstance(a, ast.Starred)]
             commands.append(" ".join(words))
     return text, commands
@@ -225,9 +233,14 @@ def _noxfile(text: str, path: str) -> tuple[str, list[str]]:
 
 _JUST_NO_RUN = frozenset({"-l", "--list", "--dump", "--summary", "--show", "-s", "--variables", "--groups", "--fmt", "--init",
                           "--help", "-h", "--version", "-V", "--completions", "--changelog", "--man", "--edit", "-e"})
-_RECIPE = re.compile(r"^@?([A-Za-z_][\w-]*)((?:\s+[^:=]*?)?)\s*:(?![=:])\s*(.*)$")
-_JUST_SET = re.compile(r"^set\s+([\w-]+)\s*:=\s*(.*)$")
-_JUST_ASSIGN = re.compile(r"^(?:export\s+)?([A-Za-z_][\w-]*)\s*:=\s*(.*)$")
+_RECIPE = regex(r"^@?([A-Za-z_][\w-]*)((?:\s+[^:=]*?)?)\s*:(?![=:])\s*(.*)$")
+_JUST_SET = regex(r"^set\s+([\w-]+)\s*:=\s*(.*)$")
+_JUST_ASSIGN = regex(r"^(?:export\s+)?([A-Za-z_][\w-]*)\s*:=\s*(.*)$")
+#: A quoted word of a ``set shell`` list; a value that is one quoted string; a recipe's
+#: dependency names.
+_QUOTED_WORD = regex(r"""["']([^"']*)["']""")
+_QUOTED_VALUE = regex(r"""(["'])(.*)\1""")
+_DEPENDENCY = regex(r"\(?([A-Za-z_][\w-]*)")
 
 
 class _Justfile:
@@ -251,14 +264,14 @@ def _parse_justfile(text: str, path: str) -> _Justfile:
         setting = _JUST_SET.match(line)
         if setting:
             if setting.group(1) == "shell":
-                words = re.findall(r"""["']([^"']*)["']""", setting.group(2))
+                words = _QUOTED_WORD.findall(setting.group(2))
                 if words:
                     out.shell = posixpath.basename(words[0])
             continue
         assign = _JUST_ASSIGN.match(line)
         if assign:
             value = assign.group(2).strip()
-            literal = re.fullmatch(r"""(["'])(.*)\1""", value)
+            literal = _QUOTED_VALUE.fullmatch(value)
             if literal:
                 out.values[assign.group(1)] = literal.group(2)
             elif value.startswith("`") and value.endswith("`"):
@@ -270,7 +283,7 @@ def _parse_justfile(text: str, path: str) -> _Justfile:
             continue
         name = recipe.group(1)
         params = [p.lstrip("+*$").split("=", 1)[0] for p in recipe.group(2).split()]
-        deps = re.findall(r"\(?([A-Za-z_][\w-]*)", recipe.group(3).split("#", 1)[0])
+        deps = _DEPENDENCY.findall(recipe.group(3).split("#", 1)[0])
         body: list[str] = []
         while i < len(lines) and (not lines[i].strip() or lines[i][0] in " \t"):
             body.append(lines[i].strip())
@@ -370,12 +383,20 @@ def _find_justfile(base: str) -> str | None:
     return None
 
 
+#: just's ``{{expr}}``; what a made-up variable name cannot hold.
+_JUST_INTERPOLATION = regex(r"\{\{(.*?)\}\}")
+_NOT_WORD = regex(r"\W")
+
+
 def _just_interpolate(line: str, scope: dict[str, str]) -> str:
     def one(match: re.Match[str]) -> str:
         expr = match.group(1).strip()
-        return scope.get(expr, "${JUST_" + re.sub(r"\W", "_", expr)[:40] + "}")
+        return scope.get(expr, "${JUST_" + _NOT_WORD.sub("_", expr)[:40] + "}")
 
-    return re.sub(r"\{\{(.*?)\}\}", one, line)
+    return _JUST_INTERPOLATION.sub(one, line)
+
+
+_VERSION_SUFFIX = regex(r"[\d.]+$")  # python3.12 -> python
 
 
 def _shebang_language(line: str) -> str:
@@ -385,7 +406,7 @@ def _shebang_language(line: str) -> str:
     if words and posixpath.basename(words[0]) == "env":
         words = [w for w in words[1:] if not w.startswith("-")]
     name = posixpath.basename(words[0]) if words else "sh"
-    name = re.sub(r"[\d.]+$", "", name) or name
+    name = _VERSION_SUFFIX.sub("", name) or name
     if name in ("sh", "bash", "dash", "zsh", "ksh"):
         return "sh"
     return name if name in MODELS else "sh"
@@ -438,7 +459,7 @@ def _task(f: Facts, args: tuple[str, ...], ctx: Ctx) -> Runs:
     home = posixpath.dirname(path)
     steps: list[str] = []
     variables = _task_vars(data.get("vars"), steps, home, ctx)
-    variables["CLI_ARGS"] = " ".join(shlex.quote(a) for a in cli_args)
+    variables["CLI_ARGS"] = " ".join(shell_quote(a) for a in cli_args)
     seen: set[str] = set()
     todo = list(reversed(names or ["default"]))
     while todo and len(seen) < MAX_TASKS:
@@ -482,12 +503,15 @@ def _task_vars(table: Any, steps: list[str], where: str, ctx: Ctx) -> dict[str, 
     return out
 
 
+_TASK_TEMPLATE = regex(r"\{\{\s*\.([A-Za-z_]\w*)\s*\}\}")  # Task's ``{{.NAME}}``
+
+
 def _task_template(text: str, variables: dict[str, str]) -> str:
     def one(match: re.Match[str]) -> str:
         name = match.group(1)
         return variables.get(name, "${" + name + "}")
 
-    return re.sub(r"\{\{\s*\.([A-Za-z_]\w*)\s*\}\}", one, text)
+    return _TASK_TEMPLATE.sub(one, text)
 
 
 READERS: dict[str, Callable[[Facts, tuple[str, ...], Ctx], Runs]] = {

@@ -20,7 +20,7 @@ parser (:mod:`.embedded`), so ``rm -rf ~`` inside is a hard block like a typed o
 
 from __future__ import annotations
 
-import re
+from ...precompiled import DOTALL, regex
 
 __all__ = ["MAKES", "assignment", "closing_bracket", "overrides", "command_line_shells", "makefile_shells", "flags_shells", "shell_calls",
            "make_recipes"]
@@ -33,7 +33,10 @@ _VALUE_OPTS = frozenset({"-C", "-f", "-I", "-o", "-W", "-E", "--directory", "--f
 #: Variables MAKEFLAGS is read from (GNU make, BSD make).
 _FLAG_VARS = frozenset({"MAKEFLAGS", "GNUMAKEFLAGS", "MFLAGS"})
 #: ``NAME op VALUE`` as make reads a command-line word (spaces may surround ``op``).
-_ASSIGN = re.compile(r"\A\s*([^\s:#=!?+$()]+)\s*(:::=|::=|:=|!=|\?=|\+=|=)(.*)\Z", re.S)
+_ASSIGN = regex(r"\A\s*([^\s:#=!?+$()]+)\s*(:::=|::=|:=|!=|\?=|\+=|=)(.*)\Z", DOTALL)
+#: Where a MAKEFLAGS value's ``--eval`` text starts; a ``$(shell …)`` call's opening.
+_EVAL_OPTION = regex(r"(?:^|\s)(?:--eval[=\s]|-E\s?)")
+_SHELL_CALL = regex(r"\$[({]shell\s")
 #: Variables whose value starts a recipe command (``$(CC) $(CFLAGS) -c x.c``).
 _PROGRAM_VARS = frozenset({"CC", "CXX", "CPP", "LD", "AR", "AS", "FC", "RANLIB", "NM", "STRIP", "OBJCOPY", "HOSTCC",
                            "MAKE", "SHELL", "INSTALL", "RM", "PYTHON", "PERL", "GO", "CARGO"})
@@ -71,7 +74,7 @@ def flags_shells(value: str) -> list[tuple[str, str]]:
     of the value: make splits it at blanks a backslash does not escape, and reading more
     than it does only finds more) and the variables it defines."""
     out: list[tuple[str, str]] = []
-    match = re.search(r"(?:^|\s)(?:--eval[=\s]|-E\s?)", value)
+    match = _EVAL_OPTION.search(value)
     if match:
         out.extend(("make --eval", t) for t in makefile_shells(value[match.end():].replace("\\ ", " ")))
     out.extend(command_line_shells([w for w in value.split() if not w.startswith("-")]))
@@ -109,7 +112,7 @@ def make_recipes(text: str) -> str:
 def shell_calls(value: str) -> list[str]:
     """The texts of ``$(shell TEXT)`` and ``${shell TEXT}`` in ``value`` (outermost)."""
     out = []
-    for match in re.finditer(r"\$[({]shell\s", value):
+    for match in _SHELL_CALL.finditer(value):
         close = closing_bracket(value, match.start() + 1)
         out.append(_as_shell(value[match.end():close if close > 0 else len(value)]))
     return out
