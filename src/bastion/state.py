@@ -10,11 +10,10 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import functools
-import json
 import os
 from collections.abc import Callable, Iterator, Mapping
 
-from . import early
+from . import early, fastjson
 from .digest import sha256
 
 TYPE_CHECKING = False
@@ -252,7 +251,7 @@ def read_json(path: StrPath, default: Any) -> Any:
     """Read a JSON state file; a missing or unreadable one reads as ``default``."""
     try:
         with open(path, encoding="utf-8") as handle:
-            return json.load(handle)
+            return fastjson.load(handle)
     except (OSError, ValueError):
         return default
 
@@ -264,9 +263,9 @@ def update_json(path: StrPath, change: Callable[[Any], Any], default: Any) -> An
     in a session with no denials to reset) then cost no temp file and no fsync."""
     with locked(path):
         value = read_json(path, default)
-        before = json.dumps(value, indent=1, sort_keys=True)  # before ``change`` can mutate it
+        before = fastjson.dumps(value, indent=1, sort_keys=True)  # before ``change`` can mutate it
         value = change(value)
-        text = json.dumps(value, indent=1, sort_keys=True)
+        text = fastjson.dumps(value, indent=1, sort_keys=True)
         if text != before or not os.path.exists(path):
             write_atomic(path, text)
         return value

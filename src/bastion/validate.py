@@ -213,15 +213,15 @@ def _finite(text: str) -> float:
 
 
 def _loads(text: str) -> Any:
-    import json
+    from . import fastjson
 
     if _depth(text) > MAX_DEPTH:
         raise InputError(f"the JSON nests deeper than {MAX_DEPTH} levels")
     if "decoder" not in _patterns:
-        _patterns["decoder"] = json.JSONDecoder(parse_constant=_not_a_constant, parse_float=_finite)
+        _patterns["decoder"] = fastjson.Decoder(parse_constant=_not_a_constant, parse_float=_finite)
     try:
         return _patterns["decoder"].decode(text)
-    except json.JSONDecodeError as exc:
+    except fastjson.JSONDecodeError as exc:
         raise InputError(f"invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from None
     except InputError:
         raise
@@ -236,10 +236,10 @@ def _text_only(data: dict[str, Any], text: str) -> None:
     pass them on. Only a ``\\uD8xx``–``\\uDFxx`` escape makes one; pairs are fine."""
     if not _pattern("surrogate", r"\\u[dD][89a-fA-F]").search(text):
         return
-    import json
+    from . import fastjson
 
     try:
-        json.dumps(data, ensure_ascii=False).encode("utf-8")
+        fastjson.dumps(data, ensure_ascii=False).encode("utf-8")
     except UnicodeEncodeError:
         raise InputError("the JSON holds a lone surrogate escape (\\ud800-\\udfff), which is not text", data) from None
 

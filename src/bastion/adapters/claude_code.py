@@ -135,6 +135,6 @@ def failure(event: str, payload: Mapping[str, Any] | None, message: str) -> Repl
 
 
 def _json(data: Any) -> str:
-    import json
+    from .. import fastjson
 
-    return json.dumps(data, ensure_ascii=False)
+    return fastjson.dumps(data, ensure_ascii=False)

@@ -18,12 +18,11 @@ too (``record_fail_closed``), with a short redacted prefix of the input, never a
 
 from __future__ import annotations
 
-import json
 import os
 import time
 from collections.abc import Iterator, Mapping
 
-from .. import state
+from .. import fastjson, state
 from ..digest import sha256
 from ..model import Decision, ToolCall
 from .redact import REDACTED, redact, shorten  # noqa: F401 - REDACTED and redact are this module's API too
@@ -70,9 +69,9 @@ def audit_path(policy: Any, env: Mapping[str, str] | None = None) -> Path | None
 
 def digest(value: Any) -> str:
     try:
-        blob = json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
+        blob = fastjson.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
     except (ValueError, RecursionError):  # nesting too deep for json: hash what can be written
-        blob = json.dumps(redact(value), sort_keys=True, ensure_ascii=False, default=str)
+        blob = fastjson.dumps(redact(value), sort_keys=True, ensure_ascii=False, default=str)
     return "sha256:" + sha256(blob.encode("utf-8", "replace")).hexdigest()
 
 
@@ -205,7 +204,7 @@ def reply_verdict(stdout: str, exit_code: int) -> str:
     Gemini's ``decision``, Claude Code's ``permissionDecision``), ``ask``, or ``none``
     (no opinion: the client's own prompt shows, or the tool already ran)."""
     try:
-        data = json.loads(stdout) if stdout.strip() else {}
+        data = fastjson.loads(stdout) if stdout.strip() else {}
     except ValueError:
         data = {}
     data = data if isinstance(data, dict) else {}
@@ -220,7 +219,7 @@ def reply_verdict(stdout: str, exit_code: int) -> str:
 
 
 def _dumps(record: Any) -> bytes:
-    return (json.dumps(record, ensure_ascii=False, separators=(",", ":"), allow_nan=False) + "\n").encode("utf-8", "replace")
+    return (fastjson.dumps(record, ensure_ascii=False, separators=(",", ":"), allow_nan=False) + "\n").encode("utf-8", "replace")
 
 
 def _strings(value: Any) -> Iterator[tuple[Any, Any, str]]:
@@ -234,7 +233,7 @@ def _strings(value: Any) -> Iterator[tuple[Any, Any, str]]:
 
 
 def _size(text: str) -> int:
-    return len(json.dumps(text, ensure_ascii=False).encode("utf-8", "replace"))
+    return len(fastjson.dumps(text, ensure_ascii=False).encode("utf-8", "replace"))
 
 
 def line(record: Mapping[str, Any], cap: int = MAX_RECORD_BYTES) -> bytes:
@@ -246,7 +245,7 @@ def line(record: Mapping[str, Any], cap: int = MAX_RECORD_BYTES) -> bytes:
     out = _dumps(record)
     if len(out) <= cap:
         return out
-    record = Record(json.loads(out))  # a private copy to cut
+    record = Record(fastjson.loads(out))  # a private copy to cut
     for _ in range(64):
         excess = len(out) - cap
         first = [(c, k, c[k]) for c, k in _first_cuts(record)]
@@ -326,7 +325,7 @@ def _drop_torn_tail(fd: int) -> None:
 
 def _parse(raw: bytes) -> dict[str, Any] | None:
     try:
-        record = json.loads(raw)
+        record = fastjson.loads(raw)
     except ValueError:  # a torn or foreign line: skipped, never fatal
         return None
     return record if isinstance(record, dict) else None

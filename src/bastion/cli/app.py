@@ -4,11 +4,11 @@ runs its verb; this module turns failures into one line and an exit status."""
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Sequence
 from importlib import import_module
 
+from .. import fastjson
 from .common import EXIT_ASK, EXIT_BAD_INPUT, BadInput, Guards, approver, fail, internal_error_decision
 
 TYPE_CHECKING = False
@@ -119,7 +119,7 @@ def run(argv: Sequence[str]) -> int:
     except Exception as exc:  # noqa: BLE001 - never a traceback, never an allow
         detail = f"{type(exc).__name__}: {exc}".splitlines()[0]
         if args.verb in ("check", "explain"):
-            print(json.dumps(internal_error_decision(detail)))
+            print(fastjson.dumps(internal_error_decision(detail)))
             print(f"bastion: internal error, asking instead of allowing: {detail}", file=sys.stderr)
             return EXIT_ASK
         print(f"bastion: internal error: {detail}", file=sys.stderr)

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import json
 import sys
 
+from .. import fastjson
 from .common import (
     EXIT_ALLOW,
     EXIT_BAD_INPUT,
@@ -50,7 +50,7 @@ def cmd_check(args: Any) -> int:
         return _check_batch(guards, args)
     call = read_one_call(args)
     decision = decide(guards, call, audit=not args.no_audit, prompt=args.prompt)
-    print(json.dumps(decision.to_dict(), ensure_ascii=False))
+    print(fastjson.dumps(decision.to_dict(), ensure_ascii=False))
     return EXIT_BY_VERDICT[decision.verdict.value]
 
 
@@ -68,7 +68,7 @@ def _check_batch(guards: Guards, args: Any) -> int:
         record = _batch_record(guards, args, number, raw)
         if "error" in record:
             status = EXIT_BAD_INPUT
-        sys.stdout.write(json.dumps(record, ensure_ascii=False) + "\n")
+        sys.stdout.write(fastjson.dumps(record, ensure_ascii=False) + "\n")
         sys.stdout.flush()
     return status
 
@@ -115,7 +115,7 @@ def _echo_id(data: dict[str, Any] | None) -> Any:
     """The line's ``id`` as given, when it can be written back as JSON text."""
     ident = data.get("id") if isinstance(data, dict) else None
     try:
-        json.dumps(ident, ensure_ascii=False, allow_nan=False).encode("utf-8")
+        fastjson.dumps(ident, ensure_ascii=False, allow_nan=False).encode("utf-8")
     except (TypeError, ValueError):
         return None
     return ident

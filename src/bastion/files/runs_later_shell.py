@@ -15,8 +15,7 @@ writes is the layer's and the shell analysis's ordinary business.
 
 from __future__ import annotations
 
-import json
-
+from .. import fastjson
 from ..model import Finding
 
 TYPE_CHECKING = False
@@ -87,7 +86,7 @@ def package_scripts_set(args: tuple[str, ...]) -> list[tuple[str, str]]:
         data: object = value
         if as_json:
             try:
-                data = json.loads(value)
+                data = fastjson.loads(value)
             except ValueError:
                 data = value
         if isinstance(data, dict):

@@ -13,9 +13,10 @@ lives in the adapter. Two members are optional and read with a default:
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Mapping
+
+from .. import fastjson
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -46,7 +47,7 @@ class Reply:
 
     @classmethod
     def json(cls, data: Mapping[str, Any]) -> Reply:
-        return cls(stdout=json.dumps(data, ensure_ascii=False))
+        return cls(stdout=fastjson.dumps(data, ensure_ascii=False))
 
 
 class PayloadError(ValueError):

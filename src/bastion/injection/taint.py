@@ -251,7 +251,7 @@ _UNREADABLE = object()
 
 
 def _read(path: str) -> Any:
-    import json
+    from .. import fastjson
 
     try:
         with open(path, encoding="utf-8") as handle:
@@ -263,7 +263,7 @@ def _read(path: str) -> Any:
     if not text.strip():
         return {}
     try:
-        return json.loads(text)
+        return fastjson.loads(text)
     except ValueError:
         return _UNREADABLE
 
@@ -346,10 +346,10 @@ def workspace_taint(cwd: str, env: Mapping[str, str] | None = None) -> Taint | N
         return None
     except OSError:
         return _unreadable(path)
-    import json
+    from .. import fastjson
 
     try:
-        data = json.loads(text) if text.strip() else {}
+        data = fastjson.loads(text) if text.strip() else {}
     except ValueError:
         return _unreadable(path)
     proxies = proxies_of(data)

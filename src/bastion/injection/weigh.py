@@ -32,9 +32,10 @@ Where the text came from moves the bar (``origin``):
 from __future__ import annotations
 
 import functools
-import json
 import os
 from collections.abc import Iterable, Mapping
+
+from .. import fastjson
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -89,7 +90,7 @@ def resolve_origin(source: str, origin: str | None) -> str:
 def weights() -> dict[str, Any]:
     """The shipped model: ``{"bias", "weights": {feature: w}, "thresholds": {...}, "fitted": {...}}``."""
     with open(_WEIGHTS_PATH, encoding="utf-8") as handle:
-        return json.load(handle)
+        return fastjson.load(handle)
 
 
 def features(text: str, names: Iterable[str], near: Iterable[str], old_findings: Iterable[Any],

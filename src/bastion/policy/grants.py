@@ -11,11 +11,10 @@ overwritten (the user's data matters more than the new rule).
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Mapping, Sequence
 
-from .. import state
+from .. import fastjson, state
 from ..model import Kind, ToolCall
 from .rules import BEHAVIORS, RuleError, normalize_command, parse_rule
 
@@ -111,8 +110,8 @@ def _load_for_update(settings_path: Path) -> dict[str, Any]:
     if not raw.strip():
         return {}
     try:
-        data = json.loads(raw)
-    except json.JSONDecodeError as exc:
+        data = fastjson.loads(raw)
+    except fastjson.JSONDecodeError as exc:
         raise SettingsWriteError(
             f"{settings_path}:{exc.lineno}:{exc.colno}: invalid JSON: {exc.msg}; "
             "not changing it (fix the file, then save the rule again)"
@@ -166,5 +165,7 @@ def save_always_rule(
         if not_examples:
             entry["not_match"] = list(not_examples)
         entries.append(entry if len(entry) > 1 else rule)
+        import json  # indented text is json's Python encoder; only a saved rule needs it
+
         # configuration, not a secret: readable like any project file (an existing file keeps its mode)
         state.write_atomic(settings_path, json.dumps(data, indent=2, ensure_ascii=False) + "\n", mode=0o644)
