@@ -7,17 +7,17 @@ state happens under an exclusive ``flock`` and is written atomically (temporary 
 
 from __future__ import annotations
 
-import contextlib
 import fcntl
-import functools
 import os
-from collections.abc import Callable, Iterator, Mapping
 
 from . import early, fastjson
 from .digest import sha256
+from .std_lite import lru_cache, suppress
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator, Mapping
+    from contextlib import AbstractContextManager
     from pathlib import Path
     from typing import Any
 
@@ -62,7 +62,7 @@ def session_path(session_id: str, env: Mapping[str, str] | None = None) -> str:
     return _session_path(session_id, env.get("BASTION_STATE_DIR") or "", env.get("XDG_STATE_HOME") or "", env.get("HOME") or "")
 
 
-@functools.lru_cache(maxsize=64)
+@lru_cache(maxsize=64)
 def _session_path(session_id: str, own: str, xdg: str, home: str) -> str:
     """Cached: several layers ask for the same session's file on every check."""
     env = {k: v for k, v in (("BASTION_STATE_DIR", own), ("XDG_STATE_HOME", xdg), ("HOME", home)) if v}
@@ -116,26 +116,51 @@ def _touch(path: str) -> None:
         os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
 
 
-@contextlib.contextmanager
-def locked(path: StrPath) -> Iterator[None]:
+def locked(path: StrPath) -> _Locked:
     """Hold an exclusive lock on ``path.lock`` (created if needed) for the block."""
-    make_parent(path)
-    fd = os.open(os.fspath(path) + ".lock", os.O_RDWR | os.O_CREAT, 0o600)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
-    finally:
-        fcntl.flock(fd, fcntl.LOCK_UN)
-        os.close(fd)
+    return _Locked(path)
 
 
-@contextlib.contextmanager
-def passing_lock(path: StrPath) -> Iterator[None]:
+class _Locked:
+    """The block of :func:`locked`: ``make_parent``, open, then ``try: flock; <block>;
+    finally: unlock; close``, as ``contextlib.contextmanager`` ran it from a generator,
+    written out (a fresh decision that counts a denial does without ``contextlib``)."""
+
+    __slots__ = ("_path", "_fd")
+
+    def __init__(self, path: StrPath) -> None:
+        self._path = path
+        self._fd = -1
+
+    def __enter__(self) -> None:
+        make_parent(self._path)
+        fd = os.open(os.fspath(self._path) + ".lock", os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        except BaseException:
+            fcntl.flock(fd, fcntl.LOCK_UN)
+            os.close(fd)
+            raise
+        self._fd = fd
+
+    def __exit__(self, *exc_info: object) -> None:
+        fcntl.flock(self._fd, fcntl.LOCK_UN)
+        os.close(self._fd)
+
+
+def passing_lock(path: StrPath) -> AbstractContextManager[None]:
     """Like :func:`locked`, for a rare action that must leave nothing behind (install,
     uninstall): ``path.lock`` exists only while someone holds it, and a state folder this
     lock had to create goes too when nothing else is in it. The holder removes the file
     before letting go; a waiter that then gets the removed file's lock sees that the name
     no longer leads to it and takes a fresh one, so two holders never overlap."""
+    import contextlib  # install and uninstall only
+
+    return contextlib.contextmanager(_passing_lock)(path)
+
+
+def _passing_lock(path: StrPath) -> Iterator[None]:
+    """The steps of :func:`passing_lock`, around the block (the ``yield``)."""
     from pathlib import Path
 
     lock = Path(os.fspath(path) + ".lock")
@@ -158,11 +183,11 @@ def passing_lock(path: StrPath) -> Iterator[None]:
     try:
         yield
     finally:
-        with contextlib.suppress(OSError):
+        with suppress(OSError):
             lock.unlink()
         os.close(fd)
         for folder in sorted(made, key=lambda f: len(f.parts), reverse=True):  # deepest first; only while empty
-            with contextlib.suppress(OSError):
+            with suppress(OSError):
                 folder.rmdir()
 
 
@@ -181,7 +206,7 @@ def write_atomic(path: StrPath, text: str, mode: int = 0o600) -> None:
         os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException:
-        with contextlib.suppress(OSError):
+        with suppress(OSError):
             os.unlink(tmp)
         raise
 
@@ -238,7 +263,7 @@ def sweep_stale_temps(folder: StrPath, *, older_than: float = STALE_TEMP_SECONDS
     for name in names:
         if not pattern.fullmatch(name):
             continue
-        with contextlib.suppress(OSError):
+        with suppress(OSError):
             path = os.path.join(folder, name)
             info = os.lstat(path)
             if now - info.st_mtime >= older_than and stat.S_ISREG(info.st_mode):

@@ -18,7 +18,7 @@ directory — so the same input gets the same answer wherever it is decided.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from _collections_abc import Mapping  # collections.abc's classes, loaded with os
 
 from .model import TOOL_CATALOG, Kind, LayerResult, Source, ToolCall, Verdict
 from .precompiled import pattern as compiled_pattern

@@ -14,13 +14,12 @@ it is harmless (``model.internal_tools("claude-code")``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from ..hook.protocol import PayloadError, Reply, payload_cwd
 from ..model import Decision, Finding, Mode, ToolCall, Verdict
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Mapping
     from typing import Any
 
 PRE_EVENTS = ("PreToolUse", "PermissionRequest")

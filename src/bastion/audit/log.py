@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterator, Mapping
+from _collections_abc import Mapping  # collections.abc's classes, loaded with os
 
 from .. import fastjson, state
 from ..digest import sha256
@@ -29,6 +29,7 @@ from .redact import REDACTED, redact, shorten  # noqa: F401 - REDACTED and redac
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Iterator
     from pathlib import Path
     from typing import Any
 

@@ -5,14 +5,14 @@ runs its verb; this module turns failures into one line and an exit status."""
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
-from importlib import import_module
 
 from .. import fastjson
+from ..std_lite import import_module
 from .common import EXIT_ASK, EXIT_BAD_INPUT, BadInput, Guards, approver, fail, internal_error_decision
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from typing import Any
 
 #: Each verb module (in ``cli``), the function that adds its parsers and the verbs it adds,

@@ -14,12 +14,12 @@ lives in the adapter. Two members are optional and read with a default:
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
 
 from .. import fastjson
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Mapping
     from typing import Any, Protocol
 
     from ..model import Decision, Finding, ToolCall

@@ -47,12 +47,12 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterable, Mapping
 
 from ..model import Finding, Kind, LayerResult, Severity, Tier, ToolCall, Verdict
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping
     from pathlib import Path
     from typing import Any, NamedTuple
 

@@ -31,14 +31,14 @@ Where the text came from moves the bar (``origin``):
 
 from __future__ import annotations
 
-import functools
 import os
-from collections.abc import Iterable, Mapping
 
 from .. import fastjson
+from ..std_lite import lru_cache
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping
     from typing import Any
 
 __all__ = ["features", "probability", "level", "origin_of", "weights", "INSTRUCTION_FILES", "STRICT_ORIGINS",
@@ -86,7 +86,7 @@ def resolve_origin(source: str, origin: str | None) -> str:
     return origin_of(source)
 
 
-@functools.lru_cache(maxsize=1)
+@lru_cache(maxsize=1)
 def weights() -> dict[str, Any]:
     """The shipped model: ``{"bias", "weights": {feature: w}, "thresholds": {...}, "fitted": {...}}``."""
     with open(_WEIGHTS_PATH, encoding="utf-8") as handle:

@@ -12,7 +12,6 @@ overwritten (the user's data matters more than the new rule).
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
 
 from .. import fastjson, state
 from ..model import Kind, ToolCall
@@ -20,6 +19,7 @@ from .rules import BEHAVIORS, RuleError, normalize_command, parse_rule
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
     from pathlib import Path
     from typing import Any
 
