@@ -45,6 +45,10 @@ NOT_ON_THE_COLD_PATH = (
     "signal",  # its enums (~0.5 ms); the deadline's alarm uses ``_signal``, the same calls
     "bisect",  # only a settings error's line:col needs it
     "math",  # only a float in a logged call and a scanned text's score need it
+    # collections.abc's classes come from ``_collections_abc`` (``os`` loads it) or are named
+    # for type checkers only; contextlib's and importlib's helpers from ``bastion.std_lite``
+    # (importlib brings warnings)
+    "collections.abc", "contextlib", "importlib", "warnings",
     # annotations are strings (``from __future__ import annotations``), so bastion imports
     # ``typing`` only for type checkers, and its named tuples come from ``bastion.named_tuple``
     # (``typing`` is ~2.3 ms to import, and its NamedTuple compiles a ForwardRef per field)
