@@ -22,13 +22,17 @@ import base64
 import binascii
 import json
 import posixpath
-import re
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import unquote
 
+from ...precompiled import regex
 from .models import MAX_DEPTH
 from .program import MAX_DECODED, ProgramEffects, destroys, shell_line, shell_word
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import re
 
 __all__ = ["read", "API", "Api"]
 
@@ -177,7 +181,7 @@ def _opt(obj: V | None, key: str) -> bool:
 
 
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "v": "\v", "0": "\0"}
-_ESCAPE = re.compile(r"\\(u\{[0-9a-fA-F]+\}|u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|\r\n|[\s\S])")
+_ESCAPE = regex(r"\\(u\{[0-9a-fA-F]+\}|u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|\r\n|[\s\S])")
 
 
 def _unescape(raw: str) -> str:
@@ -210,12 +214,15 @@ def _bytes_text(data: bytes) -> str:
     return data.decode("utf-8", "replace")
 
 
+_NOT_BASE64 = regex(r"[^A-Za-z0-9+/_-]")  # what Buffer.from(…, "base64") skips
+
+
 def _decode(text: str, encoding: str) -> str | None:
     """``Buffer.from(text, encoding).toString()``."""
     enc = encoding.lower().replace("-", "")
     try:
         if enc in ("base64", "base64url"):
-            clean = re.sub(r"[^A-Za-z0-9+/_-]", "", text).replace("-", "+").replace("_", "/")
+            clean = _NOT_BASE64.sub("", text).replace("-", "+").replace("_", "/")
             return _bytes_text(base64.b64decode(clean + "=" * (-len(clean) % 4)))
         if enc == "hex":
             clean = text[: len(text) - len(text) % 2]

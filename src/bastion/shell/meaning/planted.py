@@ -22,15 +22,15 @@ reading a value as a command.
 
 from __future__ import annotations
 
-import re
-import shlex
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from ...precompiled import IGNORECASE, MULTILINE
 from ..syntax.lazyre import LazyPattern
+from ..syntax.quoting import join as shell_join, quote as shell_quote
 
 #: ``ExecStart=…`` and friends in a systemd unit: the command each one runs.
-UNIT_EXEC = LazyPattern(r"^\s*Exec[A-Za-z]*\s*=\s*[-@:+!]*(.*)$", re.M)
+UNIT_EXEC = LazyPattern(r"^\s*Exec[A-Za-z]*\s*=\s*[-@:+!]*(.*)$", MULTILINE)
 #: A crontab line's schedule (five fields, or ``@reboot`` and friends).
 CRON_FIELDS = LazyPattern(r"^\s*(?:@\w+|(?:[\d*/,\-]+\s+){5})\s*")
 
@@ -46,9 +46,12 @@ _RUN_AS = {"python": "python3 -c", "node": "node -e", "perl": "perl -e", "ruby":
 #: Interpreters a ``#!`` line may name, by the language their code is read as.
 _SHEBANG = (("python", "python"), ("node", "node"), ("nodejs", "node"), ("bun", "node"), ("deno", "node"),
             ("perl", "perl"), ("ruby", "ruby"))
-_JSON_COMMAND = LazyPattern(r'"(\w*command)"\s*:\s*', re.I)
+_JSON_COMMAND = LazyPattern(r'"(\w*command)"\s*:\s*', IGNORECASE)
 _JSON_ARGS = LazyPattern(r'\s*,\s*"args"\s*:\s*')
 _GROOVY_SH = LazyPattern(r"\bsh\s*\(?\s*(?:script\s*:\s*)?('''|\"\"\"|'|\")")
+#: A YAML list item's dash; a backslash escape inside a Groovy string.
+_YAML_LIST_ITEM = LazyPattern(r"^\s*-\s+")
+_GROOVY_ESCAPE = LazyPattern(r"\\([\\'\"$])")
 _NIX_HOOK = LazyPattern(r"\bshellHook\s*=\s*(''|\")")
 _JS_CONFIG = LazyPattern(r"^(?:jest|vitest|vite|vitest\.workspace)\.config\.[cm]?[jt]s$|^vitest\.workspace\.[cm]?[jt]s$")
 #: Tiltfile built-ins that run a command on this machine, and where the command is:
@@ -66,7 +69,7 @@ def as_commands(text: str, path: str) -> str:
 def run_line(language: str, text: str) -> str:
     """The shell that runs ``text`` as ``language``: shell as it is, a program as
     ``python3 -c '…'``, ``node -e '…'`` …"""
-    return text if language == "sh" else f"{_RUN_AS.get(language, language + ' -e')} {shlex.quote(text)}"
+    return text if language == "sh" else f"{_RUN_AS.get(language, language + ' -e')} {shell_quote(text)}"
 
 
 def planted_programs(text: str, path: str) -> list[Piece]:
@@ -165,7 +168,7 @@ def _walk(node: Any, runs: bool, out: list[str]) -> None:
             _walk(value, str(key).lower() in YAML_RUN_KEYS, out)
         args = node.get("args")
         if isinstance(node.get("entry"), str) and isinstance(args, list):  # pre-commit: entry plus its args
-            out.append(f"{node['entry']} {shlex.join(str(a) for a in args)}")
+            out.append(f"{node['entry']} {shell_join(str(a) for a in args)}")
     elif isinstance(node, list):
         for item in node:
             _walk(item, runs, out)
@@ -183,7 +186,7 @@ def _yaml_lines(text: str) -> str:
     for line in text.splitlines():
         match = _YAML_KEY.match(line)
         if match is None:
-            out.append(re.sub(r"^\s*-\s+", "", line))
+            out.append(_YAML_LIST_ITEM.sub("", line))
         elif match.group(1).lower() in YAML_RUN_KEYS and match.group(2) and match.group(2).strip() not in "|>":
             value = match.group(2).strip()
             items = value[1:-1].split(",") if value.startswith("[") and value.endswith("]") else [value]
@@ -229,7 +232,7 @@ def _json_commands(text: str) -> list[Piece]:
             except ValueError:
                 extra = None
             if isinstance(extra, list):
-                line = f"{line} {shlex.join(str(a) for a in extra)}"
+                line = f"{line} {shell_join(str(a) for a in extra)}"
         out.append(line)
     return [("sh", "\n".join(out))]
 
@@ -238,7 +241,7 @@ def _argv_or_shell(value: Any) -> Iterable[str]:
     if isinstance(value, str):
         yield value
     elif isinstance(value, list):
-        yield shlex.join(str(v) for v in value)
+        yield shell_join(str(v) for v in value)
     elif isinstance(value, dict):
         for item in value.values():
             yield "\n".join(_argv_or_shell(item))
@@ -254,7 +257,7 @@ def _groovy(text: str) -> list[Piece]:
         quote = match.group(1)
         body = _until(text, match.end(), quote)
         if body is not None:
-            out.append(re.sub(r"\\([\\'\"$])", r"\1", body))
+            out.append(_GROOVY_ESCAPE.sub(r"\1", body))
     return [("sh", "\n".join(out))]
 
 
