@@ -28,6 +28,7 @@ keeps the annotation strings rather than ``ForwardRef`` objects made from them.
 Each class's ``__new__`` is a lambda over its fields that ``namedtuple`` compiles from
 text; for bastion's own classes the compiled code is kept (:func:`bastion.precompiled._code`,
 under the class's module), some twenty compiles saved in a fresh decision.
+This module imports nothing of bastion's.
 """
 
 from __future__ import annotations
@@ -82,12 +83,13 @@ def _check_names(typename: str, field_names: list[str], fields_too: bool) -> Non
 
 
 def _new_code(module: str | None, text: str) -> Any:
-    """The code of ``eval(text)`` in ``collections`` (no ``__future__`` flag): kept in
-    :mod:`bastion.precompiled` for a class of bastion's, compiled for anyone else's."""
-    if module is not None and (module == "bastion" or module.startswith("bastion.")):
-        from .precompiled import _code
-
-        return _code(module, text, "eval")
+    """The code of ``eval(text)`` in ``collections`` (no ``__future__`` flag): for a class
+    of bastion's, the code :mod:`bastion.precompiled` keeps, once something loaded it (a
+    decision loads it first, with :mod:`bastion.model`; this module imports nothing of
+    bastion's); else compiled."""
+    precompiled = _sys.modules.get("bastion.precompiled")
+    if precompiled is not None and module is not None and (module == "bastion" or module.startswith("bastion.")):
+        return precompiled._code(module, text, "eval")
     return compile(text, "<string>", "eval", dont_inherit=True)
 
 
