@@ -16,15 +16,19 @@ not *inert*. Any failure returns None (the caller asks).
 
 from __future__ import annotations
 
-import re
-import shlex
 from functools import cache
 from typing import Any
 
+from ...precompiled import pattern as compiled_pattern
+from ..syntax.quoting import quote as shell_quote
 from . import callmodel_tables as T
 from .callmodel_values import HOME, Cmd, Fetched, Handle, Sock, Tok, _num, cap, cformat
 from .effects import HOME_SPELLINGS, fork_loop
 from .program import ProgramEffects, shell_line, shell_word
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import re
 
 __all__ = ["read", "kinds", "TABLES", "LANGUAGES"]
 
@@ -41,13 +45,14 @@ _CONSTANTS = frozenset({"TRUE", "true", "T", "FALSE", "false", "F", "nil", "NULL
 
 @cache
 def _re(pattern: str) -> re.Pattern[str]:
-    return re.compile(pattern)
+    """A pattern of this module's own text or its tables' (never a command's): kept, built without re."""
+    return compiled_pattern(pattern)
 
 
 @cache
 def _home_pattern() -> re.Pattern[str]:
     rules = (*T.EXTRA_HOME, *HOME_SPELLINGS)
-    return re.compile("|".join(f"(?:{r.pattern})" for r in rules))
+    return compiled_pattern("|".join(f"(?:{r.pattern})" for r in rules))
 
 
 def read(code: str, language: str) -> ProgramEffects | None:
@@ -207,7 +212,7 @@ class _Model:
         if isinstance(path, Handle):
             if path.mode == "|":
                 if isinstance(path.path, str) and isinstance(text, str):
-                    self.line(f"printf %s {shlex.quote(text)} | {path.path}")
+                    self.line(f"printf %s {shell_quote(text)} | {path.path}")
                 else:
                     self.opaque("text written into a command the model cannot follow")
                 return
@@ -217,7 +222,7 @@ class _Model:
             return
         op = ">>" if append else ">"
         target = shell_word(path.replace(HOME, "~"))
-        self.line(f"printf %s {shlex.quote(text)} {op} {target}" if isinstance(text, str) else f"cat {op} {target}")
+        self.line(f"printf %s {shell_quote(text)} {op} {target}" if isinstance(text, str) else f"cat {op} {target}")
 
     def read_file(self, path: Any) -> None:
         if isinstance(path, str):
@@ -789,6 +794,8 @@ class _Model:
             value, k = self.env.get(t.text), k + 1
         elif t.kind == "x":
             command = self.resolve(t.value) if self.syn.backtick == "cmd" else None
+            import shlex  # only a backquoted command in the code
+
             value, k = (Cmd(shlex.split(command)) if isinstance(command, str) else None), k + 1
         elif t.op("(", "["):
             m = self.close(toks, k)
@@ -1004,7 +1011,7 @@ class _Model:
                 self.fired.add("run")
                 self.ran = True
                 if isinstance(target, str) and isinstance(text, str):
-                    self.line(f"printf %s {shlex.quote(text)} | {target}")
+                    self.line(f"printf %s {shell_quote(text)} | {target}")
                 elif isinstance(target, str):
                     self.line(target)
                 else:

@@ -9,12 +9,16 @@ reaches it (variables get their values in program order).
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from functools import cache
 
+from ...precompiled import pattern as compiled_pattern
 from .callmodel_tables import Syntax
 from .callmodel_values import HOME, Tok
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import re
 
 __all__ = ["lex", "Interp"]
 
@@ -34,7 +38,8 @@ class Interp:
 
 @cache
 def _re(pattern: str) -> re.Pattern[str]:
-    return re.compile(pattern)
+    """A pattern of this module's own text or its tables' (never a command's): kept, built without re."""
+    return compiled_pattern(pattern)
 
 
 def _body(code: str, i: int, close: str, open_: str | None) -> tuple[str, int] | None:
@@ -84,7 +89,9 @@ def _unescape(raw: str) -> str:
 
 def raw_single(raw: str, quote: str) -> str:
     """A single-quoted string: only ``\\\\`` and the quote are escapes."""
-    return _re(r"\\([\\" + re.escape(quote) + "])").sub(r"\1", raw).replace(HOME, "~")
+    import re  # the quote is the code's own delimiter: a pattern built from the command, never kept
+
+    return re.compile(r"\\([\\" + re.escape(quote) + "])").sub(r"\1", raw).replace(HOME, "~")
 
 
 def interpolate(raw: str, style: str) -> str | Interp:

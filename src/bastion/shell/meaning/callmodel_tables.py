@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import base64
 import codecs
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from ..syntax.lazyre import LazyPattern
+from ..syntax.quoting import quote as shell_quote
 from .effects import Rule
 
 __all__ = ["Call", "Syntax", "FILTER_MARKS", "TABLES", "HARMLESS", "DECODERS", "FAMILIES", "LANGUAGES", "EXTRA_HOME", "ASSIGN"]
@@ -143,6 +144,11 @@ EXTRA_HOME: tuple[Rule, ...] = (
 
 # ----------------------------------------------------------------------- decoders
 
+#: What a hex decoder skips (blanks, ``\\x``, ``0x``); blanks; a C-style octal number.
+_HEX_NOISE = LazyPattern(r"\s|\\x|0x")
+_BLANKS = LazyPattern(r"\s")
+_LEADING_ZERO = LazyPattern(r"0\d+")
+
 
 def _s(v: Any) -> str:
     if isinstance(v, str):
@@ -151,11 +157,11 @@ def _s(v: Any) -> str:
 
 
 def _hex(v: Any) -> str:
-    return bytes.fromhex(re.sub(r"\s|\\x|0x", "", _s(v))).decode("utf-8")
+    return bytes.fromhex(_HEX_NOISE.sub("", _s(v))).decode("utf-8")
 
 
 def _b64(v: Any) -> str:
-    text = re.sub(r"\s", "", _s(v))
+    text = _BLANKS.sub("", _s(v))
     return base64.b64decode(text + "=" * (-len(text) % 4), validate=False).decode("utf-8")
 
 
@@ -165,7 +171,7 @@ def _chars(values: list[Any]) -> str:
         if isinstance(v, list):
             out.append(_chars(v))
         else:
-            out.append(chr(int(_s(v), 0) if not re.fullmatch(r"0\d+", _s(v)) else int(_s(v), 8)))
+            out.append(chr(int(_s(v), 0) if not _LEADING_ZERO.fullmatch(_s(v)) else int(_s(v), 8)))
     return "".join(out)
 
 
@@ -289,7 +295,7 @@ DECODERS: dict[str, dict[str, Decoder]] = {
         "Char": _d(lambda v: _chars([v])), "joinpath": lambda a, kw: "/".join(_s(x).rstrip("/") for x in a), "expanduser": _d(_same),
         "Meta.parse": _d(_same), "Base.Meta.parse": _d(_same), "Cmd": _d(lambda v: v), "UInt8": _d(lambda v: v),
     },
-    "applescript": {"quoted": _d(lambda v: __import__("shlex").quote(_s(v)))},
+    "applescript": {"quoted": _d(lambda v: shell_quote(_s(v)))},
     "tcl": {},
     "elisp": {},
 }

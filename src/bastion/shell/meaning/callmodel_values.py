@@ -5,12 +5,16 @@ these without importing the walker."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from ...precompiled import pattern as compiled_pattern
 from .program import MAX_DECODED
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import re
 
 __all__ = ["HOME", "Value", "Handle", "Fetched", "Sock", "Cmd", "Tok", "cap", "cformat"]
 
@@ -66,7 +70,8 @@ class Tok:
 
 @cache
 def _re(pattern: str) -> re.Pattern[str]:
-    return re.compile(pattern)
+    """A pattern of bastion's own text (never a command's): kept, built without re."""
+    return compiled_pattern(pattern)
 
 
 # ----------------------------------------------------------------------- decoding helpers
@@ -80,7 +85,7 @@ def _num(v: Any) -> int | None:
         try:
             if s.lower().startswith("0o"):
                 return int(s[2:], 8)
-            return int(s, 0) if not re.fullmatch(r"0\d+", s) else int(s, 8)
+            return int(s, 0) if not _re(r"0\d+").fullmatch(s) else int(s, 8)
         except ValueError:
             return None
     return None

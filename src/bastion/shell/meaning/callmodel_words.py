@@ -7,11 +7,10 @@ walker (``callmodel._Model.apply``); only how a call and its arguments are found
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from .callmodel_tables import _b64, _chars, _hex, _rev
-from .callmodel_values import HOME, Fetched, Handle, Sock, cap, cformat
+from .callmodel_values import HOME, Fetched, Handle, Sock, _re, cap, cformat
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -115,7 +114,7 @@ def _tcl_subst(m: _Model, text: str) -> Any:
             i += 1
             continue
         if c == "$":
-            mt = re.compile(r"\$(?:\{([^}]*)\}|((?:::)?\w+(?:::\w+)*)(\([^)]*\))?)").match(text, i)
+            mt = _re(r"\$(?:\{([^}]*)\}|((?:::)?\w+(?:::\w+)*)(\([^)]*\))?)").match(text, i)
             if mt:
                 if mt.group(3):
                     return None
@@ -189,7 +188,7 @@ def _tcl_bodies(m: _Model, name: str, words: list[tuple[str, str]]) -> None:
                 _tcl_subst(m, raw)
             continue
         if is_cond:
-            for inner in re.findall(r"\[([^\[\]]*)\]", raw):
+            for inner in _re(r"\[([^\[\]]*)\]").findall(raw):
                 _tcl_script(m, inner)
         elif name == "proc" and k < 3 or name == "foreach" and k < len(words) - 1 or name == "catch" and k > 1:
             continue
@@ -265,10 +264,10 @@ def _tcl_command(m: _Model, words: list[tuple[str, str]]) -> Any:
         m.fired.add("listen")
         m.listen = True
     if name in ("eval", "uplevel", "subst", "namespace.eval", "interp.eval", "after"):
-        code = [a for a in args if a is not None and not (name == "uplevel" and re.fullmatch(r"#?\d+", str(a)))]
-        if name == "after" and code and re.fullmatch(r"\d+|idle", str(code[0])):
+        code = [a for a in args if a is not None and not (name == "uplevel" and _re(r"#?\d+").fullmatch(str(a)))]
+        if name == "after" and code and _re(r"\d+|idle").fullmatch(str(code[0])):
             code = code[1:]
-        if len(code) != len([a for a in args if not (name == "uplevel" and re.fullmatch(r"#?\d+", str(a)))]):
+        if len(code) != len([a for a in args if not (name == "uplevel" and _re(r"#?\d+").fullmatch(str(a)))]):
             args = [None]
         else:
             args = [" ".join(str(a) for a in code)] if code else []
@@ -437,7 +436,7 @@ def _sexps(code: str) -> list[Any]:
             j += 2 if code[j] == "\\" else 1
         word = code[pos:j]
         pos = j
-        if re.fullmatch(r"[+-]?\d+", word):
+        if _re(r"[+-]?\d+").fullmatch(word):
             return word
         return Sym(word)
 
