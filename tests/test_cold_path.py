@@ -56,6 +56,9 @@ NOT_ON_THE_COLD_PATH = (
     # json's package imports ``re`` and compiles six patterns (~12 ms a fresh process):
     # bastion reads and writes JSON with json's C accelerator (``bastion.fastjson``)
     "json",
+    # dataclasses loads with stand-ins (``bastion.stand_ins``): ``copy`` and its ``weakref``
+    # only for ``asdict``/``astuple``
+    "copy", "weakref",
 )
 
 #: Reports, at exit (so nothing imported late is missed), every module the process
