@@ -44,10 +44,10 @@ import sys
 import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from fnmatch import fnmatchcase
 from typing import Any
 
 from ..model import Decision, Source, ToolCall, Verdict
+from ..shell.syntax.wildcards import fnmatchcase
 from .base import allowed, automated_may_allow, denied
 
 DEFAULT_TIMEOUT_MS = 10_000

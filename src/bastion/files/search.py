@@ -19,12 +19,12 @@ of ``bastion.paths.table``.
 
 from __future__ import annotations
 
-import fnmatch
 import os
 from collections.abc import Iterable
 from typing import Any
 
 from ..paths import match as paths
+from ..shell.syntax.wildcards import fnmatchcase
 from .check import PathVerdict, _show, check_access
 from .protected import ProtectionConfig
 from .workspace import Workspace, resolve_path
@@ -93,7 +93,7 @@ def _covers(glob: list[str], store: list[str], folder: bool) -> str | None:
         return None
     if not store:
         return "below" if folder else None  # more components below a folder store
-    return _covers(rest, store[1:], folder) if fnmatch.fnmatchcase(store[0], head) else None
+    return _covers(rest, store[1:], folder) if fnmatchcase(store[0], head) else None
 
 
 def _stores(home: str) -> list[tuple[str, bool, str]]:

@@ -90,9 +90,9 @@ class _Compiled:
 
 @functools.lru_cache(maxsize=1)
 def _blank_line() -> Any:
-    import re
+    from ..precompiled import pattern  # this module's own text: kept, built without re
 
-    return re.compile(r"\n[ \t]*\n")
+    return pattern(r"\n[ \t]*\n")
 
 
 @functools.lru_cache(maxsize=1)

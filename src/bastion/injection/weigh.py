@@ -152,9 +152,9 @@ def _quoted(text: str, start: int) -> bool:
     if not before or not any(q in before for q in "\"“‘'"):
         return False
     if _JSON_VALUE is None:
-        import re
+        from ..precompiled import pattern  # this module's own text: kept, built without re
 
-        _JSON_VALUE = re.compile(r'"\s*:\s*"[^"]*$')
+        _JSON_VALUE = pattern(r'"\s*:\s*"[^"]*$')
     if _JSON_VALUE.search(before):
         return False
     if before.count('"') % 2 or before.count("“") > before.count("”") or before.count("‘") > before.count("’"):

@@ -27,9 +27,9 @@ make the call pass next time.
 from __future__ import annotations
 
 import os
-import shlex
 
 from ..model import Kind, ToolCall
+from ..shell.syntax.quoting import join as shell_join
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -89,11 +89,11 @@ def _escape(text: str) -> str:
 
 
 def _prefix_rule(words: Sequence[str]) -> str:
-    return f"Bash({_escape(shlex.join(words))}:*)"
+    return f"Bash({_escape(shell_join(words))}:*)"
 
 
 def _exact_rule(words: Sequence[str]) -> str:
-    return f"Bash({_escape(shlex.join(words))})"
+    return f"Bash({_escape(shell_join(words))})"
 
 
 # --------------------------------------------------------------------------- identity
@@ -210,7 +210,7 @@ def rule_for_command(argv: Sequence[str]) -> str | None:
         base = identity_length(argv)
     except _Skip:
         return None
-    trigger = shlex.join(argv)
+    trigger = shell_join(argv)
     candidates = [_prefix_rule(argv[:k]) for k in range(max(base, 1), len(argv) + 1)]
     candidates.append(_exact_rule(argv))
     for text in dict.fromkeys(candidates):

@@ -14,9 +14,10 @@ Every entry is checked by the tests to be something bastion's own guard does not
 
 from __future__ import annotations
 
-import shlex
 from collections.abc import Sequence
 from functools import cache
+
+from ..shell.syntax.quoting import join as shell_join
 
 #: Words that, inserted anywhere after the command (or its sub-command), make the call
 #: destructive. Keys are a command name or ``"command sub-command"``.
@@ -104,7 +105,7 @@ def _catalog_siblings(name: str) -> tuple[str, ...]:
 
 
 def _join(words: Sequence[str]) -> str:
-    return shlex.join(words)
+    return shell_join(words)
 
 
 def variants(argv: Sequence[str]) -> list[str]:

@@ -23,8 +23,10 @@ read the program returns None, and the caller falls back to the lexical scan, wh
 
 from __future__ import annotations
 
-import shlex
 from dataclasses import dataclass, field
+
+from ..syntax.lazyre import LazyPattern
+from ..syntax.quoting import quote as shell_quote
 
 __all__ = ["ProgramEffects", "shell_word", "shell_line", "destroys", "MAX_DECODED"]
 
@@ -80,8 +82,8 @@ def shell_word(value: str) -> str:
         return "~"
     if value.startswith("~/"):
         rest = value[2:]
-        return "~/" + shlex.quote(rest) if rest else "~/"
-    return shlex.quote(value)
+        return "~/" + shell_quote(rest) if rest else "~/"
+    return shell_quote(value)
 
 
 def shell_line(argv: list[str] | tuple[str, ...]) -> str:
@@ -96,15 +98,17 @@ _DATA_VERBS = frozenset({"remove", "delete", "clear", "unset", "discard", "pop",
                          "cleanup", "disable"})
 
 
+#: The words of a camelCase or snake_case name (``deleteIndex``, ``drop_table``, ``HTTPGet``).
+_NAME_WORDS = LazyPattern(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
+
+
 def destroys(name: str) -> bool:
     """A library function or method named for destroying something (``deleteIndex``,
     ``clearObjects``, ``drop_table``, ``purge``): the destructive verbs of the cloud and
     SaaS CLIs (``catalog.DESTRUCTIVE_VERBS``) leading the name, camelCase or snake_case."""
-    import re
-
     from ..catalog import catalog as C
 
-    words = [w.lower() for w in re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", name)]
+    words = [w.lower() for w in _NAME_WORDS.findall(name)]
     if not words:
         return False
     first = words[0]

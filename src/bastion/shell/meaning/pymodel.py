@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..syntax.lazyre import LazyPattern
 from .program import MAX_DECODED, ProgramEffects, destroys, shell_line, shell_word
 
 TYPE_CHECKING = False
@@ -652,11 +653,12 @@ def _pure(name: str, args: list[object], kw: dict[str, object]) -> object:
     return _SENTINEL
 
 
+_UNBOUNDED_WIDTH = LazyPattern(r"\d{5,}|%[-#0 +]*\*")
+
+
 def _bounded_format(fmt: str) -> bool:
     """A format string without huge widths or ``*`` widths (``'%*s' % (10**9, '')``)."""
-    import re
-
-    return not re.search(r"\d{5,}|%[-#0 +]*\*", fmt)
+    return not _UNBOUNDED_WIDTH.search(fmt)
 
 
 # ------------------------------------------------------------------ interpreter

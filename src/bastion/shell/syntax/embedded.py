@@ -306,9 +306,9 @@ def _matcher(pattern: str) -> Callable[[str], re.Match[str] | None]:
     """``re.compile(pattern, re.S).match``, compiled once per pattern of the tables."""
     match = _MATCHERS.get(pattern)
     if match is None:
-        import re  # already loaded by the parser; local to keep this module's import light
+        from ...precompiled import DOTALL, pattern as compiled_pattern  # the tables' text: kept, built without re
 
-        match = _MATCHERS[pattern] = re.compile(pattern, re.S).match
+        match = _MATCHERS[pattern] = compiled_pattern(pattern, DOTALL).match
     return match
 
 

@@ -10,8 +10,7 @@ allow rule from matching (spec 002 §12.12).
 
 from __future__ import annotations
 
-import shlex
-
+from .quoting import join as shell_join
 from .script import SimpleCommand
 
 #: Wrappers that run their command unchanged in every way a rule cares about.
@@ -19,7 +18,7 @@ HARMLESS_WRAPPERS = frozenset({"timeout", "time", "nice", "nohup", "stdbuf", "co
 
 
 def _join(argv: tuple[str, ...]) -> str:
-    return shlex.join(argv)
+    return shell_join(argv)
 
 
 def deny_forms(cmd: SimpleCommand) -> tuple[str, ...]:
