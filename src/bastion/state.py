@@ -257,10 +257,14 @@ def sweep_stale_temps(folder: StrPath, *, older_than: float = STALE_TEMP_SECONDS
         names = os.listdir(folder)
     except OSError:
         return 0
-    import re  # a sweep runs once in ``every`` seconds: the calls between need no re
+    # the shape's fixed ends first: a folder without leftovers (nearly always) needs no re
+    leftovers = [name for name in names if name.startswith(".") and name.endswith(".tmp")]
+    if not leftovers:
+        return 0
+    import re
 
     pattern, removed = re.compile(_TEMP_NAME), 0
-    for name in names:
+    for name in leftovers:
         if not pattern.fullmatch(name):
             continue
         with suppress(OSError):
