@@ -201,7 +201,6 @@ def _named_behaviour(module: types.ModuleType) -> list[object]:
 def test_bastion_named_tuples_behave_as_typing_makes_them(fresh: None) -> None:
     """The code of a class ``bastion.named_tuple`` builds is kept for the module whose
     class statement it is, not for the helper that builds it."""
-    precompiled.install_named_tuples()
     other = _named("not_bastion_module")
     by_typing = _named("not_bastion_module", source="typing")
     assert precompiled._USED == {}, "other classes never touch the cache"

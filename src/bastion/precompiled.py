@@ -226,44 +226,6 @@ def _code(module: str, text: str, mode: str = "exec") -> Any:
     return code
 
 
-def _for_bastion(depth: int) -> str:
-    """The module of bastion's whose code runs in a frame within ``depth`` levels above
-    the caller's caller (a class statement of one of its modules), else ``""``. The frame
-    of :mod:`bastion.named_tuple`, which builds the class for that module, is passed by."""
-    frame: FrameType | None = sys._getframe(2)
-    for _ in range(depth):
-        if frame is None:
-            return ""
-        module = frame.f_globals.get("__name__", "")
-        if (module == "bastion" or module.startswith("bastion.")) and module != "bastion.named_tuple":
-            return module  # type: ignore[no-any-return]
-        frame = frame.f_back
-    return ""
-
-
-def install_named_tuples() -> None:
-    """Give bastion's ``NamedTuple`` classes cached code: ``collections.namedtuple``
-    evaluates the text of each one's ``__new__`` (a lambda over the fields), some twenty
-    in a fresh decision. It calls the builtin ``eval`` by name, so a module-level name in
-    ``collections`` answers first: the cached code for the same text when bastion's class
-    statement is on the stack, the builtin unchanged for everyone else. (Bastion's classes
-    come from :mod:`bastion.named_tuple`, which compiles nothing for their annotations, as
-    ``typing.NamedTuple`` would.)"""
-    import builtins
-
-    if sys.version_info[:2] != (3, 11):
-        return
-    collections = sys.modules.get("collections")
-    if collections is not None and "eval" not in vars(collections):
-        def eval(source: Any, globals: Any = None, locals: Any = None) -> Any:  # noqa: A001,A002
-            module = _for_bastion(5) if isinstance(source, str) else ""
-            if module:
-                source = _code(module, source, "eval")
-            return builtins.eval(source, globals, locals)  # noqa: S307 - the code namedtuple itself evaluates
-
-        collections.eval = eval  # type: ignore[attr-defined]
-
-
 def _loading_for_bastion() -> str:
     """The module of bastion's that the caller's caller runs for while a module body runs:
     one of bastion's own bodies, or the module of bastion's that imports the one loading
@@ -475,7 +437,6 @@ else:  # the first of bastion's modules to import these loads dataclasses (with 
 
     _dataclasses = import_dataclasses(pattern)
     install()
-    install_named_tuples()
     if "re" in sys.modules:  # else on bastion's first use of re (:func:`_standard`)
         install_patterns()
     dataclass, field, replace = _dataclasses.dataclass, _dataclasses.field, _dataclasses.replace
