@@ -116,6 +116,8 @@ def test_a_hook_deciding_in_its_own_process(project: Path) -> None:
 @pytest.mark.parametrize(("tool", "tool_input"), [
     ("Bash", {"command": "ls"}),
     ("Bash", {"command": "cat README.md"}),
+    ("Bash", {"command": "rm -rf build"}),  # a delete: is it a settings file holding bastion's hook?
+    ("Bash", {"command": "rm -rf /"}),  # denied
     ("Write", {"file_path": "src/new.py", "content": "print(1)\n"}),
     ("Edit", {"file_path": "README.md", "old_string": "a", "new_string": "b"}),
     ("Read", {"file_path": "README.md"}),

@@ -424,3 +424,18 @@ def test_docs_name_install_commands_that_work() -> None:
     assert len(lines) >= 5
     for words in lines:
         build_parser().parse_args(words[1:])
+
+
+def test_the_tamper_checks_and_the_installer_name_the_same_hook_files(tmp_path: Path) -> None:
+    """A command deleting a file that holds bastion's hook entries is caught from
+    ``client_files``' list, read without the installer: the installer writes those files."""
+    from bastion.adapters.client_files import PROJECT_HOOK_FILES, user_hook_file
+    from bastion.adapters.install import CLIENTS
+
+    assert set(CLIENTS) == set(PROJECT_HOOK_FILES)
+    for env in ({"HOME": str(tmp_path)}, {"HOME": str(tmp_path), "CLAUDE_CONFIG_DIR": f"{tmp_path}/cc/",
+                                          "CODEX_HOME": f"{tmp_path}//cx"}):
+        for name, client in CLIENTS.items():
+            assert str(client.user_file(env)) == str(Path(user_hook_file(name, env)))
+            files = [client.project_file(tmp_path)] + ([client.local_file(tmp_path)] if client.local_file else [])
+            assert [str(f.relative_to(tmp_path)) for f in files] == list(PROJECT_HOOK_FILES[name])

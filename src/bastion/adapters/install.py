@@ -35,11 +35,10 @@ from typing import Any
 
 from .. import state
 from .client_files import (
-    MARKER as MARKER,  # re-exported: tamper.installed reads it here
+    PROJECT_HOOK_FILES,
     InstallError,
-    codex_home,
-    home as _home,
     is_bastion_handler,
+    user_hook_file,
 )
 
 TYPE_CHECKING = False
@@ -79,26 +78,24 @@ CLIENTS: dict[str, ClientHooks] = {
         "claude-code", "Claude Code",
         events=(("PreToolUse", "*"), ("PostToolUse", "*")),
         handler={"timeout": 30},
-        user_file=lambda env: Path(env["CLAUDE_CONFIG_DIR"]) / "settings.json"
-        if env.get("CLAUDE_CONFIG_DIR")
-        else _home(env) / ".claude" / "settings.json",
-        project_file=lambda root: root / ".claude" / "settings.json",
-        local_file=lambda root: root / ".claude" / "settings.local.json",
+        user_file=lambda env: Path(user_hook_file("claude-code", env)),
+        project_file=lambda root: root / PROJECT_HOOK_FILES["claude-code"][0],
+        local_file=lambda root: root / PROJECT_HOOK_FILES["claude-code"][1],
     ),
     "codex": ClientHooks(
         "codex", "Codex",
         events=(("PreToolUse", "*"), ("PostToolUse", "*")),
         handler={"timeout": 30, "statusMessage": HOOK_NAME},
-        user_file=lambda env: codex_home(env) / "hooks.json",
-        project_file=lambda root: root / ".codex" / "hooks.json",
+        user_file=lambda env: Path(user_hook_file("codex", env)),
+        project_file=lambda root: root / PROJECT_HOOK_FILES["codex"][0],
         can_ask=False,
     ),
     "gemini": ClientHooks(
         "gemini", "Gemini CLI",
         events=(("BeforeTool", ".*"), ("AfterTool", ".*")),
         handler={"name": HOOK_NAME, "timeout": 30000},
-        user_file=lambda env: _home(env) / ".gemini" / "settings.json",
-        project_file=lambda root: root / ".gemini" / "settings.json",
+        user_file=lambda env: Path(user_hook_file("gemini", env)),
+        project_file=lambda root: root / PROJECT_HOOK_FILES["gemini"][0],
         can_ask=False,
     ),
 }

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import os
 import stat
-from typing import Any
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable
+    from typing import Any
 
 #: Deleters that remove no folder, whatever their options.
 _FILES_ONLY = frozenset({"unlink", "shred"})

@@ -96,18 +96,16 @@ def hook_files(env: Any, home: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
 
 @lru_cache(maxsize=16)
 def _hook_files(home: str, claude_dir: str, codex_home: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    from pathlib import Path
-
-    from ..adapters.install import CLIENTS
+    from ..adapters.client_files import PROJECT_HOOK_FILES, user_hook_file
 
     user_env = {k: v for k, v in (("HOME", home), ("CLAUDE_CONFIG_DIR", claude_dir), ("CODEX_HOME", codex_home)) if v}
-    relative = {str(c.project_file(Path("/")))[1:] for c in CLIENTS.values()} | {".claude/settings.local.json"}
-    absolute = {os.path.realpath(str(c.user_file(user_env))) for c in CLIENTS.values()}
+    relative = {name for names in PROJECT_HOOK_FILES.values() for name in names}
+    absolute = {os.path.realpath(user_hook_file(client, user_env)) for client in PROJECT_HOOK_FILES}
     return tuple(sorted(relative)), tuple(sorted(absolute))
 
 
 def _holds_bastion_hook(path: str) -> bool:
-    from ..adapters.install import MARKER
+    from ..adapters.client_files import MARKER
 
     try:
         with open(path, "rb") as handle:
