@@ -28,11 +28,10 @@ modification time (``st_dev, st_ino, st_size, st_mtime_ns``): a session that run
 
 from __future__ import annotations
 
-import json
 import os
 import posixpath
-from collections.abc import Callable, Iterator
 
+from ... import fastjson
 from ..syntax.lazyre import LazyPattern
 from ..syntax.quoting import quote as shell_quote
 from ..syntax.wildcards import fnmatchcase
@@ -49,6 +48,10 @@ from .tasks_files import (
     read_cached,
     text_of,
 )
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
 
 __all__ = ["RUNNERS", "add_runs", "add_runs_as", "read_cached", "Unreadable", "MAX_BYTES"]
 
@@ -225,7 +228,7 @@ class _Package:
 
 
 def _package_json(text: str, path: str) -> _Package:
-    data = json.loads(text)
+    data = fastjson.loads(text)
     if not isinstance(data, dict):
         return _Package({}, [], [])
     scripts = data.get("scripts")

@@ -10,11 +10,14 @@ import os
 import posixpath
 import stat
 import time
-from collections.abc import Callable
-from typing import Any
 
 from ..syntax.quoting import quote as shell_quote
 from .facts import Ctx
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
 
 __all__ = ["MAX_BYTES", "MAX_UP", "Runs", "Unreadable", "absolute", "cd_line", "find_up", "names_in", "read_cached"]
 

@@ -16,8 +16,6 @@ from __future__ import annotations
 
 import configparser
 import posixpath
-from collections.abc import Callable
-from typing import Any
 
 from ...precompiled import regex
 from ..syntax.quoting import quote as shell_quote
@@ -27,6 +25,8 @@ from .tasks_files import Runs, absolute, cd_line, find_up, read_cached
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import re
+    from collections.abc import Callable
+    from typing import Any
 
 __all__ = ["READERS"]
 

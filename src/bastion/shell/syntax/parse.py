@@ -142,14 +142,41 @@ UNKNOWN_CWD = "/<unknown>"
 _PARSER: Any = None
 
 
+def _compiled_core(package: str) -> Any:
+    """``package._binding``, the compiled part of a tree-sitter package, loaded without
+    running the package's ``__init__``: ``tree_sitter``'s imports ``typing`` for one
+    ``Protocol`` and ``tree_sitter_bash``'s imports ``importlib.resources`` for its
+    highlighting queries — some forty modules, over ten milliseconds of a fresh hook,
+    for nothing a parse uses. It is the same module a later ``import package`` takes
+    (``from ._binding import …`` finds it in ``sys.modules``)."""
+    import sys
+
+    name = f"{package}._binding"
+    module = sys.modules.get(name)
+    if module is None:
+        import _frozen_importlib as bootstrap
+        import _frozen_importlib_external as external
+
+        top = external.PathFinder.find_spec(package)
+        places = top.submodule_search_locations if top is not None else None
+        spec = external.PathFinder.find_spec(name, places) if places else None
+        if spec is None:
+            raise ImportError(f"no compiled module {name}")
+        module = bootstrap._load(spec)  # type: ignore[attr-defined]  # importlib._bootstrap._load: load and register
+    return module
+
+
 def _parser() -> Any:
-    """One tree-sitter parser per process, created on first use."""
+    """One tree-sitter parser per process, created on first use (from the packages'
+    compiled parts, or the packages themselves where those cannot be found alone)."""
     global _PARSER
     if _PARSER is None:
-        import tree_sitter
-        import tree_sitter_bash
-
-        _PARSER = tree_sitter.Parser(tree_sitter.Language(tree_sitter_bash.language()))
+        try:
+            core, bash = _compiled_core("tree_sitter"), _compiled_core("tree_sitter_bash")
+        except ImportError:
+            import tree_sitter as core
+            import tree_sitter_bash as bash
+        _PARSER = core.Parser(core.Language(bash.language()))
     return _PARSER
 
 
