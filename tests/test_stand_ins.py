@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from bastion import stand_ins
+from bastion import stand_ins, std_lite
 
 pytestmark = pytest.mark.skipif(sys.version_info[:2] != (3, 11),
                                 reason="the stand-ins answer for Python 3.11's dataclasses")
@@ -92,7 +92,7 @@ def test_the_stand_ins_cover_what_dataclasses_imports() -> None:
 def test_wraps_does_what_functools_does() -> None:
     """``functools.update_wrapper``'s attributes, for whatever is wrapped: the same values
     (the same objects), the same ``__dict__`` and ``__wrapped__``."""
-    assert (stand_ins._ASSIGNED, stand_ins._UPDATED) == (functools.WRAPPER_ASSIGNMENTS, functools.WRAPPER_UPDATES)
+    assert (std_lite.WRAPPER_ASSIGNMENTS, std_lite.WRAPPER_UPDATES) == (functools.WRAPPER_ASSIGNMENTS, functools.WRAPPER_UPDATES)
 
     def plain(x: int) -> str:
         """A docstring."""
@@ -102,7 +102,7 @@ def test_wraps_does_what_functools_does() -> None:
     wrapped_ones: list[Any] = [plain, lambda: None, functools.partial(plain, 1), len, type("K", (), {"a": 1}), object()]
     for wrapped in wrapped_ones:
         made: list[Any] = []
-        for wrap in (functools.update_wrapper, stand_ins._update_wrapper):
+        for wrap in (functools.update_wrapper, std_lite.update_wrapper):
             def wrapper() -> None:
                 pass
 

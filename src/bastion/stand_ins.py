@@ -25,6 +25,8 @@ from __future__ import annotations
 
 import sys
 
+from .std_lite import WRAPPER_ASSIGNMENTS, WRAPPER_UPDATES, update_wrapper
+
 TYPE_CHECKING = False  # no `typing` import: a fresh decision does without it
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -109,37 +111,17 @@ class _Re(_OnUse):
         return real.compile(pattern, flags) if real is not None else _PatternOnUse(pattern, flags)
 
 
-#: ``functools.WRAPPER_ASSIGNMENTS`` and ``WRAPPER_UPDATES`` of Python 3.11.
-_ASSIGNED = ("__module__", "__name__", "__qualname__", "__doc__", "__annotations__")
-_UPDATED = ("__dict__",)
-
-
-def _update_wrapper(wrapper: Any, wrapped: Any, assigned: Any, updated: Any) -> Any:
-    """``functools.update_wrapper`` of Python 3.11, step for step."""
-    for attr in assigned:
-        try:
-            value = getattr(wrapped, attr)
-        except AttributeError:
-            pass
-        else:
-            setattr(wrapper, attr, value)
-    for attr in updated:
-        getattr(wrapper, attr).update(getattr(wrapped, attr, {}))
-    wrapper.__wrapped__ = wrapped
-    return wrapper
-
-
 class _Functools(_OnUse):
     """``functools``: its ``wraps`` gives a wrapper what ``functools.wraps`` gives it
     (``dataclasses`` wraps every ``__repr__`` it makes)."""
 
-    def wraps(self, wrapped: Any, assigned: Any = _ASSIGNED, updated: Any = _UPDATED) -> Any:
+    def wraps(self, wrapped: Any, assigned: Any = WRAPPER_ASSIGNMENTS, updated: Any = WRAPPER_UPDATES) -> Any:
         real = _loaded(self)
         if real is not None:
             return real.wraps(wrapped, assigned, updated)
 
         def decorator(wrapper: Any) -> Any:
-            return _update_wrapper(wrapper, wrapped, assigned, updated)
+            return update_wrapper(wrapper, wrapped, assigned, updated)
 
         return decorator
 
@@ -148,7 +130,7 @@ class _Types(_OnUse):
     """``types``: the type objects ``dataclasses`` takes from it as it loads and as it
     makes a class, made as ``types`` makes them (the same objects)."""
 
-    FunctionType = type(_update_wrapper)
+    FunctionType = type(update_wrapper)
     GenericAlias = type(list[int])
     MappingProxyType = type(type.__dict__)
     MemberDescriptorType = type(FunctionType.__globals__)  # type: ignore[attr-defined]

@@ -27,26 +27,37 @@ from __future__ import annotations
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from contextlib import suppress
-    from functools import cache, cached_property, lru_cache, partial
+    from functools import (
+        WRAPPER_ASSIGNMENTS,
+        WRAPPER_UPDATES,
+        cache,
+        cached_property,
+        lru_cache,
+        partial,
+        update_wrapper,
+    )
     from importlib import import_module
 else:
     from _frozen_importlib import _gcd_import
     from _functools import _lru_cache_wrapper, partial
     from _thread import RLock
 
-    #: What ``functools.update_wrapper`` copies from the function to its wrapper.
-    _WRAPPER_ASSIGNMENTS = ("__module__", "__name__", "__qualname__", "__doc__", "__annotations__")
+    #: What ``functools.update_wrapper`` copies from the function to its wrapper, and the
+    #: attributes of the wrapper it updates from the function's.
+    WRAPPER_ASSIGNMENTS = ("__module__", "__name__", "__qualname__", "__doc__", "__annotations__")
+    WRAPPER_UPDATES = ("__dict__",)
 
-    def _update_wrapper(wrapper, wrapped):
-        """``functools.update_wrapper(wrapper, wrapped)``."""
-        for attr in _WRAPPER_ASSIGNMENTS:
+    def update_wrapper(wrapper, wrapped, assigned=WRAPPER_ASSIGNMENTS, updated=WRAPPER_UPDATES):
+        """``functools.update_wrapper`` of Python 3.11, step for step."""
+        for attr in assigned:
             try:
                 value = getattr(wrapped, attr)
             except AttributeError:
                 pass
             else:
                 setattr(wrapper, attr, value)
-        wrapper.__dict__.update(getattr(wrapped, "__dict__", {}))
+        for attr in updated:
+            getattr(wrapper, attr).update(getattr(wrapped, attr, {}))
         wrapper.__wrapped__ = wrapped  # last, so that it is not copied from the wrapped function's __dict__
         return wrapper
 
@@ -67,14 +78,14 @@ else:
             user_function, maxsize = maxsize, 128
             wrapper = _lru_cache_wrapper(user_function, maxsize, typed, _cache_info)
             wrapper.cache_parameters = lambda: {"maxsize": maxsize, "typed": typed}
-            return _update_wrapper(wrapper, user_function)
+            return update_wrapper(wrapper, user_function)
         elif maxsize is not None:
             raise TypeError("Expected first argument to be an integer, a callable, or None")
 
         def decorating_function(user_function):
             wrapper = _lru_cache_wrapper(user_function, maxsize, typed, _cache_info)
             wrapper.cache_parameters = lambda: {"maxsize": maxsize, "typed": typed}
-            return _update_wrapper(wrapper, user_function)
+            return update_wrapper(wrapper, user_function)
 
         return decorating_function
 
@@ -157,4 +168,5 @@ else:
         return _gcd_import(name[level:], package, level)
 
 
-__all__ = ["cache", "cached_property", "import_module", "lru_cache", "partial", "suppress"]
+__all__ = ["WRAPPER_ASSIGNMENTS", "WRAPPER_UPDATES", "cache", "cached_property", "import_module", "lru_cache", "partial",
+           "suppress", "update_wrapper"]
