@@ -353,6 +353,16 @@ def _standard(text: Any, flags: int) -> Any:
     return _re().compile(text, flags)
 
 
+def _kept_or_compiled(module: str, text: Any, flags: int) -> Any:
+    """The pattern ``module`` kept, else compiled now by ``re`` (and kept, where this
+    interpreter's compiler is the one mirrored)."""
+    compiled = _kept(module, text, flags)
+    if compiled is not None:
+        return compiled
+    _re()
+    return _compile_and_keep(module, text, flags) if _STANDARD_COMPILE is not None else _standard(text, flags)
+
+
 def pattern(text: Any, flags: int = 0) -> Any:
     """``re.compile(text, flags)`` for a pattern written in bastion's code that is compiled
     when first needed (:class:`~bastion.shell.syntax.lazyre.LazyPattern`), kept like the
@@ -363,11 +373,7 @@ def pattern(text: Any, flags: int = 0) -> Any:
     flags = int(flags)
     if sys.version_info[:2] != (3, 11) or type(text) not in (str, bytes) or flags & _DEBUG:
         return _standard(text, flags)
-    compiled = _kept(_ON_FIRST_USE, text, flags)
-    if compiled is not None:
-        return compiled
-    _re()
-    return _compile_and_keep(_ON_FIRST_USE, text, flags) if _STANDARD_COMPILE is not None else _standard(text, flags)
+    return _kept_or_compiled(_ON_FIRST_USE, text, flags)
 
 
 def regex(text: Any, flags: int = 0) -> Any:
@@ -382,11 +388,7 @@ def regex(text: Any, flags: int = 0) -> Any:
     if (not (module == "bastion" or module.startswith("bastion.")) or sys.version_info[:2] != (3, 11)
             or type(text) not in (str, bytes) or flags & _DEBUG):
         return _standard(text, flags)
-    compiled = _kept(module, text, flags)
-    if compiled is not None:
-        return compiled
-    _re()
-    return _compile_and_keep(module, text, flags) if _STANDARD_COMPILE is not None else _standard(text, flags)
+    return _kept_or_compiled(module, text, flags)
 
 
 #: ``re``'s flags as the numbers ``re.compile`` takes, for modules that compile through
