@@ -175,11 +175,11 @@ def test_dataclasses_still_write_a_signature_docstring() -> None:
 def test_a_line_tree_sitter_parses_loads_only_its_compiled_parts(project: Path) -> None:
     """``tree_sitter``'s and ``tree_sitter_bash``'s own ``__init__`` bring ``typing`` and
     ``importlib.resources`` (with ``pathlib``, ``tempfile``, ``shutil`` …): a parse needs only
-    their compiled modules. (The compiled ``tree_sitter._binding`` itself imports ``re`` and
-    ``enum``.)"""
+    their compiled modules; ``re``, which the compiled ``tree_sitter._binding`` takes for
+    query predicates, waits until one is used. (It imports ``enum`` itself.)"""
     call = json.dumps({"hook_event_name": "PreToolUse", "tool_name": "Bash",
                        "tool_input": {"command": "cd src && pytest -q tests/test_1.py | tail -5"},
                        "cwd": str(project), "session_id": "cold", "permission_mode": "default"})
     modules = _imported(_RUN.format(argv=["hook", "claude-code"]), project, call)
     assert {"tree_sitter._binding", "tree_sitter_bash._binding"} <= modules  # it did parse with tree-sitter
-    assert not {"tree_sitter", "tree_sitter_bash", "typing", "importlib.resources", "pathlib", "json"} & modules
+    assert not {"tree_sitter", "tree_sitter_bash", "typing", "importlib.resources", "pathlib", "json", "re"} & modules

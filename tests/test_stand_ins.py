@@ -144,3 +144,25 @@ def test_a_stand_in_hands_over_to_the_real_module() -> None:
         dataclasses.functools = was  # type: ignore[attr-defined]
     pattern = stand_ins._Re("re").compile(r"\d+")
     assert type(pattern).__name__ == "Pattern" and pattern.pattern == r"\d+"  # re is loaded here: re's own
+
+
+_QUERY = """
+import sys
+from bastion.shell.syntax.parse import _parser, parse
+parse("cd src && pytest | tail -5")  # through tree-sitter
+before = "re" in sys.modules
+from tree_sitter import Language, Query, QueryCursor
+import tree_sitter_bash
+query = Query(Language(tree_sitter_bash.language()), '((command_name) @n (#match? @n "^ec"))')
+found = QueryCursor(query).captures(_parser().parse(b"echo hi; ls").root_node)
+import re
+print(before, [n.text.decode() for n in found["n"]], type(sys.modules["re"]) is type(sys), re.compile is sys.modules["re"].compile)
+"""
+
+
+def test_tree_sitters_compiled_module_loads_without_re_and_its_predicates_still_match() -> None:
+    """``tree_sitter._binding`` takes ``re.compile`` as it loads (for ``#match?``): loaded
+    with the stand-in, a parse imports no ``re``, and a query predicate later compiles with
+    the real one, which is then the one in ``sys.modules``."""
+    done = subprocess.run([sys.executable, "-I", "-c", _QUERY], capture_output=True, text=True, timeout=60, check=True)
+    assert done.stdout.split() == ["False", "['echo']", "True", "True"]

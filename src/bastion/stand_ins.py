@@ -19,6 +19,10 @@ would: ``re.compile`` (a pattern compiled the first time it is used), ``functool
 (``update_wrapper``'s steps, its attributes), the four type objects of ``types``. Those are
 the uses of Python 3.11's ``dataclasses``; another version's gets a stand-in for
 ``inspect`` alone.
+
+tree-sitter's compiled module takes ``re.compile`` as it loads, for query predicates
+(``#match?``) a parse never uses: :func:`load_with_re_on_call` loads it with a stand-in
+``re`` whose ``compile`` imports the real one when first called.
 """
 
 from __future__ import annotations
@@ -163,3 +167,39 @@ def import_dataclasses(compile: Callable[[Any, int], Any] | None = None) -> Any:
             if sys.modules.get(stand_in.__name__) is stand_in:
                 del sys.modules[stand_in.__name__]
     return dataclasses
+
+
+class _ReOnCall(type(sys)):  # type: ignore[misc]
+    """``re`` for a compiled module that takes ``re.compile`` as it loads: ``compile`` is
+    ``re.compile``, importing ``re`` the first time it is called; any other use imports it
+    at once."""
+
+    @staticmethod
+    def compile(pattern: Any, flags: int = 0) -> Any:  # noqa: A003 - re's own name
+        return _real_re().compile(pattern, flags)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(_real_re(), name)
+
+
+def _real_re() -> Any:
+    stand_in = sys.modules.get("re")
+    if type(stand_in) is _ReOnCall:
+        del sys.modules["re"]
+    import re
+
+    return re
+
+
+def load_with_re_on_call(load: Callable[[], Any]) -> Any:
+    """``load()``, with ``re`` a :class:`_ReOnCall` in ``sys.modules`` meanwhile unless
+    someone loaded the real one."""
+    if "re" in sys.modules:
+        return load()
+    stand_in = _ReOnCall("re")
+    sys.modules["re"] = stand_in
+    try:
+        return load()
+    finally:
+        if sys.modules.get("re") is stand_in:
+            del sys.modules["re"]

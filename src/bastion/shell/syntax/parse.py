@@ -147,8 +147,9 @@ def _compiled_core(package: str) -> Any:
     running the package's ``__init__``: ``tree_sitter``'s imports ``typing`` for one
     ``Protocol`` and ``tree_sitter_bash``'s imports ``importlib.resources`` for its
     highlighting queries — some forty modules, over ten milliseconds of a fresh hook,
-    for nothing a parse uses. It is the same module a later ``import package`` takes
-    (``from ._binding import …`` finds it in ``sys.modules``)."""
+    for nothing a parse uses — and ``re`` waits until a query predicate needs it
+    (:func:`~bastion.stand_ins.load_with_re_on_call`). It is the same module a later
+    ``import package`` takes (``from ._binding import …`` finds it in ``sys.modules``)."""
     import sys
 
     name = f"{package}._binding"
@@ -162,7 +163,11 @@ def _compiled_core(package: str) -> Any:
         spec = external.PathFinder.find_spec(name, places) if places else None
         if spec is None:
             raise ImportError(f"no compiled module {name}")
-        module = bootstrap._load(spec)  # type: ignore[attr-defined]  # importlib._bootstrap._load: load and register
+        from ...stand_ins import load_with_re_on_call
+
+        # importlib._bootstrap._load: load and register; tree_sitter's takes re.compile for
+        # query predicates, which a parse never uses
+        module = load_with_re_on_call(lambda: bootstrap._load(spec))  # type: ignore[attr-defined]
     return module
 
 
