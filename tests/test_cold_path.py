@@ -141,6 +141,13 @@ def test_bastion_check(project: Path) -> None:
                                                                           "bastion.cli.plain_args"]  # no other verb
 
 
+def test_bastion_explain(project: Path) -> None:
+    """A person typing ``bastion explain`` waits for a fresh process too."""
+    modules = _imported(_RUN.format(argv=["explain", "--", "git status"]), project)
+    assert "bastion.explain" in modules and "bastion.engine" in modules
+    assert _offenders(modules) == []
+
+
 def test_a_library_guard_deciding(project: Path) -> None:
     code = (_REPORT + "from bastion import Guard, ToolCall\n"
             f"Guard.from_settings({str(project)!r}, isolated=True).check(ToolCall('Bash', {{'command': 'git status'}}, "

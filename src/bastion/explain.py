@@ -3,7 +3,9 @@ through the layers."""
 
 from __future__ import annotations
 
-from typing import Any
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _COLORS = {"allow": "\033[32m", "ask": "\033[33m", "deny": "\033[31m"}
 _RESET = "\033[0m"
