@@ -317,6 +317,24 @@ def test_a_fresh_process_raises_jsons_own_error(text: str) -> None:
     assert _fresh(code) == f"True {exc.__context__!r} {exc.msg!r} {exc.pos} {exc.lineno} {exc.colno}"
 
 
+def test_a_thread_importing_json_while_a_scan_fails_changes_nothing() -> None:
+    """The warm server decides calls in threads and has not imported ``json``: a scan
+    that fails before ``json.decoder`` exists, while another thread imports it, still
+    raises json's own error (not the scanner's ``SystemError``)."""
+    code = (
+        "import sys, threading\nfrom bastion import fastjson\n"
+        "def other_thread_imports_json():\n    import json.decoder  # noqa: F401\n"
+        "def tracer(frame, event, arg):\n"
+        "    if event == 'exception' and frame.f_code is fastjson.Decoder.raw_decode.__code__ and arg[0] is SystemError:\n"
+        "        thread = threading.Thread(target=other_thread_imports_json)\n"
+        "        thread.start()\n        thread.join()\n"
+        "    return tracer\n"
+        "sys.settrace(tracer)\n"
+        "try:\n    fastjson.loads('[1 2]')\n"
+        "except BaseException as exc:\n    sys.settrace(None)\n    print(type(exc).__name__, exc)\n")
+    assert _fresh(code) == "JSONDecodeError Expecting ',' delimiter: line 1 column 4 (char 3)"
+
+
 def test_without_the_accelerator_it_is_json_itself() -> None:
     """Another interpreter without ``_json``: everything goes to the real json."""
     code = ("import sys\nsys.modules['_json'] = None\nimport json\nfrom bastion import fastjson\n"

@@ -94,6 +94,7 @@ class Decoder:
     def raw_decode(self, s: str, idx: int = 0) -> tuple[Any, int]:
         """The value of the JSON document starting at ``idx`` and where it ends."""
         while True:
+            errors_ready = "json.decoder" in sys.modules  # before the scan: another thread may import it meanwhile
             try:
                 obj, end = self.scan_once(s, idx)
             except StopIteration as err:
@@ -102,7 +103,7 @@ class Decoder:
                 # 3.11's scanner looks JSONDecodeError up in ``json.decoder`` among the
                 # imported modules only, and fails without an exception when it is not
                 # there: import it and scan again, at the same depth.
-                if "json.decoder" in sys.modules:
+                if errors_ready:
                     raise
                 import json.decoder  # noqa: F401
                 continue
