@@ -243,3 +243,12 @@ def test_bastion_named_tuples_load_neither_collections_nor_keyword() -> None:
             "print(' '.join(sorted(sys.modules)))")
     done = subprocess.run([sys.executable, "-I", "-c", code], capture_output=True, text=True, check=True, timeout=60)
     assert {"collections", "keyword", "typing", "operator", "reprlib"}.isdisjoint(done.stdout.split())
+
+
+def test_field_names_given_as_one_string_are_read_as_collections_reads_them() -> None:
+    import collections
+
+    from bastion.named_tuple import namedtuple
+
+    for names in ("a b", "a, b", " a ,b ", "ab"):
+        assert namedtuple("P", names)._fields == collections.namedtuple("P", names)._fields

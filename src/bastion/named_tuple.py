@@ -98,6 +98,8 @@ def namedtuple(typename: str, field_names: Iterable[str], *, defaults: Iterable[
     """``collections.namedtuple(typename, field_names, defaults=defaults, module=module)``
     of Python 3.11: the same class, the same methods (their code is the same text, with
     the same closures; hence no annotations here), the same errors."""
+    if isinstance(field_names, str):  # "a b" or "a, b", as collections reads it
+        field_names = field_names.replace(',', ' ').split()
     field_names = list(map(str, field_names))
     typename = _sys.intern(str(typename))
     try:
