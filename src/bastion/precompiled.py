@@ -61,13 +61,15 @@ _MAGIC = b"bpc3"
 
 
 def _path() -> str:
-    """``bastion/__pycache__/precompiled.VERSION.TAG-MAGIC.FORMAT.marshal``: a new bastion, a new
-    bytecode format or a new layout starts a new file."""
+    """``bastion/__pycache__/precompiled.VERSION.TAG-MAGIC-PYTHON.FORMAT.marshal``: a new
+    bastion, a new bytecode format, a new Python release (whose ``re`` compiler may make
+    other codes for the same pattern, which ``_sre`` would accept) or a new layout starts
+    a new file."""
     import os
 
     version = getattr(sys.modules.get(__package__ or ""), "__version__", "0")  # the parent package, always loaded
     magic = getattr(sys.modules.get("_frozen_importlib_external"), "MAGIC_NUMBER", b"").hex()
-    tag = f"{sys.implementation.cache_tag}-{magic}"
+    tag = f"{sys.implementation.cache_tag}-{magic}-{'.'.join(map(str, sys.version_info[:3]))}"
     return os.path.join(os.path.dirname(__file__), "__pycache__", f"precompiled.{version}.{tag}.{_FORMAT}.marshal")
 
 

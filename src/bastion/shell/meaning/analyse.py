@@ -777,7 +777,13 @@ def _loads_code(detail: str) -> bool:
     (``env.CODE_LOADING_ENV``: LD_PRELOAD, BASH_ENV …), not one that only steers which
     program runs (``PATH=$PATH:~/bin`` in ``~/.bashrc`` is everyday setup; writing the
     file still asks)."""
-    return any(compiled(rf"(?<![A-Z0-9_]){name}(?![A-Z0-9_])").search(detail) for name in CODE_LOADING_ENV)
+    return any(_standalone(name).search(detail) for name in CODE_LOADING_ENV)
+
+
+@cache
+def _standalone(name: str) -> re.Pattern[str]:
+    """``name`` as a whole variable name (not part of a longer one)."""
+    return compiled(rf"(?<![A-Z0-9_]){name}(?![A-Z0-9_])")
 
 
 def _find_exec_inputs(facts: list[Facts], ctx: Ctx, hits: list[_Hit]) -> None:
