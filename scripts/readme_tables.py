@@ -162,6 +162,8 @@ def speed_rows(speed: str) -> list[str]:
          "hook with the warm decision server", 1, ""),
         ("the same, deciding in its own process (first call, `BASTION_HOOK_SERVER=0`)", "Against the floor",
          "hook deciding in its own process (`BASTION_HOOK_SERVER=0`)", 1, ""),
+        ("the same, for a line tree-sitter parses (`grep -rn 'TODO' src \\| head -20`)", "Against the floor",
+         "the same, for `grep -rn 'TODO' src \\| head -20` (a line tree-sitter parses)", 1, ""),
         ("`bastion check -- 'git status'`, a whole process", "Against the floor", "`bastion check -- 'git status'`", 1, ""),
         ("`Guard.check` on 900 varied everyday commands, each seen once", "Against the floor",
          "`Guard.check`, 900 varied everyday commands, each once", 1, ""),
