@@ -3,23 +3,19 @@ outside single quotes (inside double quotes a backslash only escapes the next on
 
 from __future__ import annotations
 
+from ....precompiled import regex
+
+#: A single-quoted span, a double-quoted one (where a backslash escapes the next
+#: character), each to its closing quote or the end, or an escaped character outside.
+_SCAN = regex(r"""(?s)'[^']*'?|"(?:[^"\\]+|\\.?)*"?|\\(.)""")
+
 
 def unquoted_escape(raw: str, chars: str | frozenset[str]) -> str | None:
     """The first ``\\X`` outside quotes with ``X`` in ``chars``, or None."""
-    quote = ""
-    i, n = 0, len(raw)
-    while i < n:
-        ch = raw[i]
-        if quote:
-            if ch == quote:
-                quote = ""
-            elif ch == "\\" and quote == '"':
-                i += 1
-        elif ch in "'\"":
-            quote = ch
-        elif ch == "\\" and i + 1 < n:
-            if raw[i + 1] in chars:
-                return raw[i : i + 2]
-            i += 1
-        i += 1
+    if "\\" not in raw:
+        return None
+    for match in _SCAN.finditer(raw):
+        escaped = match.group(1)
+        if escaped is not None and escaped in chars:
+            return match.group()
     return None

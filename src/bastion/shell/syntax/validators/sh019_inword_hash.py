@@ -8,6 +8,7 @@ ends. Recorded (low): URLs with fragments are common.
 from __future__ import annotations
 
 from ....model import Finding, Severity
+from ....precompiled import regex
 
 ID = "SH019"
 WHAT = "# inside an unquoted word"
@@ -16,17 +17,13 @@ EXAMPLE = "echo foo#bar"
 BENIGN = "echo foo # a comment"
 
 
+#: A quoted span (to its closing quote, or the end), or a ``#`` that neither starts the
+#: word nor follows ``\\`` or ``$``: the first ``#`` met outside quotes is the answer.
+_SCAN = regex(r"""'[^']*'?|"[^"]*"?|(?<=[^\\$])#""")
+
+
 def _inner_hash(raw: str) -> bool:
-    quote = ""
-    for i, ch in enumerate(raw):
-        if quote:
-            if ch == quote:
-                quote = ""
-        elif ch in "'\"":
-            quote = ch
-        elif ch == "#" and i > 0 and raw[i - 1] not in "\\$":
-            return True
-    return False
+    return any(match.group() == "#" for match in _SCAN.finditer(raw))
 
 
 def check(source: str, view) -> list[Finding]:

@@ -10,12 +10,19 @@ from __future__ import annotations
 from ....model import Finding, Severity
 from ....precompiled import regex
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
 ID = "SH024"
 WHAT = "zsh expansion: =cmd, ~[…], glob qualifiers (e:…:) (+…)"
 WHY = "under zsh these run code or look up paths that a bash reading does not see"
 EXAMPLE = "ls *(e:'rm -rf ~':)"
 BENIGN = "[ a = b ] && echo a=b"
 
+#: What zsh leaves unexpanded: an escaped character, or a quoted span to its closing
+#: quote (or the end); inside double quotes a backslash escapes the next character.
+_QUOTED = regex(r"""(?s)\\.?|'[^']*'?|"(?:[^"\\]+|\\.?)*"?""")
 _QUALIFIER = regex(r"""[\w*?\]/.]\((?:[^()\s]*[^()\w\s])?(?:e[:'"{\[<|]|\+[A-Za-z_]|\#q)""")
 
 
@@ -37,25 +44,10 @@ def check(source: str, view) -> list[Finding]:
 
 def _unquoted(source: str) -> str:
     """``source`` with quoted and escaped characters blanked (zsh does not expand them)."""
-    out: list[str] = []
-    quote = ""
-    escaped = False
-    for ch in source:
-        if escaped:
-            out.append(" ")
-            escaped = False
-        elif quote:
-            if ch == quote:
-                quote = ""
-            elif ch == "\\" and quote == '"':
-                escaped = True
-            out.append(" ")
-        elif ch == "\\":
-            escaped = True
-            out.append(" ")
-        elif ch in "'\"":
-            quote = ch
-            out.append(" ")
-        else:
-            out.append(ch)
-    return "".join(out)
+    if "\\" not in source and "'" not in source and '"' not in source:
+        return source
+    return _QUOTED.sub(_blank, source)
+
+
+def _blank(match: Any) -> str:
+    return " " * (match.end() - match.start())
