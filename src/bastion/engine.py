@@ -43,6 +43,30 @@ class _Outcome:
     layer: str
 
 
+class _Plan:
+    """What the loop reads of each layer, read once per layer list rather than on every
+    call: ``(layer, name, timeout, can_deny, its trace entry for an abstention under a
+    microsecond)`` — the entry is frozen, so one serves every call. ``before_grants``:
+    the names of the layers before ``allow_rules``, whose asks no grant reaches (None
+    without an ``allow_rules`` layer: then none is reached). A guard whose layer list or
+    ``layer_timeout`` changed (``insert_layer``, an assignment) makes a new plan; a
+    layer's attributes are read when it joins one."""
+
+    def __init__(self, layers: tuple[Layer, ...], custom: set[int], layer_timeout: float) -> None:
+        self.layers = layers
+        self.layer_timeout = layer_timeout
+        steps = []
+        for layer in layers:
+            name = layer.name
+            timeout = getattr(layer, "timeout", None)
+            if timeout is None and id(layer) in custom:
+                timeout = layer_timeout
+            steps.append((layer, name, timeout, getattr(layer, "can_deny", True), trace_entry(name, "abstain", "", 0)))
+        self.steps = tuple(steps)
+        names = [layer.name for layer in layers]
+        self.before_grants = frozenset(names[: names.index("allow_rules")]) if "allow_rules" in names else None
+
+
 class LayerTimeout(Exception):
     pass
 
@@ -157,6 +181,7 @@ class Guard:
             from .providers import ToolFacts
 
             self.facts = ToolFacts()
+        self._plan: _Plan | None = None
 
     @classmethod
     def from_settings(
@@ -218,6 +243,13 @@ class Guard:
             add_dirs=tuple(os.path.abspath(os.path.expanduser(d)) for d in self.add_dirs) if self.add_dirs else (),
         )
 
+    def _steps(self) -> _Plan:
+        """The layers as the loop runs them, read once per layer list (see :class:`_Plan`)."""
+        plan = self._plan
+        if plan is None or plan.layers != tuple(self.layers) or plan.layer_timeout != self.layer_timeout:
+            plan = self._plan = _Plan(tuple(self.layers), self._custom_layers, self.layer_timeout)
+        return plan
+
     def check(self, call: ToolCall) -> Decision:
         ctx = self.context(call)
         trace: list[TraceEntry] = []
@@ -226,25 +258,21 @@ class Guard:
         held: _Outcome | None = None
         decided: _Outcome | None = None
         clock = time.perf_counter_ns
-        custom = self._custom_layers
 
-        for layer in self.layers:
-            name = layer.name
-            if held is not None and not getattr(layer, "can_deny", True):
+        for layer, name, timeout, can_deny, abstained in self._steps().steps:
+            if held is not None and not can_deny:
                 note(trace_entry(name, "skipped", "an immune ask is held", 0))
                 continue
             started = clock()
             label: str
             try:
-                timeout = getattr(layer, "timeout", None)
-                if timeout is None and custom and id(layer) in custom:
-                    timeout = self.layer_timeout
                 if timeout:
                     result = _run_with_timeout(layer, call, ctx, timeout)
                 else:
                     result = layer.check(call, ctx)
                 if result is None:  # most layers abstain: the shortest way round the loop
-                    note(trace_entry(name, "abstain", "", (clock() - started) // 1000))
+                    spent = (clock() - started) // 1000
+                    note(trace_entry(name, "abstain", "", spent) if spent else abstained)
                     continue
                 if isinstance(result, Verdict):  # a custom layer may answer with a bare verdict
                     result = LayerResult(result, f"{name} says {result.value}")
@@ -318,10 +346,8 @@ class Guard:
         mode's, a custom layer inserted earlier) comes again whatever is granted, so
         offering a grant there would only be a broken promise. Asks from later layers,
         the reviewer and the engine itself are reached."""
-        names = [existing.name for existing in self.layers]
-        if "allow_rules" not in names:
-            return False
-        return layer not in names[: names.index("allow_rules")]
+        before = self._steps().before_grants
+        return before is not None and layer not in before
 
     def _finish(
         self,

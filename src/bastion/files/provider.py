@@ -41,6 +41,9 @@ def resolve(ctx: Context, raw: str, cwd: str) -> str:
     resolved: dict[tuple[str, str], str] = ctx.once("resolved_paths", dict)
     path = resolved.get((raw, cwd))
     if path is None:
+        # The workspace first: the file checks need it for any path anyway, and resolving
+        # the call's folder leaves the known folder that paths inside it start from.
+        ctx.workspace  # noqa: B018 - computed for its memo
         path = resolved[raw, cwd] = resolve_path(raw, cwd=cwd, home=ctx.home, known=ctx.known("known_folder"))
     return path
 

@@ -150,13 +150,17 @@ def _below(path: str, known: tuple[str, str]) -> str | None:
     Each name after it is looked at once (``lstat``): while none is a link, the real path
     is the folder's and the names, and a name that is not there ends the lookup with the
     rest kept (as ``os.path.realpath`` keeps it). A link, or a name that cannot be looked
-    at, leaves the answer to ``_realpath``: None, as for a path outside the folder."""
+    at, leaves the answer to ``_realpath``: None, as for a path outside the folder.
+    Empty names and ``.`` are passed over, as ``os.path.realpath`` passes them over:
+    ``cwd/.`` is the folder itself."""
     folder, real = known
     cut = len(folder)
     if path[cut:cut + 1] != _SEP or not path.startswith(folder):
-        return None
+        return real if path == folder else None
     names = path[cut + 1 :].split(_SEP)
-    if len(names) > _KNOWN_NAMES or "" in names or "." in names or ".." in names:
+    if "" in names or "." in names:
+        names = [name for name in names if name and name != "."]
+    if len(names) > _KNOWN_NAMES or ".." in names:
         return None
     here = real
     for index, name in enumerate(names):

@@ -122,11 +122,14 @@ def _changed_files(ctx: Context) -> list[str]:
     source, script or build file, which asks in default mode too. Data files, created
     directories and sinks such as ``/dev/null`` are not; writes outside the workspace
     are the path layer's business."""
+    changes = [use for use in ctx.path_uses if use.op in ("write", "delete")]
+    if not changes:
+        return []  # most commands change no file: the workspace is not needed
     workspace = ctx.workspace
     return [
         use.raw
-        for use in ctx.path_uses
-        if use.op in ("write", "delete") and use.path not in _SINKS and use.command != "mkdir"
+        for use in changes
+        if use.path not in _SINKS and use.command != "mkdir"
         and workspace.contains(use.path) and _is_code(use.path)
         and not (use.op == "delete" and _untracked(use.path))
     ]
