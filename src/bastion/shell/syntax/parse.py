@@ -1043,6 +1043,12 @@ class _Walker:
                     assigns.append(self.assignment(unit, child, issues, env))
                 elif kind in _REDIRECTS:
                     redirect_nodes.append(child)
+                elif kind == "number" and not child.named_child_count:
+                    # a number without an expansion in it (``tail -5``) is its own text
+                    raw = plain[start:end] if plain is not None else text_of(child)
+                    argv.append(raw)
+                    words.append(_word((raw, raw, len(argv) - 1, 1)))
+                    last_count = 1
                 elif kind in _WORDISH:
                     values = decode_word(child, text_of, issues, env=env)
                     position = len(argv)

@@ -809,7 +809,18 @@ def skeleton(text: str) -> str:
     import unicodedata
 
     folded = unicodedata.normalize("NFKC", text)
-    return "".join(CONFUSABLES.get(ch, ch) for ch in folded)
+    return folded.translate(_confusable_table())
+
+
+_CONFUSABLE_TABLE: dict[int, str] = {}
+
+
+def _confusable_table() -> dict[int, str]:
+    """:data:`CONFUSABLES` as a ``str.translate`` table (built when a non-ASCII word is
+    first checked): one C pass over a long text instead of a lookup per character."""
+    if not _CONFUSABLE_TABLE:
+        _CONFUSABLE_TABLE.update({ord(ch): ascii_ for ch, ascii_ in CONFUSABLES.items()})
+    return _CONFUSABLE_TABLE
 
 
 def _describe(ch: str) -> str:

@@ -19,6 +19,9 @@ BENIGN = "ls  # it's the last line"
 
 
 def check(source: str, view) -> list[Finding]:
+    hash_at = source.find("#")
+    if hash_at < 0 or not any(q in source[hash_at:] for q in "'\"`"):
+        return []  # no quote after the first ``#``: no comment holds one (the tree is not indexed)
     for node in view.nodes("comment"):
         comment = view.text(node)
         if not any(q in comment for q in "'\"`"):
