@@ -1314,7 +1314,10 @@ class _Walker:
                 elif not child.is_named:
                     op = op or ckind
                 elif ckind in _WORDISH:
-                    values = decode_word(child, text_of, issues, env=env, split=bool(targets))
+                    if ckind == "number" and not child.named_child_count:
+                        values = [text_of(child)]  # ``2>&1``: a number without an expansion is its own text
+                    else:
+                        values = decode_word(child, text_of, issues, env=env, split=bool(targets))
                     unit.words.append(Word(text_of(child), " ".join(values), -1 if not targets else len(argv), len(values)))
                     if not targets:
                         if len(values) != 1:
