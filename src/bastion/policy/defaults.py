@@ -122,14 +122,11 @@ def _changed_files(ctx: Context) -> list[str]:
     source, script or build file, which asks in default mode too. Data files, created
     directories and sinks such as ``/dev/null`` are not; writes outside the workspace
     are the path layer's business."""
-    changes = [use for use in ctx.path_uses if use.op in ("write", "delete")]
-    if not changes:
-        return []  # most commands change no file: the workspace is not needed
     workspace = ctx.workspace
     return [
         use.raw
-        for use in changes
-        if use.path not in _SINKS and use.command != "mkdir"
+        for use in ctx.path_uses
+        if use.op in ("write", "delete") and use.path not in _SINKS and use.command != "mkdir"
         and workspace.contains(use.path) and _is_code(use.path)
         and not (use.op == "delete" and _untracked(use.path))
     ]
@@ -153,19 +150,22 @@ def _runs_code_after_writing(ctx: Context) -> str | None:
     analysis = ctx.analysis
     planned = analysis.planned_runs if analysis is not None else frozenset()
     commands = parsed.commands if parsed is not None else ()
-    last = len(commands) - 1
+    # a command that may run what an earlier one wrote: not a mere file command, and not
+    # a run of a file the line wrote from literal text
+    may_run = [cmd.name not in _FILE_COMMANDS and cmd.text not in planned for cmd in commands]
+    last_runner = max((i for i, runs in enumerate(may_run) if runs), default=-1)
     for i, cmd in enumerate(commands):
-        name = cmd.name
-        if written and name not in _FILE_COMMANDS and cmd.text not in planned:
+        if written and may_run[i]:
             from ..shell.meaning.analyse import analyse  # only after a write: most lines write nothing
             from ..shell.syntax.script import Script
 
             single = analyse(Script((cmd,)), cwd=ctx.call.cwd, home=ctx.home)
             if single.tier is not Tier.READ_ONLY:
                 return written
-        # what the last command writes runs after nothing; resolving paths is the larger
-        # cost, so only a command that writes pays for it
-        if written or i == last or name == "mkdir" or not any(a.op == "write" for a in accesses_of(ctx, cmd)):
+        # what a command writes after the last one that may run code runs after nothing;
+        # resolving paths is the larger cost, so only a command that writes pays for it
+        if written or i >= last_runner or cmd.name == "mkdir" or not any(
+                a.op == "write" for a in accesses_of(ctx, cmd)):
             continue
         for use in ctx.paths_of(cmd):
             if use.op == "write" and use.path not in _SINKS:
