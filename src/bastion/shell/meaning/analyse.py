@@ -96,7 +96,7 @@ else:
 
 __all__ = ["Analysis", "analyse"]
 
-_new_ctx = fast_factory(Ctx, ("cwd", "home", "roots", "analyser", "source"))
+_new_ctx = fast_factory(Ctx, ("cwd", "home", "roots", "analyser", "source", "parsed"))
 
 #: Nested strings (interpreter ``system("…")`` arguments, ``${IFS}`` rewrites) are
 #: parsed and analysed again at most this deep.
@@ -153,8 +153,9 @@ def analyse(
     """
     base = resolve(cwd or "/", "/", home)
     roots = tuple(resolve(r, base, home) for r in workspace_roots if r) or (base,)
-    ctx = _new_ctx({"cwd": base, "home": home, "roots": roots, "analyser": ANALYSER, "source": parsed.source if source is None else source})
     raw = parsed.source if source is None else source
+    ctx = _new_ctx({"cwd": base, "home": home, "roots": roots, "analyser": ANALYSER, "source": raw,
+                    "parsed": parsed if raw == parsed.source else None})
     hits: list[_Hit] = []
     facts = _run(parsed.commands, raw, bool(parsed.complex), ctx, 0, hits, parsed.code)
     return _summarise(parsed, facts, hits)
@@ -354,7 +355,7 @@ def _nested(text: str, where: str, ctx: Ctx, depth: int, hits: list[_Hit]) -> li
 
     inner = parse(text)
     found: list[_Hit] = []
-    facts = _run(inner.commands, inner.source or text, bool(inner.complex), replace(ctx, source=text), depth + 1, found,
+    facts = _run(inner.commands, inner.source or text, bool(inner.complex), replace(ctx, source=text, parsed=inner), depth + 1, found,
                  inner.code)
     for hit in found:
         hits.append(_Hit(hit.code, f"{hit.detail} [inside {where}]", hit.command))

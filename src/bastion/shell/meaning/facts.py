@@ -11,13 +11,13 @@ high-risk, a destructive finding or a hard block makes it destructive.
 from __future__ import annotations
 
 from _collections_abc import Callable  # collections.abc's classes, loaded with os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ...model import Severity, Tier
 from ..catalog import catalog as C
 from ..catalog.intents import CODES
 from ..syntax.lazyre import LazyPattern
-from ..syntax.script import SimpleCommand
+from ..syntax.script import Script, SimpleCommand, TooComplex
 from .paths import PathAccess, resolve
 from .targets import within
 
@@ -52,12 +52,26 @@ class Ctx:
     analyser: Analyser
     #: The raw command string (here-document bodies fed to interpreters are read from it).
     source: str = ""
+    #: The parser's result for ``source``, when the analysis has it: a check that needs
+    #: the whole line's commands reads them here (:func:`line_parsed`) instead of parsing
+    #: the line again.
+    parsed: Script | TooComplex | None = field(default=None, compare=False, repr=False)
 
     def inside(self, path: str) -> bool:
         for root in self.roots:  # a loop, not ``any`` over a generator: asked for most paths
             if within(path, root):
                 return True
         return False
+
+
+def line_parsed(ctx: Ctx) -> Script | TooComplex:
+    """``parse(ctx.source)``: the analysis's own parse of it when it has one (the parser
+    is a function of the text alone, so a second parse gives the same)."""
+    if ctx.parsed is not None:
+        return ctx.parsed
+    from ..syntax.parse import parse
+
+    return parse(ctx.source)
 
 
 class Hit:

@@ -83,7 +83,7 @@ def fed_effects(facts: Sequence[Facts], ctx: Ctx) -> tuple[list[Hit], list[Text]
             text = _stdin_text(f, before, ctx)
             for line in ed_shell_lines(text or ""):
                 texts.append((line, f"{f.name} ! command"))
-        for name, item in loaded_code(f.cmd.assignments):
+        for name, item in loaded_code(f.cmd.assignments) if f.cmd.assignments else ():
             if "<(" in item or "$(" in item or "`" in item:
                 if fetching_subst:
                     hits.append(("HB005", f"{name}= runs fetched code for {f.label}", f.label))

@@ -210,8 +210,10 @@ def _assignments(bare: str) -> dict[str, list[tuple[int, int]]]:
     """name → spans of the expressions assigned to it (``x = …``, ``my $x = …``,
     ``for x in …``)."""
     out: dict[str, list[tuple[int, int]]] = {}
+    # each run of blanks is one ``\s*`` (``\s*(?:\(\s*)?``, not ``\s*\(?\s*``): literals are
+    # blanked out, and two ``\s*`` side by side try every split of a long blank run
     pattern = _re(
-        rf"(?:^|(?<=[;\n{{(]))\s*(?:(?:my|our|local|const|let|var|for|foreach)\s+)?\(?\s*((?:{_NAME}\s*,\s*)*{_NAME})\s*\)?\s*(?:[+.]?=(?!=)|\bin\b|\bof\b)"
+        rf"(?:^|(?<=[;\n{{(]))\s*(?:(?:my|our|local|const|let|var|for|foreach)\s+)?(?:\(\s*)?((?:{_NAME}\s*,\s*)*{_NAME})\s*(?:\)\s*)?(?:[+.]?=(?!=)|\bin\b|\bof\b)"
     )
     for m in pattern.finditer(bare):
         start, depth, end = m.end(), 0, len(bare)

@@ -91,10 +91,10 @@ def planned_files(f: Facts, path: str, ctx: Ctx) -> dict[str, str] | None:
     of them and nothing between the write and the run can change them; None otherwise."""
     if f.cmd.origin != "top" or not ctx.source or "<<" not in ctx.source:
         return None
-    from ..syntax.parse import parse
     from ..syntax.script import Script
+    from .facts import line_parsed
 
-    parsed = parse(ctx.source)
+    parsed = line_parsed(ctx)
     if not isinstance(parsed, Script):
         return None
     runs = [i for i, cmd in enumerate(parsed.commands) if cmd.argv == f.cmd.argv and cmd.cwd == f.cmd.cwd]

@@ -291,8 +291,9 @@ def _scan_words(f: Facts, args: tuple[str, ...], ctx: Ctx, *, unknown: bool) -> 
         return
     modelled = f.name in EXTRACTORS
     # a file a modelled command writes is not read: writing a secret file is the path
-    # layer's question (``cp .env.example .env.test`` reads no secret)
-    written = {a.resolved for a in f.paths if a.op == WRITE} if modelled else ()
+    # layer's question (``cp .env.example .env.test`` reads no secret); made at the first
+    # word that names a path (most words name none)
+    written: set[str] | tuple[()] | None = None if modelled else ()
     previous = ""
     for word in args:
         prior = previous
@@ -318,6 +319,8 @@ def _scan_words(f: Facts, args: tuple[str, ...], ctx: Ctx, *, unknown: bool) -> 
         if not value or not is_path_word(value):
             continue
         path = resolve(value.split(",", 1)[0], f.base, ctx.home)
+        if written is None:
+            written = {a.resolved for a in f.paths if a.op == WRITE}
         level = secret_level(path, ctx.home) if path not in written else 0
         if level and not (level < 2 and f.name in NON_DUMPING):
             if f.name not in CREDENTIAL_USERS:  # ``ssh -i key`` uses the key, it does not read it out

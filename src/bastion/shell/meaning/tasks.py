@@ -32,6 +32,7 @@ import os
 import posixpath
 
 from ... import fastjson
+from ...std_lite import lru_cache
 from ..syntax.lazyre import LazyPattern
 from ..syntax.quoting import quote as shell_quote
 from ..syntax.wildcards import fnmatchcase
@@ -39,6 +40,7 @@ from .facts import Ctx, Facts
 from .tasks_files import (
     MAX_BYTES,
     MAX_UP,
+    Asked,
     Runs,
     Unreadable,
     absolute,
@@ -393,6 +395,7 @@ def _pytest(f: Facts, args: tuple[str, ...], ctx: Ctx) -> Runs:
         i += 1
     targets = paths or [base]
     folders = {target: os.path.isdir(target) for target in targets}  # asked once per target
+    asked: Asked = {}  # the rootdir's ini files are asked for again below
     if rootdir is None:
         if config is not None:
             rootdir = posixpath.dirname(config)
@@ -400,7 +403,7 @@ def _pytest(f: Facts, args: tuple[str, ...], ctx: Ctx) -> Runs:
             anchor = posixpath.commonpath(targets) if len(targets) > 1 else targets[0]
             if not (folders[anchor] if anchor in folders else os.path.isdir(anchor)):
                 anchor = posixpath.dirname(anchor)
-            found = find_up(anchor, _PYTEST_INI)
+            found = find_up(anchor, _PYTEST_INI, asked=asked)
             # no ini file: pytest's rootdir is the tests' common folder, but a conftest.py
             # above it still runs once an ini file appears; read from the workspace root
             roots = [r for r in ctx.roots if anchor == r or anchor.startswith(r.rstrip("/") + "/")]
@@ -415,7 +418,7 @@ def _pytest(f: Facts, args: tuple[str, ...], ctx: Ctx) -> Runs:
                 files[found_file] = None
         elif target.endswith(".py"):
             files[target] = None
-    ini = _ini_files(rootdir)
+    ini = _ini_files(rootdir, asked)
     for module in plugins + _ini_plugins(rootdir, ini):
         from .scripts import module_files
 
@@ -437,10 +440,17 @@ def _ini_plugins(rootdir: str, ini: tuple[str, ...]) -> list[str]:
     module of the project is imported before any test)."""
     addopts = _ini_value(rootdir, "addopts", ini)
     if addopts:
-        import shlex  # only a project whose ini file gives addopts
-
-        return _plugin_options(shlex.split(addopts, comments=False) if isinstance(addopts, str) else addopts)
+        return list(_addopts_plugins(addopts)) if isinstance(addopts, str) else _plugin_options(addopts)
     return []
+
+
+@lru_cache(maxsize=64)
+def _addopts_plugins(addopts: str) -> tuple[str, ...]:
+    """The ``-p`` modules of an ``addopts`` text, split once per text: the ini file gives
+    the same text to every pytest run of the project."""
+    import shlex  # only a project whose ini file gives addopts
+
+    return tuple(_plugin_options(shlex.split(addopts, comments=False)))
 
 
 #: pytest's ini files in the order it reads them, with the section holding its options
@@ -449,10 +459,11 @@ _INI_FILES = (("pytest.ini", "pytest"), (".pytest.ini", "pytest"), ("tox.ini", "
               ("pyproject.toml", ""))
 
 
-def _ini_files(rootdir: str) -> tuple[str, ...]:
+def _ini_files(rootdir: str, asked: Asked) -> tuple[str, ...]:
     """Which of pytest's ini files may be in the rootdir (a superset): only those are
-    opened, by every :func:`_ini_value` of the run (most folders hold none of them)."""
-    return names_in(rootdir, _PYTEST_INI)
+    opened, by every :func:`_ini_value` of the run (most folders hold none of them).
+    ``asked`` holds the folders the rootdir search already looked in."""
+    return names_in(rootdir, _PYTEST_INI, asked)
 
 
 def _ini_value(rootdir: str, key: str, present: tuple[str, ...]) -> str | list[str]:

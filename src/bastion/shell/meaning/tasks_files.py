@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
-__all__ = ["MAX_BYTES", "MAX_UP", "Runs", "Unreadable", "absolute", "cd_line", "find_up", "names_in", "read_cached"]
+__all__ = ["MAX_BYTES", "MAX_UP", "Asked", "Runs", "Unreadable", "absolute", "cd_line", "find_up", "names_in", "read_cached"]
 
 
 #: Largest task file read: the same bound as a script's (``scripts.MAX_BYTES``).
@@ -85,11 +85,14 @@ def text_of(text: str, path: str) -> str:
     return text
 
 
-def find_up(start: str, names: tuple[str, ...], stop: str = "/") -> str | None:
-    """The first ``start/NAME`` or ancestor's that exists (as anything but a folder)."""
+def find_up(start: str, names: tuple[str, ...], stop: str = "/", asked: Asked | None = None) -> str | None:
+    """The first ``start/NAME`` or ancestor's that exists (as anything but a folder).
+
+    ``asked`` remembers each folder's answer for the rest of one reader's run (see
+    :data:`Asked`)."""
     here = start
     for _ in range(MAX_UP):
-        for name in _present(here, names):
+        for name in _present(here, names, asked):
             candidate = posixpath.join(here, name)
             if os.path.lexists(candidate) and not os.path.isdir(candidate):
                 return candidate
@@ -97,6 +100,13 @@ def find_up(start: str, names: tuple[str, ...], stop: str = "/") -> str | None:
             return None
         here = posixpath.dirname(here)
     return None
+
+
+#: Which of some names a folder may hold, per (folder, names), remembered for one
+#: reader's run: pytest asks for its ini files in every parent (``find_up``) and then
+#: again in the rootdir it picked (``names_in``). A folder changed in the last seconds
+#: is not kept across calls (:data:`_HELD`), so without this it is asked twice.
+Asked = dict[tuple[str, tuple[str, ...]], tuple[str, ...]]
 
 
 #: Per folder and names asked for: the folder's identity and modification time, and which
@@ -109,11 +119,16 @@ _HELD: dict[tuple[str, tuple[str, ...]], tuple[tuple[int, int, int], tuple[str, 
 _SETTLED_NS = 2_000_000_000
 
 
-def _present(here: str, names: tuple[str, ...]) -> tuple[str, ...]:
+def _present(here: str, names: tuple[str, ...], asked: Asked | None = None) -> tuple[str, ...]:
     """The names that may exist in ``here`` (a superset; the caller checks each live):
     ``find_up`` runs for every test runner and task command and would otherwise make
     one existence check per name and parent."""
-    if any("/" in name for name in names):  # a deeper path changes without its folder
+    if asked is not None:
+        known = asked.get((here, names))
+        if known is None:
+            known = asked[here, names] = _present(here, names)
+        return known
+    if "/" in "".join(names):  # a deeper path changes without its folder
         return names
     try:
         st = os.stat(here)
@@ -125,7 +140,8 @@ def _present(here: str, names: tuple[str, ...]) -> tuple[str, ...]:
     held = _HELD.get((here, names))
     if held is not None and held[0] == key:
         return held[1]
-    found = tuple(name for name in names if _lexists(posixpath.join(here, name)))
+    prefix = here + "/" if here and not here.endswith("/") else here  # ``posixpath.join``, for names without a slash
+    found = tuple(name for name in names if _lexists(prefix + name))
     if time.time_ns() - st.st_mtime_ns > _SETTLED_NS:
         if len(_HELD) >= _CACHE_LIMIT * 4:
             _HELD.clear()
@@ -133,10 +149,10 @@ def _present(here: str, names: tuple[str, ...]) -> tuple[str, ...]:
     return found
 
 
-def names_in(folder: str, names: tuple[str, ...]) -> tuple[str, ...]:
+def names_in(folder: str, names: tuple[str, ...], asked: Asked | None = None) -> tuple[str, ...]:
     """Which of ``names`` may exist in ``folder``: a superset, as :func:`find_up` asks
     (a reader skips the others instead of failing to open each)."""
-    return _present(folder, names)
+    return _present(folder, names, asked)
 
 
 #: ``os.access`` can look at a name without following a link here (Linux, macOS).

@@ -22,7 +22,7 @@ import stat
 from ...catalog import catalog as C
 from ...syntax.lazyre import LazyPattern
 from ...syntax.options import parse_args
-from ..facts import Ctx, Facts
+from ..facts import Ctx, Facts, line_parsed
 from ..paths import WRITE, resolve
 
 __all__ = ["RUNNERS", "sets_id_bits", "root_caps", "runner_of", "check_setcap"]
@@ -108,14 +108,14 @@ def runner_of(word: str, path: str, ctx: Ctx) -> str | None:
 
 def _script_copies(ctx: Ctx) -> dict[str, str]:
     """Files this script makes into copies of (or links to) a runner: resolved path → name.
-    Parses the script again, which only happens when a mode or capability grants root."""
+    Reads the whole script's commands again, which only happens when a mode or capability
+    grants root."""
     if not ctx.source or not any(name in ctx.source for name in _COPIERS):
         return {}
-    from ...syntax.parse import parse  # the checkers run inside analyse(); parse is already loaded
     from ..paths import extract_paths
 
     copies: dict[str, str] = {}
-    for cmd in parse(ctx.source).commands:
+    for cmd in line_parsed(ctx).commands:
         if not cmd.argv or C.canonical_name(posixpath.basename(cmd.argv[0])) not in _COPIERS:
             continue
         source = None
