@@ -25,6 +25,7 @@ from __future__ import annotations
 from ...model import Finding, Severity
 from ...precompiled import pattern as compiled_pattern
 from ...re_escape import escape
+from .lazyre import LazyPattern
 from .values import Scope, Value, default_scope
 
 TYPE_CHECKING = False
@@ -77,43 +78,41 @@ class Word(NamedTuple):
 # --------------------------------------------------------------------------- escapes
 
 
-def _unescape(raw: str, escapable: frozenset[str] | None) -> str:
-    """Drop the backslash before an escapable character (any one when ``escapable`` is
-    None); backslash-newline vanishes; any other backslash stays."""
+def _unescape(raw: str, escapes: LazyPattern) -> str:
+    """Drop the backslash of every escape ``escapes`` finds (a backslash and the one
+    character it escapes there, read left to right); backslash-newline vanishes; any
+    other backslash stays."""
     if "\\" not in raw:
         return raw
-    out: list[str] = []
-    i, n = 0, len(raw)
-    while i < n:
-        ch = raw[i]
-        if ch == "\\" and i + 1 < n and (escapable is None or raw[i + 1] in escapable):
-            if raw[i + 1] != "\n":
-                out.append(raw[i + 1])
-            i += 2
-            continue
-        out.append(ch)
-        i += 1
-    return "".join(out)
+    return escapes.sub(_escaped, raw)
+
+
+def _escaped(match: Any) -> str:
+    char: str = match.group(1)
+    return "" if char == "\n" else char
+
+
+#: Outside quotes a backslash escapes any character; inside double quotes only
+#: ``$ ` " \\`` and newline; in an unquoted here-document ``$ ` \\`` and newline.
+_ANY_ESCAPE = LazyPattern(r"(?s)\\(.)")
+_DQ_ESCAPE = LazyPattern(r'''\\([$`"\\\n])''')
+_HEREDOC_ESCAPE = LazyPattern(r"\\([$`\\\n])")
 
 
 def unescape_unquoted(raw: str) -> str:
     """Backslash rules outside quotes: ``\\X`` is ``X``; backslash-newline vanishes."""
-    return _unescape(raw, None)
-
-
-_DQ_ESCAPABLE = frozenset('$`"\\\n')
-_HEREDOC_ESCAPABLE = frozenset("$`\\\n")
+    return _unescape(raw, _ANY_ESCAPE)
 
 
 def unescape_double_quoted(raw: str) -> str:
     """Backslash rules inside double quotes: only ``$ ` " \\`` and newline are escapable;
     any other backslash stays."""
-    return _unescape(raw, _DQ_ESCAPABLE)
+    return _unescape(raw, _DQ_ESCAPE)
 
 
 def unescape_heredoc(body: str) -> str:
     """Backslashes in an unquoted here-document escape only ``$ ` \\`` and newline."""
-    return _unescape(body, _HEREDOC_ESCAPABLE)
+    return _unescape(body, _HEREDOC_ESCAPE)
 
 
 _ANSI_SIMPLE = {
