@@ -50,7 +50,8 @@ class Layer(Protocol):
     """What the engine needs from a layer: a ``name`` and ``check``. Optional
     attributes: ``stage`` (DESIGN.md's 0–7), ``can_deny`` (False lets the engine skip it
     while an immune ask is held; default True) and ``timeout`` (seconds; the layer then
-    runs under a watchdog — layers added with ``insert_layer`` always do)."""
+    runs under a watchdog — layers added with ``insert_layer`` always do). The engine
+    reads ``name``, ``can_deny`` and ``timeout`` once, when the layer joins its list."""
 
     name: str
 
