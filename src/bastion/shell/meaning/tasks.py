@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import os
 import posixpath
+from stat import S_ISDIR
 
 from ... import fastjson
 from ...std_lite import lru_cache
@@ -394,7 +395,8 @@ def _pytest(f: Facts, args: tuple[str, ...], ctx: Ctx) -> Runs:
             paths.append(absolute(arg.split("::", 1)[0], base, ctx))
         i += 1
     targets = paths or [base]
-    folders = {target: os.path.isdir(target) for target in targets}  # asked once per target
+    missing: set[str] = set()  # targets that name nothing: not looked for again below
+    folders = {target: _is_folder(target, missing) for target in targets}  # asked once per target
     asked: Asked = {}  # the rootdir's ini files are asked for again below
     if rootdir is None:
         if config is not None:
@@ -428,11 +430,24 @@ def _pytest(f: Facts, args: tuple[str, ...], ctx: Ctx) -> Runs:
         files[path] = None
     out: Runs = []
     for path in list(files)[: MAX_CONFTESTS + len(paths) + len(plugins) + 4 + MAX_COLLECTED]:
-        text = read_cached(path, text_of, "text")
+        text = None if path in missing else read_cached(path, text_of, "text")
         if text is not None:
             out.append(("python", text, path))
             _import_top[path] = rootdir
     return out
+
+
+def _is_folder(path: str, missing: set[str]) -> bool:
+    """``os.path.isdir(path)``, adding ``path`` to ``missing`` when it names nothing (no
+    such file, or a file where a folder should be): ``read_cached`` finds nothing there."""
+    try:
+        st = os.stat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        missing.add(path)
+        return False
+    except (OSError, ValueError):
+        return False
+    return S_ISDIR(st.st_mode)
 
 
 def _ini_plugins(rootdir: str, ini: tuple[str, ...]) -> list[str]:
