@@ -118,6 +118,8 @@ def test_a_hook_deciding_in_its_own_process(project: Path) -> None:
     ("Bash", {"command": "cat README.md"}),
     ("Bash", {"command": "rm -rf build"}),  # a delete: is it a settings file holding bastion's hook?
     ("Bash", {"command": "rm -rf /"}),  # denied
+    ("Bash", {"command": "printf '%s\\n' a b > notes.txt"}),  # echoed text read as what it plants
+    ("Bash", {"command": "git checkout -b feature"}),  # the files a git command puts in place
     ("Write", {"file_path": "src/new.py", "content": "print(1)\n"}),
     ("Edit", {"file_path": "README.md", "old_string": "a", "new_string": "b"}),
     ("Read", {"file_path": "README.md"}),

@@ -22,13 +22,15 @@ git hook; ``mcp__shell__run {"command": "rm -rf ~"}`` is that command.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any
-
 from .model import ToolCall
 from .precompiled import regex
 from .shell.syntax.quoting import join as shell_join
 from .uris import file_uri_path
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from typing import Any
 
 READ, WRITE, DELETE = "read", "write", "delete"
 

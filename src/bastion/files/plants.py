@@ -4,10 +4,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 from ..model import Finding
 from ..shell.meaning.planted import as_commands
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 __all__ = ["MAX_CONTENT", "command_hard_blocks", "planted_hard_blocks"]
 

@@ -20,14 +20,17 @@ of ``bastion.paths.table``.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
-from typing import Any
 
 from ..paths import match as paths
 from ..shell.syntax.wildcards import fnmatchcase
 from .check import PathVerdict, _show, check_access
 from .protected import ProtectionConfig
 from .workspace import Workspace, resolve_path
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from typing import Any
 
 __all__ = ["search_verdicts", "search_globs"]
 

@@ -16,8 +16,11 @@ from __future__ import annotations
 
 import codecs
 import functools
-from collections.abc import Iterator
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from typing import Any
 
 __all__ = ["regions", "DECODED"]
 

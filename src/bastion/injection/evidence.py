@@ -20,9 +20,12 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
-from typing import Any
 
 from .signals import ACTIVE_GROUPS, BY_NAME, SIGNALS
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["Evidence", "find", "fired_names", "instructive", "NEAR"]
 

@@ -11,8 +11,11 @@ from its score here.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from typing import Any
+
 
 __all__ = ["INJECTION", "SUSPICIOUS", "SUSPICIOUS_SCORE", "level_of"]
 

@@ -23,8 +23,11 @@ import json
 import os
 import threading
 import time
-from collections.abc import Mapping
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
 
 __all__ = ["MAX_PER_MINUTE", "STATE_KEY", "grey_bounds", "in_grey_zone", "raised", "second_opinion"]
 

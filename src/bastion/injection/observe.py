@@ -8,12 +8,15 @@ result records them here, for the ``taint`` layer to use on the session's later 
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
-from typing import Any
 
 from ..model import Finding, Kind, Severity, ToolCall
 from .scanner import InjectionFinding, is_injection, scan
 from .taint import record_injection, record_read, record_secret, record_untrusted
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
 
 __all__ = [
     "observe_tool_result",

@@ -9,8 +9,11 @@ ASCII text. Single regexes are compiled only for the patterns that matched.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+    from typing import Any
+
 
 __all__ = ["PatternSets"]
 

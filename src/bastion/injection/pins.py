@@ -14,9 +14,12 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
 
 __all__ = ["FILE_NAME", "PinBook", "Unreadable", "trust", "forget", "servers"]
 

@@ -20,10 +20,13 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Mapping
-from typing import Any
 
 from .taint import MAX_EVENTS, PROXIES_FILE, TaintEvent, alive, proxies_of, proxies_path
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
 
 __all__ = ["SESSION_VARIABLES", "PROXIES_FILE", "session_id_from", "register", "record", "unregister"]
 

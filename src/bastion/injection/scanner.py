@@ -52,9 +52,7 @@ from __future__ import annotations
 
 import functools
 import operator
-from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from ..model import Severity
 from ..precompiled import pattern as precompiled_pattern, regex
@@ -67,6 +65,11 @@ from .decoding import (
     is_tag as _is_tag,
     strip_invisible,
 )
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Sequence
+    from typing import Any
 
 __all__ = ["InjectionFinding", "ScanResult", "scan", "is_injection", "level_of", "score", "strip_invisible", "THRESHOLD",
            "PERSISTENT", "WEIGHTS"]

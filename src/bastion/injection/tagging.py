@@ -16,8 +16,11 @@ when the scanner finds injection indicators in a result (spec 000: warn, don't h
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Sequence
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+    from typing import Any
 
 __all__ = ["SOURCE_KINDS", "SYSTEM_PROMPT_RULES", "TAG", "wrap_untrusted", "neutralise", "format_warning"]
 

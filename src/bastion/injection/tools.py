@@ -22,11 +22,14 @@ characters, and a schema nested too deeply to read in full is poisoned.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
-from typing import Any
 
 from .kinds import HIGH, MEDIUM, Indicator, KindRecord
 from .scanner import InjectionFinding, _fold, is_injection, scan, score, strip_invisible
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from typing import Any
 
 __all__ = ["TOOL_INDICATORS", "TOOL_RECORDS", "TOOL_KIND_CODES", "TOOL_THRESHOLD", "tool_text", "judge_tool", "is_poisoned",
            "summary", "metadata_digest"]

@@ -14,10 +14,13 @@ Every entry is checked by the tests to be something bastion's own guard does not
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from functools import cache
 
 from ..shell.syntax.quoting import join as shell_join
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 #: Words that, inserted anywhere after the command (or its sub-command), make the call
 #: destructive. Keys are a command name or ``"command sub-command"``.

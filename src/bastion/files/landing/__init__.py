@@ -105,10 +105,10 @@ class Form:
     def targets(self, scene: Scene) -> Iterator[str]:
         """The paths the command puts in place; ``lister`` is ``module:function`` in this
         package, imported on first use (the hook imports none of them for other commands)."""
-        import importlib
+        from ...std_lite import import_module
 
         module, _, function = self.lister.partition(":")
-        return getattr(importlib.import_module(f"{__name__}.{module}"), function)(scene)
+        return getattr(import_module(f"{__name__}.{module}"), function)(scene)
 
 
 FORMS: tuple[Form, ...] = (

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import os
 import posixpath
-from collections.abc import Callable, Iterator, Sequence
-from typing import Any
 
 from . import limits
 from .scene import Entry, Scene, Unlistable, below, expand, origin, remote, stdin_of, walk
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator, Sequence
+    from typing import Any
 
 
 def archive_entries(path: str) -> Iterator[Entry]:

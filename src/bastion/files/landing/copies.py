@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import os
 import posixpath
-from collections.abc import Callable, Iterator
 
 from .scene import Scene, Unlistable, below, expand, origin, remote, walk
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
 
 _COPY_VALUES = {
     "cp": "-t --target-directory -S --suffix --sparse --reflink --no-preserve --preserve",

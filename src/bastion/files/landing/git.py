@@ -13,12 +13,15 @@ from __future__ import annotations
 
 import os
 import posixpath
-from collections.abc import Iterator, Sequence
-from typing import Any
 
 from . import limits
 from .patches import patch_targets, patch_texts, strip_count
 from .scene import Entry, Scene, Unlistable, below, git_sub, may_make
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterator, Sequence
+    from typing import Any
 
 
 def git_lines(cwd: str, *args: str) -> list[str]:

@@ -4,10 +4,13 @@ one patch reader (``files.patch.diff_names``)."""
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Sequence
 
 from . import limits
 from .scene import Scene, Unlistable, below, origin, stdin_of
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterator, Sequence
 
 
 def patch_texts(scene: Scene, files: Sequence[str]) -> list[str]:

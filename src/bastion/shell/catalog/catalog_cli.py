@@ -46,12 +46,12 @@ network access.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from functools import lru_cache
 from types import MappingProxyType
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Mapping
     from typing import NamedTuple
 else:
     from ...named_tuple import NamedTuple

@@ -16,10 +16,8 @@ not *inert*. Any failure returns None (the caller asks).
 
 from __future__ import annotations
 
-from functools import cache
-from typing import Any
-
 from ...precompiled import pattern as compiled_pattern
+from ...std_lite import cache
 from ..syntax.quoting import quote as shell_quote
 from . import callmodel_tables as T
 from .callmodel_values import HOME, Cmd, Fetched, Handle, Sock, Tok, _num, cap, cformat
@@ -29,6 +27,7 @@ from .program import ProgramEffects, shell_line, shell_word
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import re
+    from typing import Any
 
 __all__ = ["read", "kinds", "TABLES", "LANGUAGES"]
 

@@ -13,13 +13,16 @@ from __future__ import annotations
 
 import base64
 import codecs
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from ..syntax.lazyre import LazyPattern
 from ..syntax.quoting import quote as shell_quote
 from .effects import Rule
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
 
 __all__ = ["Call", "Syntax", "FILTER_MARKS", "TABLES", "HARMLESS", "DECODERS", "FAMILIES", "LANGUAGES", "EXTRA_HOME", "ASSIGN"]
 
@@ -238,7 +241,8 @@ def _same(v: Any) -> Any:
     raise TypeError
 
 
-Decoder = Callable[[list[Any], dict[str, Any]], Any]
+if TYPE_CHECKING:
+    Decoder = Callable[[list[Any], dict[str, Any]], Any]
 
 
 def _d(fn: Callable[..., Any]) -> Decoder:

@@ -6,22 +6,25 @@ these without importing the walker."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
-from typing import Any
 
 from ...precompiled import pattern as compiled_pattern
+from ...std_lite import cache
 from .program import MAX_DECODED
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import re
+    from typing import Any
 
 __all__ = ["HOME", "Value", "Handle", "Fetched", "Sock", "Cmd", "Tok", "cap", "cformat"]
 
 #: Stands for the home directory once its spellings are folded (private-use character).
 HOME = "\ue000"
 
-Value = Any  # str | list | Handle | Fetched | Sock | Cmd | None (unknown)
+if TYPE_CHECKING:
+    Value = Any  # str | list | Handle | Fetched | Sock | Cmd | None (unknown)
+else:
+    Value = object  # a name for type checkers: any value at run time
 
 
 @dataclass

@@ -7,13 +7,13 @@ walker (``callmodel._Model.apply``); only how a call and its arguments are found
 
 from __future__ import annotations
 
-from typing import Any
-
 from .callmodel_tables import _b64, _chars, _hex, _rev
 from .callmodel_values import HOME, Fetched, Handle, Sock, _re, cap, cformat
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from .callmodel import _Model
 
 __all__ = ["walk_tcl", "walk_elisp"]

@@ -23,7 +23,6 @@ import binascii
 import json
 import posixpath
 from dataclasses import dataclass, field
-from typing import Any
 from urllib.parse import unquote
 
 from ...precompiled import regex
@@ -33,6 +32,7 @@ from .program import MAX_DECODED, ProgramEffects, destroys, shell_line, shell_wo
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import re
+    from typing import Any
 
 __all__ = ["read", "API", "Api"]
 

@@ -22,12 +22,14 @@ reading a value as a command.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from typing import Any
-
 from ...precompiled import IGNORECASE, MULTILINE
 from ..syntax.lazyre import LazyPattern
 from ..syntax.quoting import join as shell_join, quote as shell_quote
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+    from typing import Any
 
 #: ``ExecStart=…`` and friends in a systemd unit: the command each one runs.
 UNIT_EXEC = LazyPattern(r"^\s*Exec[A-Za-z]*\s*=\s*[-@:+!]*(.*)$", MULTILINE)

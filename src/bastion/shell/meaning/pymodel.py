@@ -306,6 +306,9 @@ class Sock:
 
 @dataclass(frozen=True)
 class SockFd:
+    """A socket's descriptor (``sock.fileno()``): a standard stream given it (``os.dup2``,
+    ``stdin=``) is wired to the socket."""
+
     sock: Sock
 
 
@@ -670,6 +673,9 @@ class _Stop(Exception):
 
 @dataclass
 class _State:
+    """What one walk of a program has found so far: commands it runs, what it sends and
+    prints, and whether anything it does acts."""
+
     shell: list[str] = field(default_factory=list)
     sends: list[str] = field(default_factory=list)
     opaque: list[str] = field(default_factory=list)

@@ -22,8 +22,6 @@ run counts as usual); otherwise the line stays too complex, an immune ask as bef
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from ...model import Tier
 from ...precompiled import regex
 from ..catalog import catalog as C
@@ -31,6 +29,10 @@ from ..syntax.script import SimpleCommand, Unknown
 from ..syntax.shapes import NUMBER, PATH, TEXT, no_option
 from .facts import Facts
 from .models import MODELS
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 __all__ = ["resolved"]
 

@@ -16,10 +16,9 @@ may hold blanks), ``text`` (anything). Each record of :data:`PRODUCERS` and
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
     from typing import NamedTuple
 else:
     from ...named_tuple import NamedTuple

@@ -12,10 +12,13 @@ is it true for every file, false for every file, and does it delete every file?
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Sequence
 
 from ...catalog import catalog as C
 from ..paths import _FIND_VALUE, _find_start
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 __all__ = ["deletes_everything", "named_matches"]
 

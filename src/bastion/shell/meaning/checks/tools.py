@@ -6,7 +6,6 @@ finding; small refiners handle the forms a table cannot (``docker run --privileg
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from ...catalog import catalog as C
@@ -16,6 +15,10 @@ from ..facts import Ctx, Facts, L, apply_value, destructive_verb, exec_file, hos
 from ..paths import resolve
 from ..tasks import RUNNERS, add_runs, package_script
 from ..tasks_files import Unreadable, find_up, read_cached
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 
 def check_tool(f: Facts, args: tuple[str, ...], ctx: Ctx) -> None:
