@@ -192,3 +192,29 @@ def test_a_line_tree_sitter_parses_loads_only_its_compiled_parts(project: Path) 
     modules = _imported(_RUN.format(argv=["hook", "claude-code"]), project, call)
     assert {"tree_sitter._binding", "tree_sitter_bash._binding"} <= modules  # it did parse with tree-sitter
     assert not {"tree_sitter", "tree_sitter_bash", "typing", "importlib.resources", "pathlib", "json", "re"} & modules
+
+
+def test_every_dataclass_of_bastion_has_a_docstring() -> None:
+    """``dataclasses`` writes a docstring for a class without one from
+    ``inspect.signature``: on a decision's path that would import ``inspect`` (with
+    ``ast``, ``dis``, ``tokenize``, ``re``), several milliseconds of a fresh hook. (And the
+    standards ask each class to say why it is there.)"""
+    import importlib
+    import pkgutil
+
+    import bastion
+
+    missing = []
+    for info in pkgutil.walk_packages(bastion.__path__, "bastion."):
+        if info.name.endswith("__main__"):
+            continue
+        try:
+            module = importlib.import_module(info.name)
+        except ImportError:  # an optional dependency
+            continue
+        for value in vars(module).values():
+            if isinstance(value, type) and value.__module__ == module.__name__ and "__dataclass_fields__" in vars(value):
+                doc = vars(value).get("__doc__") or ""
+                if not doc or doc.startswith(f"{value.__name__}("):
+                    missing.append(f"{module.__name__}.{value.__qualname__}")
+    assert missing == []

@@ -103,6 +103,8 @@ CLIENTS: dict[str, ClientHooks] = {
 
 @dataclass
 class Result:
+    """What installing or removing bastion's hook did to one settings file."""
+
     path: Path
     changed: bool
     message: str

@@ -65,6 +65,8 @@ class Hook:
 
 @dataclass
 class ClientReport:
+    """One client as ``bastion doctor`` finds it: bastion's hook entries and the checks on them."""
+
     client: str
     title: str
     hooks: list[Hook] = field(default_factory=list)

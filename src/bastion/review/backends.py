@@ -52,6 +52,8 @@ class ToolUse:
 
 @dataclass(frozen=True)
 class ToolResult:
+    """A tool's answer, sent back to the model in the next turn."""
+
     tool_use_id: str
     content: str
     name: str = ""
@@ -73,6 +75,8 @@ class Turn:
 
 @dataclass(frozen=True)
 class ToolDef:
+    """A tool the reviewer's model may call: its name, what it does and its JSON parameters."""
+
     name: str
     description: str
     parameters: dict[str, Any]
@@ -101,6 +105,8 @@ class Backend(Protocol):
 
 @dataclass
 class _Endpoint:
+    """Where a backend's API is reached, split from its URL."""
+
     scheme: str
     host: str
     port: int | None

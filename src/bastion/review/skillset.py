@@ -42,6 +42,8 @@ class SkillError(ValueError):
 
 @dataclass(frozen=True)
 class Skill:
+    """A reviewer skill: instructions the model may load for a kind of command."""
+
     name: str
     description: str
     body: str

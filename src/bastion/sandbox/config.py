@@ -53,6 +53,8 @@ def resolve_setting_path(path: str, *, base: str, home: str) -> str:
 
 @dataclass(frozen=True)
 class SandboxSettings:
+    """The ``sandbox`` section of the settings, read and checked."""
+
     enabled: bool = False
     auto_allow: bool = False
     allowed_domains: tuple[str, ...] = ()

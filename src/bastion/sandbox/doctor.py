@@ -16,6 +16,8 @@ from typing import Any
 
 @dataclass
 class Check:
+    """One thing ``bastion sandbox doctor`` checked, and whether it holds."""
+
     name: str
     ok: bool
     detail: str
@@ -26,6 +28,8 @@ class Check:
 
 @dataclass
 class Report:
+    """What ``bastion sandbox doctor`` found: its checks and the backends that can run."""
+
     checks: list[Check] = field(default_factory=list)
     backends: dict[str, dict[str, Any]] = field(default_factory=dict)
     backend: str | None = None

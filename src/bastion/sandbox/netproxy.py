@@ -47,6 +47,8 @@ def _matches(host: str, pattern: str) -> bool:
 
 @dataclass(frozen=True)
 class DomainPolicy:
+    """The hosts the sandbox's network proxy lets a command reach."""
+
     allowed: tuple[str, ...] = ()
     denied: tuple[str, ...] = ()
 

@@ -82,6 +82,8 @@ class PlanError(ValueError):
 
 @dataclass(frozen=True)
 class Plan:
+    """What the sandbox lets a command read and write, worked out before it starts."""
+
     cwd: str
     workspace: str
     write_roots: tuple[str, ...]

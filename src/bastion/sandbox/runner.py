@@ -62,6 +62,8 @@ def _run_all(steps: list[Callable[[], None]]) -> Callable[[], None]:
 
 @dataclass
 class RunResult:
+    """How a sandboxed command ended: its output, what the sandbox stopped, what it enforced."""
+
     exit_code: int
     stdout: str
     stderr: str
@@ -94,6 +96,8 @@ class RunResult:
 
 @dataclass
 class _Launch:
+    """The sandbox's command line and the descriptors it is started with."""
+
     argv: list[str]
     pass_fds: list[int] = field(default_factory=list)
     close_after_spawn: list[int] = field(default_factory=list)

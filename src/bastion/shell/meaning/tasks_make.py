@@ -162,6 +162,8 @@ def _top_colon(text: str) -> int:
 
 @dataclass
 class _Rule:
+    """A makefile rule: what it depends on, the lines it runs, the file it came from."""
+
     prereqs: list[str] = field(default_factory=list)
     recipe: list[str] = field(default_factory=list)
     file: str = ""
