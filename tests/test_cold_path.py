@@ -133,6 +133,17 @@ def test_other_calls_a_hook_decides_in_its_own_process(project: Path, tool: str,
     assert _offenders({m for m in modules if not m.startswith("bastion.")}) == []  # bastion's own: what each needs
 
 
+def test_a_hook_reading_a_tool_result_in_its_own_process(project: Path) -> None:
+    """PostToolUse runs after every tool call: the result is scanned for planted
+    instructions (the scanner is bastion's own, its patterns from google-re2)."""
+    call = json.dumps({"hook_event_name": "PostToolUse", "tool_name": "Read", "tool_input": {"file_path": "README.md"},
+                       "tool_response": {"file": {"content": "# title\nsome text, aGVsbG8gd29ybGQgaGVsbG8gd29ybGQ="}},
+                       "cwd": str(project), "session_id": "cold", "permission_mode": "default"})
+    modules = _imported(_RUN.format(argv=["hook", "claude-code"]), project, call)
+    assert "bastion.injection.scanner" in modules  # it did scan here
+    assert _offenders({m for m in modules if not m.startswith("bastion.")}) == ["math"]  # the text's score
+
+
 def test_bastion_check(project: Path) -> None:
     modules = _imported(_RUN.format(argv=["check", "--isolated", "--", "git status"]), project)
     assert "bastion.engine" in modules

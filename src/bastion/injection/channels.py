@@ -15,7 +15,8 @@ decoded region is not decoded again; the scanner's base64 pass goes deeper).
 from __future__ import annotations
 
 import codecs
-import functools
+
+from ..std_lite import lru_cache
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -60,7 +61,7 @@ _PREFILTER = {
 }
 
 
-@functools.lru_cache(maxsize=1)
+@lru_cache(maxsize=1)
 def _prefilter() -> tuple[Any, list[str]]:
     import re2
 
@@ -79,7 +80,7 @@ def _present(data: bytes) -> set[str]:
     return {names[i] for i in (pattern_set.Match(data) or ())}
 
 
-@functools.lru_cache(maxsize=1)
+@lru_cache(maxsize=1)
 def _regexes() -> dict[str, Any]:
     import re2
 
@@ -186,7 +187,7 @@ _TAG_LEAD_HIGH = b"\xf3\xa0\x81"
 _SPLITTERS = (b"\xe2\x80\x8b", b"\xe2\x80\x8c", b"\xe2\x80\x8d", b"\xe2\x81\xa0", b"\xc2\xad")
 
 
-@functools.lru_cache(maxsize=1)
+@lru_cache(maxsize=1)
 def _hiding_bytes() -> Any:
     import re2
 

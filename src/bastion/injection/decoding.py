@@ -7,7 +7,6 @@ so neither imports the other for it.
 
 from __future__ import annotations
 
-import base64
 import binascii
 
 __all__ = ["ZERO_WIDTH", "MARKS", "SOFT_HYPHEN", "strip_invisible", "is_tag", "decode_base64"]
@@ -42,6 +41,8 @@ def decode_base64(blob: bytes) -> str | None:
     if url_safe and (b"+" in body or b"/" in body):
         return None
     padded = body + b"=" * (-len(body) % 4)
+    import base64  # here: it imports re, and most texts hold no blob to decode
+
     try:
         raw = base64.b64decode(padded, altchars=b"-_" if url_safe else None, validate=True)
         decoded = raw.decode("utf-8")

@@ -18,9 +18,9 @@ whose own signals look like instructions (see :func:`instructive`) raises the hi
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass, field
 
+from ..std_lite import lru_cache
 from .signals import ACTIVE_GROUPS, BY_NAME, SIGNALS
 
 TYPE_CHECKING = False
@@ -91,14 +91,14 @@ class _Compiled:
         return self._sets.regex(index)
 
 
-@functools.lru_cache(maxsize=1)
+@lru_cache(maxsize=1)
 def _blank_line() -> Any:
     from ..precompiled import pattern  # this module's own text: kept, built without re
 
     return pattern(r"\n[ \t]*\n")
 
 
-@functools.lru_cache(maxsize=1)
+@lru_cache(maxsize=1)
 def compiled() -> _Compiled:
     return _Compiled()
 

@@ -18,11 +18,12 @@ of the review package is imported unless a text is in the grey zone.
 
 from __future__ import annotations
 
-import functools
 import json
 import os
 import threading
 import time
+
+from ..std_lite import lru_cache
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -42,7 +43,7 @@ _local: list[float] = []  # request times of calls without a session id, this pr
 _lock = threading.Lock()
 
 
-@functools.lru_cache(maxsize=1)
+@lru_cache(maxsize=1)
 def grey_bounds() -> dict[str, float]:
     """The grey zone's lower bound per origin group (``default``, ``strict``)."""
     with open(_PATH, encoding="utf-8") as handle:

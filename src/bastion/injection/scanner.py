@@ -50,13 +50,13 @@ hidden channels count.
 
 from __future__ import annotations
 
-import functools
 import operator
 from dataclasses import dataclass
 
 from ..model import Severity
 from ..precompiled import pattern as precompiled_pattern, regex
 from ..re_escape import escape
+from ..std_lite import lru_cache
 from .decoding import (
     MARKS as _MARKS,
     SOFT_HYPHEN as _SOFT_HYPHEN,
@@ -233,7 +233,7 @@ class _Compiled:
         return self._sets.regex(index)
 
 
-@functools.lru_cache(maxsize=1)
+@lru_cache(maxsize=1)
 def _compiled() -> _Compiled:
     return _Compiled()
 
@@ -572,7 +572,7 @@ def _base64_findings(compiled: _Compiled, buffer: _Text, source: str, depth: int
     return extra
 
 
-@functools.lru_cache(maxsize=1)
+@lru_cache(maxsize=1)
 def _flood_regexes() -> tuple[Any, Any]:
     import re2
 

@@ -15,7 +15,7 @@ when the scanner finds injection indicators in a result (spec 000: warn, don't h
 
 from __future__ import annotations
 
-import functools
+from ..std_lite import lru_cache
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -101,7 +101,7 @@ def _escape_attribute(value: str) -> str:
     )
 
 
-@functools.lru_cache(maxsize=1)
+@lru_cache(maxsize=1)
 def _control_markup() -> Any:
     import re2
 

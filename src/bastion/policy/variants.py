@@ -14,9 +14,8 @@ Every entry is checked by the tests to be something bastion's own guard does not
 
 from __future__ import annotations
 
-from functools import cache
-
 from ..shell.syntax.quoting import join as shell_join
+from ..std_lite import cache
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

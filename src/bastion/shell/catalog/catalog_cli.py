@@ -46,8 +46,9 @@ network access.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from types import MappingProxyType
+
+from ...std_lite import lru_cache
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

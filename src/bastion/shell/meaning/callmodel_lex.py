@@ -10,9 +10,9 @@ reaches it (variables get their values in program order).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 
 from ...precompiled import pattern as compiled_pattern
+from ...std_lite import cache
 from .callmodel_tables import Syntax
 from .callmodel_values import HOME, Tok
 

@@ -11,7 +11,6 @@ after the program; ``text,path``: the order of a write's arguments; …).
 
 from __future__ import annotations
 
-import base64
 import codecs
 from dataclasses import dataclass
 
@@ -164,6 +163,8 @@ def _hex(v: Any) -> str:
 
 
 def _b64(v: Any) -> str:
+    import base64  # here: it imports re, and most programs decode nothing
+
     text = _BLANKS.sub("", _s(v))
     return base64.b64decode(text + "=" * (-len(text) % 4), validate=False).decode("utf-8")
 

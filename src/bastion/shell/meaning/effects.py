@@ -28,9 +28,9 @@ read; the code below only walks the tables. Patterns are compiled on first use.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 
 from ...precompiled import pattern as compiled_pattern
+from ...std_lite import cache
 from ..syntax.quoting import join as shell_join
 
 TYPE_CHECKING = False

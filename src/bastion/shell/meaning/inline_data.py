@@ -17,9 +17,8 @@ keep every literal: when in doubt, the code is read as before.
 
 from __future__ import annotations
 
-from functools import cache
-
 from ...precompiled import pattern as compiled_pattern
+from ...std_lite import cache
 from .effects import CODE_CALLS, CONTENT_CALLS, FILE_CALLS, INDIRECT_CALLS, PATH_METHODS, PROCESS_CALLS, WRITE_CALLS
 
 TYPE_CHECKING = False
