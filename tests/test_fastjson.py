@@ -18,6 +18,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from bastion import fastjson
+from bastion.validate import InputError as Refused, _finite, _not_a_constant  # the hooks a hook's input is read with
 
 # ----------------------------------------------------------------------------- helpers
 
@@ -149,21 +150,6 @@ def test_loads_refuses_what_is_not_text() -> None:
 
 
 # ----------------------------------------------------------------------------- hooks
-
-
-class Refused(Exception):
-    pass
-
-
-def _not_a_constant(name: str) -> Any:
-    raise Refused(f"{name} refused")
-
-
-def _finite(text: str) -> float:
-    value = float(text)
-    if not math.isfinite(value):
-        raise Refused(f"{text} out of range")
-    return value
 
 
 def hooked(decode: Callable[[str], Any], text: str) -> tuple[Any, ...]:
