@@ -339,6 +339,9 @@ def install_patterns() -> None:
     _STANDARD_COMPILE = original
 
 
+#: ``re``'s flags as the numbers ``re.compile`` takes, for modules that compile through
+#: :func:`regex` without importing ``re`` (``re.IGNORECASE`` is ``IGNORECASE`` here).
+IGNORECASE, MULTILINE, DOTALL, VERBOSE, ASCII = 2, 8, 16, 64, 256
 _DEBUG = 128  # re.DEBUG: such a pattern prints its parse, so it is never kept
 
 
@@ -393,10 +396,6 @@ def regex(text: Any, flags: int = 0) -> Any:
     return _kept_or_compiled(module, text, flags)
 
 
-#: ``re``'s flags as the numbers ``re.compile`` takes, for modules that compile through
-#: :func:`regex` without importing ``re`` (``re.IGNORECASE`` is ``IGNORECASE`` here).
-IGNORECASE, MULTILINE, DOTALL, VERBOSE, ASCII = 2, 8, 16, 64, 256
-
 
 def install() -> None:
     """Give bastion's dataclasses the cached code and the shortcut (once per process; a
@@ -437,10 +436,8 @@ def install() -> None:
 if TYPE_CHECKING:
     from dataclasses import dataclass, field, replace
 else:  # the first of bastion's modules to import these loads dataclasses (with stand-ins) and installs the cache
-    from .stand_ins import import_dataclasses
-
-    _dataclasses = import_dataclasses(pattern)
     install()
+    _dataclasses = sys.modules["dataclasses"]
     if "re" in sys.modules:  # else on bastion's first use of re (:func:`_standard`)
         install_patterns()
     dataclass, field, replace = _dataclasses.dataclass, _dataclasses.field, _dataclasses.replace

@@ -53,30 +53,14 @@ def _keys(keys: Any) -> str:
     return " or ".join(repr(k) for k in keys)
 
 
-#: Fields a shell tool must not carry, by the fields it runs: the differences above, made
-#: once per kind of tool rather than on every call.
-_FOREIGN: dict[tuple[tuple[str, ...], tuple[str, ...]], tuple[frozenset[str], frozenset[str]]] = {}
-
-
-def _foreign_fields(command_keys: tuple[str, ...], workdir_keys: tuple[str, ...]) -> tuple[frozenset[str], frozenset[str]]:
-    """``(command fields, directory fields)`` a tool that runs ``command_keys`` in
-    ``workdir_keys`` does not execute."""
-    key = (command_keys, workdir_keys)
-    found = _FOREIGN.get(key)
-    if found is None:
-        found = _FOREIGN[key] = (COMMAND_FIELDS.difference(command_keys), DIRECTORY_FIELDS.difference(workdir_keys))
-    return found
-
-
 def _shell_problem(call: ToolCall, data: Mapping[str, Any]) -> str | None:
     spec = call.spec
-    foreign_commands, foreign_directories = _foreign_fields(spec.command_keys, spec.workdir_keys)
-    others = foreign_commands
+    others = COMMAND_FIELDS.difference(spec.command_keys)
     extra = sorted(k for k in others if data.get(k) is not None) if not others.isdisjoint(data) else []
     if extra:
         return (f"{call.tool} runs the command in {_keys(spec.command_keys)}, but the call also carries {_keys(extra)}; "
                 "refused rather than guessing which one runs")
-    others = foreign_directories
+    others = DIRECTORY_FIELDS.difference(spec.workdir_keys)
     extra = sorted(k for k in others if data.get(k) is not None) if not others.isdisjoint(data) else []
     if extra:
         where = f"in {_keys(spec.workdir_keys)}" if spec.workdir_keys else "in the call's own directory"
