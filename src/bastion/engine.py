@@ -22,8 +22,22 @@ import time
 from .core.context import Context, Facts, Layer, PathUse, Reviewer
 from .core.mode import parse_mode, resolve_mode
 from .early import review_enabled  # not the review package: a guard without a reviewer never loads it
-from .model import Decision, Finding, Kind, LayerResult, Mode, Source, Tier, ToolCall, TraceEntry, Verdict, trace_entry
+from .model import (
+    Decision,
+    DeferredSuggestions,
+    Finding,
+    Kind,
+    LayerResult,
+    Mode,
+    Source,
+    Tier,
+    ToolCall,
+    TraceEntry,
+    Verdict,
+    trace_entry,
+)
 from .precompiled import dataclass, field  # dataclasses' own, with their code compiled once
+from .std_lite import partial
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -105,6 +119,13 @@ def _sandbox_post_step() -> Any:
 
         _AUTO_ALLOW = auto_allow
     return _AUTO_ALLOW
+
+
+def _suggest(call: ToolCall, ctx: Context) -> list[str]:
+    """The allow rules an ask offers (``policy.suggest``), imported when first read."""
+    from .policy.suggest import suggest
+
+    return suggest(call, ctx)
 
 
 def _deny_catastrophe(decision: Decision, ctx: Context) -> Decision:
@@ -374,14 +395,9 @@ class Guard:
         # skill-scoped Edit rule the protected-paths layer itself honours); generated ones
         # are offered only where a saved rule is read before the asking layer.
         held = result.immune or (result.verdict is Verdict.ASK and not self._grants_reach(outcome.layer))
-        suggestions = list(result.suggestions)
+        suggestions: Any = list(result.suggestions)
         if result.verdict is Verdict.ASK and not (no_grant or held) and not suggestions:
-            from .policy.suggest import suggest
-
-            try:
-                suggestions = suggest(call, ctx)
-            except Exception:  # noqa: BLE001 - a suggestion is a convenience, never a risk
-                suggestions = []
+            suggestions = DeferredSuggestions(partial(_suggest, call, ctx))  # worked out when read
         decision = Decision.made(
             verdict=result.verdict,
             reason=result.reason,

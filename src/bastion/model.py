@@ -11,7 +11,7 @@ from .str_enum import StrEnum  # (str, Enum) classes without importing enum
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Callable, Mapping
     from typing import Any
 
 
@@ -560,7 +560,11 @@ class Decision:
         if finding is not None and finding not in findings:
             findings.append(finding)
         trace = [*self.trace, note] if note is not None else list(self.trace)
-        suggestions = list(changes.pop("suggestions", self.suggestions))
+        if "suggestions" in changes:
+            suggestions: Any = list(changes.pop("suggestions"))
+        else:  # suggestions not worked out yet stay so: each copy works out a list of its own
+            kept = self.__dict__["suggestions"]
+            suggestions = kept if type(kept) is DeferredSuggestions else list(kept)
         return replace(self, findings=findings, trace=trace, suggestions=suggestions, **changes)
 
     def to_dict(self) -> dict[str, Any]:
@@ -577,3 +581,38 @@ class Decision:
             "suggestions": list(self.suggestions),
             "trace": [t.to_dict() for t in self.trace],
         } | ({"updated_input": dict(self.updated_input)} if self.updated_input is not None else {})
+
+
+class DeferredSuggestions:
+    """Suggested allow rules not worked out yet: ``compute()`` runs when someone first
+    reads :attr:`Decision.suggestions` (a prompt, the hook's answer, ``explain``). Batch
+    evaluation and library callers that read only the verdict never pay for them. A
+    failing ``compute`` suggests nothing: a suggestion is a convenience, never a risk."""
+
+    __slots__ = ("compute",)
+
+    def __init__(self, compute: Callable[[], list[str]]) -> None:
+        self.compute = compute
+
+
+class _Suggestions:
+    """:attr:`Decision.suggestions`: the list, worked out on first read when the engine
+    deferred it (:class:`DeferredSuggestions`), then kept on the decision."""
+
+    def __get__(self, decision: Decision | None, owner: type) -> Any:
+        if decision is None:
+            return self
+        value = decision.__dict__["suggestions"]
+        if type(value) is DeferredSuggestions:
+            try:
+                value = list(value.compute())
+            except Exception:  # noqa: BLE001 - see DeferredSuggestions
+                value = []
+            decision.__dict__["suggestions"] = value
+        return value
+
+    def __set__(self, decision: Decision, value: Any) -> None:  # the frozen __init__ sets fields this way
+        decision.__dict__["suggestions"] = value
+
+
+Decision.suggestions = _Suggestions()  # type: ignore[assignment]
