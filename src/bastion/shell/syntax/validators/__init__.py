@@ -200,50 +200,62 @@ def can_meet_plain_text(entry: Registered) -> bool:
     return trigger is None or any(PLAIN_CHARACTERS.issuperset(t) for t in trigger)
 
 
-_Dispatch = tuple[dict[str, tuple[int, ...]], tuple[int, ...], tuple[tuple[str, ...] | None, ...], tuple[int, ...],
-                  tuple[tuple[int, tuple[str, ...] | None], ...]]
+#: Per validator, in ID order: its printable triggers (``None``: always runs), its
+#: triggers holding a character no printable text holds (control characters, tab,
+#: newline), and whether a non-ASCII text runs it.
+_Row = tuple[int, tuple[str, ...] | None, tuple[str, ...], bool]
+_Dispatch = tuple[tuple[_Row, ...], tuple[tuple[int, tuple[str, ...] | None], ...]]
 _DISPATCH: _Dispatch | None = None
 
 
 def _dispatch() -> _Dispatch:
-    """Which validators each trigger's first character can enable, which always run, and
-    (per validator) the multi-character triggers still to search for: one set
-    intersection per text instead of a substring search per validator."""
+    """Each validator's triggers split by what a text must be to hold them, and the
+    validators that can fire on a plain text: a printable text (most commands) is never
+    searched for the dozens of control characters SH017 looks for, and no text pays
+    for a set of its characters."""
     global _DISPATCH
     if _DISPATCH is None:
-        by_char: dict[str, list[int]] = {}
-        always: list[int] = []
-        substrings: list[tuple[str, ...] | None] = []
-        non_ascii: list[int] = []
+        rows: list[_Row] = []
         plain: list[tuple[int, tuple[str, ...] | None]] = []
         for index, entry in enumerate(VALIDATORS):
-            if entry.on_non_ascii:
-                non_ascii.append(index)
             trigger = entry.trigger
             if can_meet_plain_text(entry) and entry.on_plain_text:
                 plain.append((index, None if trigger is None
                               else tuple(t for t in trigger if PLAIN_CHARACTERS.issuperset(t))))
-            if trigger is None:
-                always.append(index)
-                substrings.append(None)
-                continue
-            for text in trigger:
-                by_char.setdefault(text[0], []).append(index)
-            # single-character triggers are settled by the character test alone
-            substrings.append(None if all(len(t) == 1 for t in trigger) else tuple(trigger))
-        _DISPATCH = ({c: tuple(sorted(set(v))) for c, v in by_char.items()}, tuple(always), tuple(substrings),
-                     tuple(non_ascii), tuple(plain))
+            shown = None if trigger is None else tuple(t for t in trigger if t.isprintable())
+            hidden = () if trigger is None else tuple(t for t in trigger if not t.isprintable())
+            rows.append((index, shown, hidden, entry.on_non_ascii))
+        _DISPATCH = (tuple(rows), tuple(plain))
     return _DISPATCH
+
+
+def _chosen(source: str) -> list[int]:
+    """The validators (indexes) whose trigger occurs in a parsed ``source``, in ID order."""
+    rows = _dispatch()[0]
+    printable = source.isprintable()
+    non_ascii = not source.isascii()
+    chosen: list[int] = []
+    for index, shown, hidden, on_non_ascii in rows:
+        if shown is None or (on_non_ascii and non_ascii):
+            chosen.append(index)
+            continue
+        for trigger in shown:
+            if trigger in source:
+                chosen.append(index)
+                break
+        else:
+            if hidden and not printable and any(trigger in source for trigger in hidden):
+                chosen.append(index)
+    return chosen
 
 
 def run_validators(source: str, view: SyntaxView, plain: bool = False) -> list[Finding]:
     """Run every validator whose trigger occurs in ``source`` (see module docstring);
     for a ``plain`` text (:mod:`bastion.shell.syntax.plain`), only those that can fire on one.
     A validator that raises yields a finding (fail closed), never an exception."""
-    by_char, always, substrings, non_ascii, plain_checks = _dispatch()
     if plain:
         chosen = []
-        for index, triggers in plain_checks:
+        for index, triggers in _dispatch()[1]:
             if triggers is None:
                 chosen.append(index)
                 continue
@@ -252,15 +264,7 @@ def run_validators(source: str, view: SyntaxView, plain: bool = False) -> list[F
                     chosen.append(index)
                     break
     else:
-        candidates = set(always)
-        for char in by_char.keys() & set(source):
-            candidates.update(by_char[char])
-        ascii_only = source.isascii()
-        if not ascii_only:
-            candidates.update(non_ascii)
-        chosen = [index for index in sorted(candidates)
-                  if (subs := substrings[index]) is None or any(t in source for t in subs)
-                  or (not ascii_only and index in non_ascii)]
+        chosen = _chosen(source)
     found: list[Finding] = []
     for index in chosen:
         module = _validator(index)

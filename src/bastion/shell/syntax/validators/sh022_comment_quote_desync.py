@@ -19,9 +19,8 @@ BENIGN = "ls  # it's the last line"
 
 
 def check(source: str, view) -> list[Finding]:
-    hash_at = source.find("#")
-    if hash_at < 0 or not any(q in source[hash_at:] for q in "'\"`"):
-        return []  # no quote after the first ``#``: no comment holds one (the tree is not indexed)
+    if not _quote_before_more(source):
+        return []  # no comment can hold a quote with commands after it (the tree is not indexed)
     for node in view.nodes("comment"):
         comment = view.text(node)
         if not any(q in comment for q in "'\"`"):
@@ -29,3 +28,21 @@ def check(source: str, view) -> list[Finding]:
         if view.text_after(node).strip():
             return [Finding(ID, Severity.LOW, f"comment {comment[:40]!r} holds a quote and commands follow it")]
     return []
+
+
+def _quote_before_more(source: str) -> bool:
+    """Whether a ``#`` has a quote after it on its line and text after that quote: a
+    comment runs from a ``#`` to the end of its line, so one holding a quote with
+    commands after it needs both."""
+    last = len(source.rstrip())  # text after an offset below this is not all blank
+    at = source.find("#")
+    while 0 <= at < last:
+        end = source.find("\n", at)
+        line = source[at:end] if end >= 0 else source[at:]
+        quotes = [found for found in map(line.find, "'\"`") if found >= 0]
+        if quotes and at + min(quotes) + 1 < last:
+            return True
+        if end < 0:
+            return False
+        at = source.find("#", end)
+    return False

@@ -23,7 +23,10 @@ BENIGN = "[ a = b ] && echo a=b"
 #: What zsh leaves unexpanded: an escaped character, or a quoted span to its closing
 #: quote (or the end); inside double quotes a backslash escapes the next character.
 _QUOTED = regex(r"""(?s)\\.?|'[^']*'?|"(?:[^"\\]+|\\.?)*"?""")
-_QUALIFIER = regex(r"""[\w*?\]/.]\((?:[^()\s]*[^()\w\s])?(?:e[:'"{\[<|]|\+[A-Za-z_]|\#q)""")
+#: A glob qualifier: ``(`` after a word character, ``*``, ``?``, ``]``, ``/`` or ``.``, then
+#: code to run. The pattern starts at the ``(`` (the character before is looked behind),
+#: so a text is searched for that character rather than tried at every position.
+_QUALIFIER = regex(r"""\((?<=[\w*?\]/.]\()(?:[^()\s]*[^()\w\s])?(?:e[:'"{\[<|]|\+[A-Za-z_]|\#q)""")
 
 
 def check(source: str, view) -> list[Finding]:
@@ -33,12 +36,17 @@ def check(source: str, view) -> list[Finding]:
         if len(raw) > 1 and raw[0] == "=" and (raw[1].isalpha() or raw[1] == "_"):
             found.append(Finding(ID, Severity.HIGH, f"zsh expands {raw[:30]!r} to a command path"))
             break
-    bare = _unquoted(source) if ("~[" in source or "(" in source) else ""
+    # blanking quotes only removes matches: text without one as written needs no blanking
+    # (no part of either pattern matches a blank, so a match in the blanked text is
+    # the same text, unblanked, in the source)
+    function_call = "~[" in source
+    qualifier = "(" in source and _QUALIFIER.search(source) is not None
+    bare = _unquoted(source) if (function_call or qualifier) else ""
     if "~[" in bare:
         found.append(Finding(ID, Severity.HIGH, "zsh ~[…] expansion calls a function"))
-    match = _QUALIFIER.search(bare) if "(" in bare else None
+    match = _QUALIFIER.search(bare) if qualifier else None
     if match:
-        found.append(Finding(ID, Severity.HIGH, f"zsh glob qualifier {match.group()[1:]!r} runs code while matching"))
+        found.append(Finding(ID, Severity.HIGH, f"zsh glob qualifier {match.group()!r} runs code while matching"))
     return found
 
 
