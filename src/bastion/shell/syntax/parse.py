@@ -114,7 +114,7 @@ from .words import (
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterator
     from typing import Any
 
 __all__ = ["parse", "UNKNOWN_CWD", "MAX_BYTES", "MAX_COMMANDS", "MAX_DEPTH", "MAX_NESTING", "MAX_WORK"]
@@ -341,6 +341,24 @@ class _Unit:
         self.plain = plain
 
 
+def _glued(unit: _Unit, start: int) -> bool:
+    """Whether a comment starting at byte ``start`` follows a word it is glued to: after
+    line continuations, the text before it ends in a word character or an escape."""
+    before = unit.slice(max(0, start - 64), start)
+    while before.endswith("\\\n"):
+        before = before[:-2]
+    escaped = (len(before) - 1) - len(before[:-1].rstrip("\\"))  # backslashes before the last char
+    return bool(before) and (before[-1] not in " \t\n;&|()<>" or escaped % 2 == 1)
+
+
+def _positions(text: str, char: str) -> Iterator[int]:
+    """Every offset of ``char`` in ``text``."""
+    at = text.find(char)
+    while at >= 0:
+        yield at
+        at = text.find(char, at + 1)
+
+
 def _gap_ok(gap: str, newline: bool = True) -> bool:
     """Text tree-sitter left between tokens must be blanks (or line continuations); a
     newline inside one command (``newline=False``) would end it in bash."""
@@ -477,15 +495,14 @@ class _Walker:
     def glued_comments(self, unit: _Unit) -> None:
         """A ``#`` that a line continuation glues to a word is text in bash, but
         tree-sitter reads a comment there (``rm x\\<newline>#y``)."""
+        text = unit.text
+        if text is not None and not any(_glued(unit, at) for at in _positions(text, "#")):
+            return  # a comment starts at a ``#``: none of them is glued (the tree is not walked)
         stack = [unit.root]
         while stack:
             node = stack.pop()
             if node.type == "comment":
-                before = unit.slice(max(0, node.start_byte - 64), node.start_byte)
-                while before.endswith("\\\n"):
-                    before = before[:-2]
-                escaped = (len(before) - 1) - len(before[:-1].rstrip("\\"))  # backslashes before the last char
-                if before and (before[-1] not in " \t\n;&|()<>" or escaped % 2 == 1):
+                if _glued(unit, node.start_byte):
                     self.complex("comment glued to a word by a line continuation")
                     return
             elif node.named_child_count:

@@ -582,7 +582,10 @@ def _decode(node: Any, text_of: TextOf, issues: Issues, braces: bool, env: Scope
         text, _ = _piece(node, text_of, issues, "", env)
         return [text]
     parts: list[str] = []
-    masks: list[bool] = []
+    # which characters of each part are brace-active: a list, or (flag, length) for a
+    # part all alike; made one list only for brace expansion (see :func:`_flat`)
+    masks: list[list[bool] | tuple[bool, int]] = []
+    filled = False  # "".join(parts) is not empty
     expand = False
     end = node.start_byte
     previous = ""
@@ -606,26 +609,46 @@ def _decode(node: Any, text_of: TextOf, issues: Issues, braces: bool, env: Scope
                 text = unescape_unquoted(raw)
                 mask = [True] * len(text)
             parts.append(text)
-            masks.extend(mask)
+            masks.append(mask)
+            filled = filled or bool(text)
             continue
         if ckind == "brace_expression":
             text, mask = _brace_piece(child, text_of, issues)
             expand = True
             parts.append(text)
-            masks.extend(mask)
+            masks.append(mask)
+            filled = filled or bool(text)
             continue
         if ckind == "string" and kind_before == "$":
             # $"…" (a translated string) is the string itself: drop the $
             parts[-1] = parts[-1][:-1]
-            masks.pop()
-        text, active = _piece(child, text_of, issues, "".join(parts), env)
+            flat = _flat(masks)
+            flat.pop()
+            masks = [flat]
+            filled = any(parts)
+        # only an expansion reads the text before it; any other piece only whether there
+        # is any (joining every part for every piece is quadratic in a long word)
+        before = "".join(parts) if ckind in _EXPANSIONS else "\0" if filled else ""
+        text, active = _piece(child, text_of, issues, before, env)
         parts.append(text)
-        masks.extend([active] * len(text))
+        masks.append((active, len(text)))
+        filled = filled or bool(text)
     joined = "".join(parts)
     if expand and braces:
         quoted = any(c.type in ("string", "raw_string", "ansi_c_string", "translated_string") for c in node.children)
-        return _braced(joined, masks, node, issues, quoted)
+        return _braced(joined, _flat(masks), node, issues, quoted)
     return [joined]
+
+
+def _flat(masks: list[list[bool] | tuple[bool, int]]) -> list[bool]:
+    """One flag per character of a word, from its parts' masks (see :func:`_decode`)."""
+    flat: list[bool] = []
+    for mask in masks:
+        if isinstance(mask, list):
+            flat.extend(mask)
+        else:
+            flat.extend([mask[0]] * mask[1])
+    return flat
 
 
 #: What may follow ``~`` in a tilde prefix that names a folder of the shell itself:
