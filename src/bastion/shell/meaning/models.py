@@ -11,6 +11,8 @@ from ...std_lite import import_module
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from .program import ProgramEffects
 
 __all__ = ["MODELS", "read_program"]
@@ -30,12 +32,36 @@ MODELS: dict[str, str] = {
 MAX_DEPTH = 4
 
 
+#: Programs read lately, by (interpreter, text): one decision often reads the same text
+#: more than once (a script written by a here-document and then run, a line analysed
+#: again by a later layer). A model's result depends on nothing but its input (no file
+#: is read), so a text read again is the same result.
+_RECENT: dict[tuple[str, str], ProgramEffects | None] = {}
+#: How many programs are kept (the last ones read).
+RECENT_PROGRAMS = 32
+
+
 def read_program(interpreter: str, code: str) -> ProgramEffects | None:
     """The effects of ``code`` run by ``interpreter``, or None when no model reads that
-    language or the model cannot read this program (the caller then asks)."""
+    language or the model cannot read this program (the caller then asks). Each caller
+    gets its own copy (see :func:`_copy`)."""
     module = MODELS.get(interpreter)
     if module is None:
         return None
-    reader = import_module(f"{__package__}.{module}")
-    effects: ProgramEffects | None = reader.read(code, interpreter)
-    return effects
+    key = (interpreter, code)
+    if key in _RECENT:
+        effects = _RECENT.pop(key)
+    else:
+        reader = import_module(f"{__package__}.{module}")
+        effects = reader.read(code, interpreter)
+        if len(_RECENT) >= RECENT_PROGRAMS:
+            del _RECENT[next(iter(_RECENT))]
+    _RECENT[key] = effects  # the most recent last
+    return None if effects is None else _copy(effects)
+
+
+def _copy(effects: ProgramEffects) -> ProgramEffects:
+    """``effects`` with lists of its own, so a caller that extends one leaves the kept
+    result as the model gave it."""
+    fields: dict[str, Any] = {k: list(v) if isinstance(v, list) else v for k, v in vars(effects).items()}
+    return type(effects)(**fields)

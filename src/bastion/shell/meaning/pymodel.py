@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     import ast
     import ast as _ast
     from collections.abc import Callable, Iterable
+    from typing import Any
 
 __all__ = ["CALLS", "HARMLESS", "CallRule", "Harmless", "read"]
 
@@ -437,12 +438,21 @@ def _is_harmless(name: str) -> bool:
 
 
 def _canon(name: str) -> str:
-    """``posix.system`` → ``os.system``; ``builtins.open`` → ``open``."""
-    for alias, real in _ALIASES.items():
-        if name == alias or name.startswith(alias + "."):
-            rest = name[len(alias) + 1:]
-            return f"{real}.{rest}" if real and rest else (real or rest)
-    return name
+    """``posix.system`` → ``os.system``; ``builtins.open`` → ``open``. An alias is a
+    module's name of one or two parts (``_ALIASES``), so only the name's first one and
+    first two parts are looked up."""
+    head, dot, tail = name.partition(".")
+    real = _ALIASES.get(head)
+    if real is not None:
+        rest = tail
+    elif dot:
+        second, _, rest = tail.partition(".")
+        real = _ALIASES.get(f"{head}.{second}")
+        if real is None:
+            return name
+    else:
+        return name
+    return f"{real}.{rest}" if real and rest else (real or rest)
 
 
 def _is_const(v: object) -> bool:
@@ -720,13 +730,10 @@ class _Interp:
         self.stack: list[Func] = []
         self.funcs: list[Func] = []
         self.returns: list[object] | None = None
+        self.has_break: dict[ast.For | ast.AsyncFor, bool] = {}
+        _fill_handlers(ast)
 
     # ------------------------------------------------------------- bookkeeping
-    def step(self) -> None:
-        self.steps += 1
-        if self.steps > MAX_STEPS:
-            raise _Stop
-
     def line(self, text: str, acts: bool = True) -> None:
         if len(self.s.shell) < 500 and text not in self.s.shell:
             self.s.shell.append(text)
@@ -830,100 +837,120 @@ class _Interp:
             scope[key] = first if same and first is not _SENTINEL else _unknown(*[v for v in vals if v is not _SENTINEL])
 
     def stmt(self, node: ast.stmt) -> None:
-        self.step()
+        self.steps += 1
+        if self.steps > MAX_STEPS:
+            raise _Stop
+        handler = _STMT.get(type(node)) or _handler(_STMT, type(node))
+        handler(self, node)
+
+    # Each statement kind has its handler (``_STMT``); a kind without one does nothing.
+    def s_expr(self, node: ast.Expr) -> None:
+        self.ev(node.value)
+
+    def s_assign(self, node: ast.Assign) -> None:
+        value = self.ev(node.value)
+        for t in node.targets:
+            self.assign(t, value)
+
+    def s_annassign(self, node: ast.AnnAssign) -> None:
+        if node.value is not None:
+            self.assign(node.target, self.ev(node.value))
+
+    def s_augassign(self, node: ast.AugAssign) -> None:
         ast = self.ast
-        if isinstance(node, ast.Expr):
-            self.ev(node.value)
-        elif isinstance(node, ast.Assign):
-            value = self.ev(node.value)
-            for t in node.targets:
-                self.assign(t, value)
-        elif isinstance(node, ast.AnnAssign):
-            if node.value is not None:
-                self.assign(node.target, self.ev(node.value))
-        elif isinstance(node, ast.AugAssign):
-            load = ast.Name(node.target.id, ast.Load()) if isinstance(node.target, ast.Name) else None
-            current = self.ev(load) if load is not None else UNKNOWN
-            self.assign(node.target, self.binop(node.op, current, self.ev(node.value)))
-        elif isinstance(node, ast.Import):
-            self.s.imported.update(a.name for a in node.names)
-            for alias in node.names:
-                if alias.asname:
-                    self.bind(alias.asname, Ref(_canon(alias.name)))
-                else:
-                    top = alias.name.split(".")[0]
-                    self.bind(top, Ref(_canon(top)))
-        elif isinstance(node, ast.ImportFrom):
-            self.s.imported.update([node.module or ""] + [f"{node.module or ''}.{a.name}" for a in node.names])
-            mod = _canon(node.module or "") if not node.level else "__relative__"
-            for alias in node.names:
-                if alias.name == "*":
-                    self.star.append(mod)
-                else:
-                    self.bind(alias.asname or alias.name, Ref(_canon(f"{mod}.{alias.name}")))
-        elif isinstance(node, ast.If):
-            self.ev(node.test)
-            self.branches([node.body, node.orelse])
-        elif isinstance(node, (ast.For, ast.AsyncFor)):
-            self.loop_for(node)
-        elif isinstance(node, ast.While):
-            test = self.ev(node.test)
-            endless = _is_const(test) and bool(test)
-            self.endless += endless
-            try:
-                self.branches([[], node.body])
-            finally:
-                self.endless -= endless
-            self.run(node.orelse)
-        elif isinstance(node, (ast.With, ast.AsyncWith)):
-            for item in node.items:
-                value = self.ev(item.context_expr)
-                if item.optional_vars is not None:
-                    self.assign(item.optional_vars, value)
+        load = ast.Name(node.target.id, ast.Load()) if isinstance(node.target, ast.Name) else None
+        current = self.ev(load) if load is not None else UNKNOWN
+        self.assign(node.target, self.binop(node.op, current, self.ev(node.value)))
+
+    def s_import(self, node: ast.Import) -> None:
+        self.s.imported.update(a.name for a in node.names)
+        for alias in node.names:
+            if alias.asname:
+                self.bind(alias.asname, Ref(_canon(alias.name)))
+            else:
+                top = alias.name.split(".")[0]
+                self.bind(top, Ref(_canon(top)))
+
+    def s_importfrom(self, node: ast.ImportFrom) -> None:
+        self.s.imported.update([node.module or ""] + [f"{node.module or ''}.{a.name}" for a in node.names])
+        mod = _canon(node.module or "") if not node.level else "__relative__"
+        for alias in node.names:
+            if alias.name == "*":
+                self.star.append(mod)
+            else:
+                self.bind(alias.asname or alias.name, Ref(_canon(f"{mod}.{alias.name}")))
+
+    def s_if(self, node: ast.If) -> None:
+        self.ev(node.test)
+        self.branches([node.body, node.orelse])
+
+    def s_while(self, node: ast.While) -> None:
+        test = self.ev(node.test)
+        endless = _is_const(test) and bool(test)
+        self.endless += endless
+        try:
+            self.branches([[], node.body])
+        finally:
+            self.endless -= endless
+        self.run(node.orelse)
+
+    def s_with(self, node: ast.With | ast.AsyncWith) -> None:
+        for item in node.items:
+            value = self.ev(item.context_expr)
+            if item.optional_vars is not None:
+                self.assign(item.optional_vars, value)
+        self.run(node.body)
+
+    def s_try(self, node: ast.Try) -> None:
+        self.run(node.body)
+        blocks: list[list[_ast.stmt]] = [[]]
+        for h in node.handlers:
+            if h.type is not None:
+                self.ev(h.type)
+            if h.name:
+                self.bind(h.name, UNKNOWN)
+            blocks.append(h.body)
+        self.branches(blocks)
+        self.run(node.orelse)
+        self.run(node.finalbody)
+
+    def s_functiondef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        for d in node.decorator_list:
+            self.ev(d)
+        f = Func(node)
+        self.funcs.append(f)
+        self.bind(node.name, f)
+
+    def s_classdef(self, node: ast.ClassDef) -> None:
+        for b in node.bases:
+            self.ev(b)
+        self.scopes.append({})
+        try:
             self.run(node.body)
-        elif isinstance(node, (ast.Try, getattr(ast, "TryStar", ast.Try))):
-            self.run(node.body)
-            blocks: list[list[_ast.stmt]] = [[]]
-            for h in node.handlers:
-                if h.type is not None:
-                    self.ev(h.type)
-                if h.name:
-                    self.bind(h.name, UNKNOWN)
-                blocks.append(h.body)
-            self.branches(blocks)
-            self.run(node.orelse)
-            self.run(node.finalbody)
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            for d in node.decorator_list:
-                self.ev(d)
-            f = Func(node)
-            self.funcs.append(f)
-            self.bind(node.name, f)
-        elif isinstance(node, ast.ClassDef):
-            for b in node.bases:
-                self.ev(b)
-            self.scopes.append({})
-            try:
-                self.run(node.body)
-            finally:
-                self.scopes.pop()
-            self.bind(node.name, Unknown(frozenset({"class"})))
-        elif isinstance(node, ast.Return):
-            value = self.ev(node.value) if node.value is not None else None
-            if self.returns is not None:
-                self.returns.append(value)
-        elif isinstance(node, ast.Raise):
-            if node.exc is not None:
-                self.ev(node.exc)
-        elif isinstance(node, ast.Assert):
-            self.ev(node.test)
-        elif isinstance(node, ast.Match):
-            self.ev(node.subject)
-            self.branches([[]] + [c.body for c in node.cases])
-        elif isinstance(node, ast.Delete):
-            for t in node.targets:
-                if isinstance(t, ast.Subscript):
-                    self.ev(t.value)
+        finally:
+            self.scopes.pop()
+        self.bind(node.name, Unknown(frozenset({"class"})))
+
+    def s_return(self, node: ast.Return) -> None:
+        value = self.ev(node.value) if node.value is not None else None
+        if self.returns is not None:
+            self.returns.append(value)
+
+    def s_raise(self, node: ast.Raise) -> None:
+        if node.exc is not None:
+            self.ev(node.exc)
+
+    def s_assert(self, node: ast.Assert) -> None:
+        self.ev(node.test)
+
+    def s_match(self, node: ast.Match) -> None:
+        self.ev(node.subject)
+        self.branches([[]] + [c.body for c in node.cases])
+
+    def s_delete(self, node: ast.Delete) -> None:
+        for t in node.targets:
+            if isinstance(t, self.ast.Subscript):
+                self.ev(t.value)
 
     def loop_for(self, node: ast.For | ast.AsyncFor) -> None:
         ast = self.ast
@@ -938,10 +965,9 @@ class _Interp:
         seq = self.ev(it)
         if isinstance(seq, Ref) and seq.name in ("os.environ", "os.environb"):
             self.s.flags.add("env_dump")
-        breaks = any(isinstance(n, ast.Break) for n in ast.walk(node))
         self.endless += endless
         try:
-            if isinstance(seq, (list, tuple, str)) and 0 < len(seq) <= MAX_UNROLL and not breaks:
+            if isinstance(seq, (list, tuple, str)) and 0 < len(seq) <= MAX_UNROLL and not self.breaks(node):
                 for item in seq:
                     self.assign(node.target, item)
                     self.run(node.body)
@@ -951,6 +977,15 @@ class _Interp:
         finally:
             self.endless -= endless
         self.run(node.orelse)
+
+    def breaks(self, node: ast.For | ast.AsyncFor) -> bool:
+        """A ``break`` anywhere in the loop (then it is not unrolled); worked out once a
+        loop, however often it runs (a loop in a function called again, a nested loop)."""
+        found = self.has_break.get(node)
+        if found is None:
+            ast = self.ast
+            found = self.has_break[node] = any(isinstance(n, ast.Break) for n in ast.walk(node))
+        return found
 
     def element(self, seq: object) -> object:
         """One element of a sequence the loop is not unrolled over."""
@@ -968,104 +1003,124 @@ class _Interp:
     def ev(self, node: ast.AST | None) -> object:
         if node is None:
             return None
-        self.step()
+        self.steps += 1
+        if self.steps > MAX_STEPS:
+            raise _Stop
+        handler = _EV.get(type(node)) or _handler(_EV, type(node))
+        return handler(self, node)
+
+    # Each expression kind has its handler (``_EV``); a kind without one is unknown.
+    def e_constant(self, node: ast.Constant) -> object:
+        v = node.value
+        if isinstance(v, (str, bytes)) and len(v) > MAX_DECODED:
+            return UNKNOWN
+        return v
+
+    def e_name(self, node: ast.Name) -> object:
+        return self.lookup(node.id)
+
+    def e_attribute(self, node: ast.Attribute) -> object:
+        return self.attribute(self.ev(node.value), node.attr)
+
+    def e_binop(self, node: ast.BinOp) -> object:
+        return self.binop(node.op, self.ev(node.left), self.ev(node.right))
+
+    def e_unaryop(self, node: ast.UnaryOp) -> object:
         ast = self.ast
-        if isinstance(node, ast.Constant):
-            v = node.value
-            if isinstance(v, (str, bytes)) and len(v) > MAX_DECODED:
+        v = self.ev(node.operand)
+        if _is_const(v):
+            try:
+                if isinstance(node.op, ast.Not):
+                    return not v
+                if isinstance(node.op, ast.USub) and isinstance(v, (int, float)):
+                    return -v
+                if isinstance(node.op, ast.Invert) and isinstance(v, int):
+                    return ~v
+            except Exception:
                 return UNKNOWN
-            return v
-        if isinstance(node, ast.Name):
-            return self.lookup(node.id)
-        if isinstance(node, ast.Attribute):
-            return self.attribute(self.ev(node.value), node.attr)
-        if isinstance(node, ast.Call):
-            return self.call(node)
-        if isinstance(node, ast.BinOp):
-            return self.binop(node.op, self.ev(node.left), self.ev(node.right))
-        if isinstance(node, ast.UnaryOp):
-            v = self.ev(node.operand)
-            if _is_const(v):
-                try:
-                    if isinstance(node.op, ast.Not):
-                        return not v
-                    if isinstance(node.op, ast.USub) and isinstance(v, (int, float)):
-                        return -v
-                    if isinstance(node.op, ast.Invert) and isinstance(v, int):
-                        return ~v
-                except Exception:
-                    return UNKNOWN
-            return _unknown(v)
-        if isinstance(node, ast.BoolOp):
-            values = [self.ev(v) for v in node.values]
-            if all(_is_const(v) for v in values):
-                result = values[0]
-                for v in values[1:]:
-                    if isinstance(node.op, ast.Or):
-                        result = result or v
-                    else:
-                        result = result and v
-                return result
-            return _unknown(*values)
-        if isinstance(node, ast.Compare):
-            values = [self.ev(node.left)] + [self.ev(c) for c in node.comparators]
-            if len(values) == 2 and all(isinstance(v, (str, int)) for v in values) and isinstance(node.ops[0], (ast.Eq, ast.NotEq)):
-                return (values[0] == values[1]) == isinstance(node.ops[0], ast.Eq)
-            return UNKNOWN
-        if isinstance(node, ast.IfExp):
-            test = self.ev(node.test)
-            a, b = self.ev(node.body), self.ev(node.orelse)
-            if _is_const(test):
-                return a if test else b
-            return a if _safe_eq(a, b) else _unknown(a, b)
-        if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
-            out: list[object] = []
-            for e in node.elts:
-                if isinstance(e, ast.Starred):
-                    v = self.ev(e.value)
-                    if isinstance(v, (list, tuple)):
-                        out.extend(v)
-                    else:
-                        out.append(_unknown(v))
+        return _unknown(v)
+
+    def e_boolop(self, node: ast.BoolOp) -> object:
+        values = [self.ev(v) for v in node.values]
+        if all(_is_const(v) for v in values):
+            result = values[0]
+            for v in values[1:]:
+                if isinstance(node.op, self.ast.Or):
+                    result = result or v
                 else:
-                    out.append(self.ev(e))
-            return tuple(out) if isinstance(node, ast.Tuple) else out
-        if isinstance(node, ast.Dict):
-            d: dict[object, object] = {}
-            for k, v in zip(node.keys, node.values, strict=True):
-                value = self.ev(v)
-                if k is None:
-                    if isinstance(value, Ref) and value.name in ("os.environ", "os.environb"):
-                        self.s.flags.add("env_dump")
-                    continue
-                key = self.ev(k)
-                if isinstance(key, (str, int, bytes)):
-                    d[key] = value
-            return d
-        if isinstance(node, ast.Subscript):
-            return self.subscript(self.ev(node.value), node.slice)
-        if isinstance(node, ast.JoinedStr):
-            return self.fstring(node)
-        if isinstance(node, ast.FormattedValue):
-            return self.fstring(ast.JoinedStr([node]))
-        if isinstance(node, (ast.ListComp, ast.GeneratorExp, ast.SetComp)):
-            return self.comprehension(node.generators, [node.elt])
-        if isinstance(node, ast.DictComp):
-            self.comprehension(node.generators, [node.key, node.value])
-            return UNKNOWN
-        if isinstance(node, ast.Lambda):
-            f = Func(node)
-            self.funcs.append(f)
-            return f
-        if isinstance(node, ast.NamedExpr):
-            v = self.ev(node.value)
-            self.assign(node.target, v)
-            return v
-        if isinstance(node, (ast.Await, ast.Yield, ast.YieldFrom, ast.Starred)):
-            return self.ev(node.value)
-        if isinstance(node, ast.Slice):
-            return slice(self.ev(node.lower), self.ev(node.upper), self.ev(node.step))
+                    result = result and v
+            return result
+        return _unknown(*values)
+
+    def e_compare(self, node: ast.Compare) -> object:
+        ast = self.ast
+        values = [self.ev(node.left)] + [self.ev(c) for c in node.comparators]
+        if len(values) == 2 and all(isinstance(v, (str, int)) for v in values) and isinstance(node.ops[0], (ast.Eq, ast.NotEq)):
+            return (values[0] == values[1]) == isinstance(node.ops[0], ast.Eq)
         return UNKNOWN
+
+    def e_ifexp(self, node: ast.IfExp) -> object:
+        test = self.ev(node.test)
+        a, b = self.ev(node.body), self.ev(node.orelse)
+        if _is_const(test):
+            return a if test else b
+        return a if _safe_eq(a, b) else _unknown(a, b)
+
+    def e_sequence(self, node: ast.List | ast.Tuple | ast.Set) -> object:
+        ast = self.ast
+        out: list[object] = []
+        for e in node.elts:
+            if isinstance(e, ast.Starred):
+                v = self.ev(e.value)
+                if isinstance(v, (list, tuple)):
+                    out.extend(v)
+                else:
+                    out.append(_unknown(v))
+            else:
+                out.append(self.ev(e))
+        return tuple(out) if isinstance(node, ast.Tuple) else out
+
+    def e_dict(self, node: ast.Dict) -> object:
+        d: dict[object, object] = {}
+        for k, v in zip(node.keys, node.values, strict=True):
+            value = self.ev(v)
+            if k is None:
+                if isinstance(value, Ref) and value.name in ("os.environ", "os.environb"):
+                    self.s.flags.add("env_dump")
+                continue
+            key = self.ev(k)
+            if isinstance(key, (str, int, bytes)):
+                d[key] = value
+        return d
+
+    def e_subscript(self, node: ast.Subscript) -> object:
+        return self.subscript(self.ev(node.value), node.slice)
+
+    def e_formatted(self, node: ast.FormattedValue) -> object:
+        return self.fstring(self.ast.JoinedStr([node]))
+
+    def e_comprehension(self, node: ast.ListComp | ast.GeneratorExp | ast.SetComp) -> object:
+        return self.comprehension(node.generators, [node.elt])
+
+    def e_dictcomp(self, node: ast.DictComp) -> object:
+        self.comprehension(node.generators, [node.key, node.value])
+        return UNKNOWN
+
+    def e_lambda(self, node: ast.Lambda) -> object:
+        f = Func(node)
+        self.funcs.append(f)
+        return f
+
+    def e_namedexpr(self, node: ast.NamedExpr) -> object:
+        v = self.ev(node.value)
+        self.assign(node.target, v)
+        return v
+
+    def e_value(self, node: ast.Await | ast.Yield | ast.YieldFrom | ast.Starred) -> object:
+        return self.ev(node.value)
+
+    def e_slice(self, node: ast.Slice) -> object:
+        return slice(self.ev(node.lower), self.ev(node.upper), self.ev(node.step))
 
     def fstring(self, node: ast.JoinedStr) -> object:
         ast = self.ast
@@ -1282,17 +1337,16 @@ class _Interp:
         return self.apply(target, args, kw)
 
     def apply(self, target: object, args: list[object], kw: dict[str, object]) -> object:
-        for key, v in [(None, a) for a in args] + list(kw.items()):
-            if isinstance(v, Ref) and v.name in ("os.environ", "os.environb") and key != "env":
-                self.s.flags.add("env_dump")
+        if any(_is_environ(v) for v in args) or any(_is_environ(v) and key != "env" for key, v in kw.items()):
+            self.s.flags.add("env_dump")
         if isinstance(target, Ref) and target.name in ("map", "filter") and len(args) >= 2 and _acts(args[0]):
             seq = args[1]
             items = list(seq)[:MAX_UNROLL] if isinstance(seq, (list, tuple, str)) else [self.element(seq)]
             return [self.apply(args[0], [x], {}) for x in items]
-        if not isinstance(target, Func) and not (isinstance(target, Ref) and _canon(target.name).startswith(_LOOKS_ONLY)):
+        name = _canon(target.name) if isinstance(target, Ref) else None
+        if not isinstance(target, Func) and not (name is not None and name.startswith(_LOOKS_ONLY)):
             self.callbacks(args, kw)
-        if isinstance(target, Ref):
-            name = _canon(target.name)
+        if name is not None:
             if name in ("print", "sys.stdout.write", "sys.stdout.buffer.write"):
                 return self.print(name, args, kw)
             rule = _rule(name)
@@ -2245,6 +2299,11 @@ def _text_of(args: list[object], kw: dict[str, object]) -> str | None:
     return sep.join(parts) + end
 
 
+def _is_environ(v: object) -> bool:
+    """``v`` is the whole environment (``os.environ``)."""
+    return isinstance(v, Ref) and v.name in ("os.environ", "os.environb")
+
+
 def _acts(v: object) -> bool:
     """``v`` is a function with an effect (a known call that acts, or the program's own)."""
     return isinstance(v, Func) or (isinstance(v, Ref) and _rule(_canon(v.name)) is not None)
@@ -2278,6 +2337,55 @@ def _binops() -> dict[str, Callable[[object, object], object]]:
 
 
 _BINOPS = _binops()
+
+#: The handler of each statement and expression kind, by node type: one lookup a node
+#: instead of a test per kind. Filled when the first program is read (``ast`` is imported
+#: then); a kind met without an entry takes that of the kind it derives from
+#: (:func:`_handler`), or none (a statement that does nothing, an unknown value).
+_STMT: dict[type, Callable[[_Interp, Any], None]] = {}
+_EV: dict[type, Callable[[_Interp, Any], object]] = {}
+
+
+def _fill_handlers(ast: Any) -> None:
+    if _EV:
+        return
+    i = _Interp
+    _STMT.update({
+        ast.Expr: i.s_expr, ast.Assign: i.s_assign, ast.AnnAssign: i.s_annassign, ast.AugAssign: i.s_augassign,
+        ast.Import: i.s_import, ast.ImportFrom: i.s_importfrom, ast.If: i.s_if, ast.For: i.loop_for,
+        ast.AsyncFor: i.loop_for, ast.While: i.s_while, ast.With: i.s_with, ast.AsyncWith: i.s_with,
+        ast.Try: i.s_try, getattr(ast, "TryStar", ast.Try): i.s_try, ast.FunctionDef: i.s_functiondef,
+        ast.AsyncFunctionDef: i.s_functiondef, ast.ClassDef: i.s_classdef, ast.Return: i.s_return,
+        ast.Raise: i.s_raise, ast.Assert: i.s_assert, ast.Match: i.s_match, ast.Delete: i.s_delete,
+    })
+    _EV.update({
+        ast.Constant: i.e_constant, ast.Name: i.e_name, ast.Attribute: i.e_attribute, ast.Call: i.call,
+        ast.BinOp: i.e_binop, ast.UnaryOp: i.e_unaryop, ast.BoolOp: i.e_boolop, ast.Compare: i.e_compare,
+        ast.IfExp: i.e_ifexp, ast.List: i.e_sequence, ast.Tuple: i.e_sequence, ast.Set: i.e_sequence,
+        ast.Dict: i.e_dict, ast.Subscript: i.e_subscript, ast.JoinedStr: i.fstring, ast.FormattedValue: i.e_formatted,
+        ast.ListComp: i.e_comprehension, ast.GeneratorExp: i.e_comprehension, ast.SetComp: i.e_comprehension,
+        ast.DictComp: i.e_dictcomp, ast.Lambda: i.e_lambda, ast.NamedExpr: i.e_namedexpr, ast.Await: i.e_value,
+        ast.Yield: i.e_value, ast.YieldFrom: i.e_value, ast.Starred: i.e_value, ast.Slice: i.e_slice,
+    })
+
+
+def _nothing(interp: _Interp, node: object) -> None:
+    """A statement the model does not follow (``pass``, ``global``, ``break``)."""
+
+
+def _unknown_value(interp: _Interp, node: object) -> object:
+    """An expression the model does not follow."""
+    return UNKNOWN
+
+
+def _handler(table: dict[type, Callable[[_Interp, Any], Any]], kind: type) -> Callable[[_Interp, Any], Any]:
+    """The handler of a node type the table does not name: that of the nearest type it
+    derives from, else none; kept for the next node of that type."""
+    found = next((table[base] for base in kind.__mro__[1:] if base in table), None)
+    if found is None:
+        found = _nothing if table is _STMT else _unknown_value
+    table[kind] = found
+    return found
 
 
 def read(code: str, language: str) -> ProgramEffects | None:
