@@ -24,7 +24,7 @@ from .core.mode import parse_mode, resolve_mode
 from .early import review_enabled  # not the review package: a guard without a reviewer never loads it
 from .model import (
     Decision,
-    DeferredSuggestions,
+    Deferred,
     Finding,
     Kind,
     LayerResult,
@@ -59,9 +59,10 @@ class _Outcome:
 
 class _Plan:
     """What the loop reads of each layer, read once per layer list rather than on every
-    call: ``(layer, name, timeout, can_deny, its trace entry for an abstention under a
-    microsecond)`` — the entry is frozen, so one serves every call. ``before_grants``:
-    the names of the layers before ``allow_rules``, whose asks no grant reaches (None
+    call: ``steps`` holds ``(layer, name, timeout, can_deny)``; ``names`` and
+    ``abstained`` (a frozen trace entry per layer for an abstention under a microsecond,
+    one serving every call) are what the trace is written from. ``before_grants``: the
+    names of the layers before ``allow_rules``, whose asks no grant reaches (None
     without an ``allow_rules`` layer: then none is reached). A guard whose layer list or
     ``layer_timeout`` changed (``insert_layer``, an assignment) makes a new plan; a
     layer's attributes are read when it joins one."""
@@ -75,10 +76,40 @@ class _Plan:
             timeout = getattr(layer, "timeout", None)
             if timeout is None and id(layer) in custom:
                 timeout = layer_timeout
-            steps.append((layer, name, timeout, getattr(layer, "can_deny", True), trace_entry(name, "abstain", "", 0)))
+            steps.append((layer, name, timeout, getattr(layer, "can_deny", True)))
         self.steps = tuple(steps)
-        names = [layer.name for layer in layers]
+        self.names = tuple(step[1] for step in steps)
+        self.abstained = tuple(trace_entry(name, "abstain", "", 0) for name in self.names)
+        names = list(self.names)
         self.before_grants = frozenset(names[: names.index("allow_rules")]) if "allow_rules" in names else None
+
+
+class _Trace:
+    """One check's trace as the loop records it: a clock reading before the first layer
+    and after each layer that ran, and an entry for each layer that did not abstain (by
+    position). The entries of the abstaining layers are written out when the decision's
+    trace is first read (:meth:`written`): a check that nobody explains makes none."""
+
+    __slots__ = ("plan", "stamps", "said", "after")
+
+    def __init__(self, plan: _Plan, start: int) -> None:
+        self.plan = plan
+        self.stamps = [start]
+        self.said: dict[int, TraceEntry] = {}
+        #: Entries after the layers (the reviewer's).
+        self.after: list[TraceEntry] = []
+
+    def written(self) -> list[TraceEntry]:
+        stamps, said, names, abstained = self.stamps, self.said, self.plan.names, self.plan.abstained
+        trace = []
+        for position in range(len(stamps) - 1):
+            entry = said.get(position)
+            if entry is None:
+                spent = (stamps[position + 1] - stamps[position]) // 1000
+                entry = trace_entry(names[position], "abstain", "", spent) if spent else abstained[position]
+            trace.append(entry)
+        trace.extend(self.after)
+        return trace
 
 
 class LayerTimeout(Exception):
@@ -273,27 +304,25 @@ class Guard:
 
     def check(self, call: ToolCall) -> Decision:
         ctx = self.context(call)
-        trace: list[TraceEntry] = []
-        note = trace.append
+        plan = self._steps()
+        clock = time.perf_counter_ns
+        trace = _Trace(plan, clock())
+        stamps = trace.stamps
+        mark = stamps.append
         findings: list[Finding] = []
         held: _Outcome | None = None
         decided: _Outcome | None = None
-        clock = time.perf_counter_ns
 
-        for layer, name, timeout, can_deny, abstained in self._steps().steps:
+        for layer, name, timeout, can_deny in plan.steps:
             if held is not None and not can_deny:
-                note(trace_entry(name, "skipped", "an immune ask is held", 0))
+                trace.said[len(stamps) - 1] = trace_entry(name, "skipped", "an immune ask is held", 0)
+                mark(stamps[-1])
                 continue
-            started = clock()
             label: str
             try:
-                if timeout:
-                    result = _run_with_timeout(layer, call, ctx, timeout)
-                else:
-                    result = layer.check(call, ctx)
+                result = _run_with_timeout(layer, call, ctx, timeout) if timeout else layer.check(call, ctx)
                 if result is None:  # most layers abstain: the shortest way round the loop
-                    spent = (clock() - started) // 1000
-                    note(trace_entry(name, "abstain", "", spent) if spent else abstained)
+                    mark(clock())
                     continue
                 if isinstance(result, Verdict):  # a custom layer may answer with a bare verdict
                     result = LayerResult(result, f"{name} says {result.value}")
@@ -307,7 +336,8 @@ class Guard:
                     immune=True,
                 )
                 label = "error"
-            note(trace_entry(name, label, result.reason, (clock() - started) // 1000))
+            mark(clock())
+            trace.said[len(stamps) - 2] = trace_entry(name, label, result.reason, (stamps[-1] - stamps[-2]) // 1000)
             if result.findings:
                 findings.extend(f for f in result.findings if f not in findings)
             if held is not None:
@@ -331,8 +361,8 @@ class Guard:
                 "engine",
             )
         if outcome.result.verdict is Verdict.REVIEW:
-            outcome = self._review(call, ctx, outcome, trace)
-        return self._finish(call, ctx, outcome, findings, trace)
+            outcome = self._review(call, ctx, outcome, trace.after)
+        return self._finish(call, ctx, outcome, findings, Deferred(trace.written))
 
     def _review(self, call: ToolCall, ctx: Context, outcome: _Outcome, trace: list[TraceEntry]) -> _Outcome:
         """Layer 7's ``review`` goes to the reviewer when there is one, else it asks."""
@@ -376,7 +406,7 @@ class Guard:
         ctx: Context,
         outcome: _Outcome,
         findings: list[Finding],
-        trace: list[TraceEntry],
+        trace: Deferred,
     ) -> Decision:
         result = outcome.result
         risk = call.tier
@@ -397,7 +427,7 @@ class Guard:
         held = result.immune or (result.verdict is Verdict.ASK and not self._grants_reach(outcome.layer))
         suggestions: Any = list(result.suggestions)
         if result.verdict is Verdict.ASK and not (no_grant or held) and not suggestions:
-            suggestions = DeferredSuggestions(partial(_suggest, call, ctx))  # worked out when read
+            suggestions = Deferred(partial(_suggest, call, ctx))  # worked out when read
         decision = Decision.made(
             verdict=result.verdict,
             reason=result.reason,

@@ -514,10 +514,10 @@ class Decision:
         layer: str,
         risk: Tier,
         findings: list[Finding],
-        suggestions: list[str],
+        suggestions: list[str] | Deferred,
         immune: bool,
         source: Source,
-        trace: list[TraceEntry],
+        trace: list[TraceEntry] | Deferred,
         no_grant: bool,
         facts: Any,
     ) -> Decision:
@@ -559,12 +559,9 @@ class Decision:
         findings = list(self.findings)
         if finding is not None and finding not in findings:
             findings.append(finding)
-        trace = [*self.trace, note] if note is not None else list(self.trace)
-        if "suggestions" in changes:
-            suggestions: Any = list(changes.pop("suggestions"))
-        else:  # suggestions not worked out yet stay so: each copy works out a list of its own
-            kept = self.__dict__["suggestions"]
-            suggestions = kept if type(kept) is DeferredSuggestions else list(kept)
+        trace = [*self.trace, note] if note is not None else _copied(self.__dict__["trace"])
+        suggestions = list(changes.pop("suggestions")) if "suggestions" in changes \
+            else _copied(self.__dict__["suggestions"])
         return replace(self, findings=findings, trace=trace, suggestions=suggestions, **changes)
 
     def to_dict(self) -> dict[str, Any]:
@@ -583,36 +580,49 @@ class Decision:
         } | ({"updated_input": dict(self.updated_input)} if self.updated_input is not None else {})
 
 
-class DeferredSuggestions:
-    """Suggested allow rules not worked out yet: ``compute()`` runs when someone first
-    reads :attr:`Decision.suggestions` (a prompt, the hook's answer, ``explain``). Batch
-    evaluation and library callers that read only the verdict never pay for them. A
-    failing ``compute`` suggests nothing: a suggestion is a convenience, never a risk."""
+class Deferred:
+    """A field of a decision not worked out yet: ``compute()`` runs when someone first
+    reads it. The engine defers what explains a decision, not what decides it: an ask's
+    suggested allow rules and the per-layer trace are read by the hook's answer, a
+    prompt, ``explain`` and the audit log, never by batch evaluation or a library caller
+    that reads the verdict. A failing ``compute`` gives an empty list: a suggestion or a
+    trace line is a convenience, never a risk."""
 
     __slots__ = ("compute",)
 
-    def __init__(self, compute: Callable[[], list[str]]) -> None:
+    def __init__(self, compute: Callable[[], list[Any]]) -> None:
         self.compute = compute
 
 
-class _Suggestions:
-    """:attr:`Decision.suggestions`: the list, worked out on first read when the engine
-    deferred it (:class:`DeferredSuggestions`), then kept on the decision."""
+class _WorkedOutWhenRead:
+    """A list field of :class:`Decision` that may hold a :class:`Deferred`: worked out
+    on first read, then kept on the decision. The frozen ``__init__`` sets the field
+    through :meth:`__set__`."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
 
     def __get__(self, decision: Decision | None, owner: type) -> Any:
         if decision is None:
             return self
-        value = decision.__dict__["suggestions"]
-        if type(value) is DeferredSuggestions:
+        value = decision.__dict__[self.name]
+        if type(value) is Deferred:
             try:
                 value = list(value.compute())
-            except Exception:  # noqa: BLE001 - see DeferredSuggestions
+            except Exception:  # noqa: BLE001 - see Deferred
                 value = []
-            decision.__dict__["suggestions"] = value
+            decision.__dict__[self.name] = value
         return value
 
-    def __set__(self, decision: Decision, value: Any) -> None:  # the frozen __init__ sets fields this way
-        decision.__dict__["suggestions"] = value
+    def __set__(self, decision: Decision, value: Any) -> None:
+        decision.__dict__[self.name] = value
 
 
-Decision.suggestions = _Suggestions()  # type: ignore[assignment]
+def _copied(value: Any) -> Any:
+    """A revised decision's copy of a list field: a :class:`Deferred` stays deferred
+    (each decision then works out a list of its own), a list is copied."""
+    return value if type(value) is Deferred else list(value)
+
+
+Decision.suggestions = _WorkedOutWhenRead("suggestions")  # type: ignore[assignment]
+Decision.trace = _WorkedOutWhenRead("trace")  # type: ignore[assignment]

@@ -23,7 +23,7 @@ from ..precompiled import dataclass  # dataclasses' own, with their code compile
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
-    from typing import Any, Protocol, TypeVar
+    from typing import Any, Generic, Protocol, TypeVar, overload
 
     from ..files.workspace import Workspace
     from ..policy.settings import Policy
@@ -32,7 +32,14 @@ if TYPE_CHECKING:
 
     T = TypeVar("T")
 else:
-    Protocol = object  # a protocol is for type checkers: at runtime its class is a plain one
+    # typing's parts are for type checkers; at runtime these plain stand-ins do (a fresh
+    # decision does not import typing)
+    Protocol = object  # a protocol's class is a plain one
+    T = object
+
+    class Generic:
+        def __class_getitem__(cls, item: object) -> type:
+            return cls
 
 
 @dataclass
@@ -84,6 +91,37 @@ class Facts(Protocol):
     def session_grants(self, ctx: Context) -> frozenset[str]: ...
 
 
+class _Fact(Generic[T]):
+    """A fact of the call (``Context.analysis`` …): on first read it asks the Facts
+    provider's method of the same name and keeps the value in the Context's memo and
+    in its ``__dict__``. A non-data descriptor, so every later read finds the kept
+    value before it finds this one. A provider that raises keeps nothing: the next
+    read asks again (the layer that needed it has failed closed)."""
+
+    def __init__(self, doc: str) -> None:
+        self.__doc__ = doc
+        self.name = ""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    if TYPE_CHECKING:
+        @overload
+        def __get__(self, ctx: None, owner: type) -> _Fact[T]: ...
+
+        @overload
+        def __get__(self, ctx: Context, owner: type) -> T: ...
+
+    def __get__(self, ctx: Context | None, owner: type) -> T | _Fact[T]:
+        if ctx is None:
+            return self
+        name = self.name
+        memo = ctx._memo
+        value: T = memo[name] if name in memo else getattr(ctx._facts, name)(ctx)
+        memo[name] = ctx.__dict__[name] = value
+        return value
+
+
 class Context:
     """What layers share about one call: settings, mode, workspace, and lazily computed
     facts (the shell parse and analysis, the files touched, the session's grants)."""
@@ -128,27 +166,18 @@ class Context:
         return self._memo.get(key)
 
     # -- facts --------------------------------------------------------------------
-    # Each fact reads the memo itself rather than through ``once``: layers ask for the
-    # parse and the analysis some forty times a call, and the lambda and the extra call
-    # were a large part of answering from the memo.
+    # Each fact is a :class:`_Fact`: computed on first read, then kept both in the memo
+    # (for ``known``) and as the Context's own attribute, so that the forty-odd later
+    # reads a call makes run no Python code at all.
 
-    @property
-    def workspace(self) -> Workspace:
-        """The project folders the agent works in (settings, ``--add-dir``)."""
-        memo = self._memo
-        if "workspace" in memo:
-            return memo["workspace"]  # type: ignore[no-any-return]
-        value = memo["workspace"] = self._facts.workspace(self)
-        return value
-
-    @property
-    def path_uses(self) -> list[PathUse]:
-        """Files the call reads or writes, resolved through symlinks."""
-        memo = self._memo
-        if "path_uses" in memo:
-            return memo["path_uses"]  # type: ignore[no-any-return]
-        value = memo["path_uses"] = self._facts.path_uses(self)
-        return value
+    workspace: _Fact[Workspace] = _Fact("The project folders the agent works in (settings, ``--add-dir``).")
+    path_uses: _Fact[list[PathUse]] = _Fact("Files the call reads or writes, resolved through symlinks.")
+    command: _Fact[str | None] = _Fact(
+        "The shell command the call runs: a shell tool's, or the one an MCP tool's arguments carry "
+        "(``mcp__shell__run {\"command\": …}``); None otherwise.")
+    parsed: _Fact[Script | TooComplex | None] = _Fact(
+        "The shell parse (Script or TooComplex), or None for calls without a command.")
+    analysis: _Fact[Analysis | None] = _Fact("The shell analysis (catalog, intents, paths, hard blocks), or None.")
 
     def resolve(self, raw: str, *, cwd: str | None = None) -> str:
         """A path as the call means it: absolute, ``~`` expanded, symlinks resolved."""
@@ -158,34 +187,6 @@ class Context:
         """The files one shell sub-command touches, resolved (for per-command checks
         such as "an allow rule covers this command only if it writes inside")."""
         return self.once(f"paths_of:{id(cmd)}", lambda: self._facts.paths_of(self, cmd))
-
-    @property
-    def command(self) -> str | None:
-        """The shell command the call runs: a shell tool's, or the one an MCP tool's
-        arguments carry (``mcp__shell__run {"command": …}``); None otherwise."""
-        memo = self._memo
-        if "command" in memo:
-            return memo["command"]  # type: ignore[no-any-return]
-        value = memo["command"] = self._facts.command(self)
-        return value
-
-    @property
-    def parsed(self) -> Script | TooComplex | None:
-        """The shell parse (Script or TooComplex), or None for calls without a command."""
-        memo = self._memo
-        if "parsed" in memo:
-            return memo["parsed"]  # type: ignore[no-any-return]
-        value = memo["parsed"] = self._facts.parsed(self)
-        return value
-
-    @property
-    def analysis(self) -> Analysis | None:
-        """The shell analysis (catalog, intents, paths, hard blocks), or None."""
-        memo = self._memo
-        if "analysis" in memo:
-            return memo["analysis"]  # type: ignore[no-any-return]
-        value = memo["analysis"] = self._facts.analysis(self)
-        return value
 
     @property
     def session_grants(self) -> frozenset[str]:
