@@ -825,12 +825,19 @@ class _Interp:
         start = dict(scope)
         ends = []
         for block in blocks:
+            if not block:  # an empty block (no ``else``) ends where it starts
+                ends.append(start)
+                continue
             scope.clear()
             scope.update(start)
             self.run(block)
             ends.append(dict(scope))
+        # A block only adds names or rebinds them: a name no block rebound keeps its
+        # value, and only the names some block (re)bound are merged.
+        rebound = {k for e in ends if e is not start for k, v in e.items() if start.get(k, _SENTINEL) is not v}
         scope.clear()
-        for key in {k for e in ends for k in e}:
+        scope.update(start)
+        for key in rebound:
             vals = [e.get(key, _SENTINEL) for e in ends]
             first = vals[0]
             same = all(v is first or (type(v) is type(first) and _safe_eq(v, first)) for v in vals)
@@ -1376,6 +1383,8 @@ class _Interp:
         """A function that acts, handed to another call (``Thread(target=os.system,
         args=(…,))``, ``atexit.register(shutil.rmtree, p)``), is taken to be called with
         the arguments given beside it."""
+        if not any(_acts(v) for v in args) and not any(_acts(v) for v in kw.values()):
+            return
         for i, v in enumerate([*args, *kw.values()]):
             if not _acts(v):
                 continue
@@ -1405,6 +1414,8 @@ class _Interp:
 
     def handles_passed(self, args: list[object], kw: dict[str, object]) -> None:
         """A writable file handed to another function is written with unknown text."""
+        if not any(isinstance(v, Handle) for v in args) and not any(isinstance(v, Handle) for v in kw.values()):
+            return
         values = list(args) + list(kw.values())
         for v in values:
             if isinstance(v, Handle) and v.write:
@@ -2143,7 +2154,7 @@ class _Interp:
         last = name.rsplit(".", 1)[-1]
         if last in _RUN_METHODS and any(_textual(v) for v in values):
             self.s.matters = True  # ``c.run('rm -rf /')``, ``cursor.execute(sql)``: the text may be a command
-        if destroys(last):
+        if not self.s.matters and destroys(last):
             self.s.matters = True  # ``client.delete_index('prod')``, ``table.drop()``
         for v in values[:32]:
             for item in (v if isinstance(v, (list, tuple)) else [v])[:32]:

@@ -493,15 +493,13 @@ def _harmless(f: Facts, program: ProgramEffects, code: str, ctx: Ctx) -> bool:
 def _touches_protected(f: Facts, lines: list[str], ctx: Ctx) -> bool:
     """A line of the program names a protected or startup file (``.bashrc`` anywhere, a git
     hook): such code is not called harmless, and the full inline check judges it."""
-    import shlex
-
     from ....paths.match import protected_rows
 
     for line in lines:
         if line.startswith("cat -- "):
             continue  # a read: the shell judges it
         try:
-            words = shlex.split(line)
+            words = _words(line)
         except ValueError:
             return True
         for word in words[1:]:
@@ -510,6 +508,20 @@ def _touches_protected(f: Facts, lines: list[str], ctx: Ctx) -> bool:
                 if persistence_level(path, ctx.home) or protected_rows(path, ctx.home):
                     return True
     return False
+
+
+#: Characters that make a line's words differ from its space-separated parts (quotes, escapes, other blanks).
+_QUOTING = frozenset("'\"\\\t\r\n")
+
+
+def _words(line: str) -> list[str]:
+    """The words of a shell line a model wrote, as ``shlex.split`` gives them: most lines
+    quote nothing (``rm -f -- build/x.o``), and those are split at their spaces."""
+    if _QUOTING.isdisjoint(line):
+        return [word for word in line.split(" ") if word]
+    import shlex
+
+    return shlex.split(line)
 
 
 def _judge(f: Facts, effect: str, path: str, ctx: Ctx) -> None:
