@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ..core.context import PathUse
 from ..model import Kind
-from .workspace import Workspace, known_folder, resolve_path
+from .workspace import Workspace, resolve_folder, resolve_path
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -28,10 +28,10 @@ _OPS = {Kind.FILE_READ: "read", Kind.SEARCH: "read", Kind.FILE_WRITE: "write", K
 
 def workspace(ctx: Context) -> Workspace:
     extra = tuple(ctx.policy.additional_directories) + tuple(ctx.add_dirs)
-    found = Workspace.create(ctx.call.cwd, extra, home=ctx.home)
-    if found.roots:  # the call's folder, resolved now: paths inside it start from there
-        ctx.once("known_folder", lambda: known_folder(ctx.call.cwd, found.roots[0], home=ctx.home))
-    return found
+    base, known = resolve_folder(ctx.call.cwd, home=ctx.home)
+    # the call's folder, resolved now: paths inside it start from there
+    ctx.once("known_folder", lambda: known)
+    return Workspace.around(base, extra, home=ctx.home)
 
 
 def resolve(ctx: Context, raw: str, cwd: str) -> str:

@@ -23,7 +23,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-__all__ = ["Workspace", "resolve_path", "is_within", "known_folder"]
+__all__ = ["Workspace", "resolve_path", "resolve_folder", "is_within", "known_folder"]
 
 _SEP = "/"
 
@@ -104,14 +104,18 @@ def _names_own_process(path: str) -> bool:
     return folded.startswith(_OWN_PROCESS) or folded.startswith(f"/proc/{os.getpid()}/")
 
 
-def _realpath(path: str) -> str:
+def _realpath(path: str, below: tuple[str, list[str]] | None = None) -> str:
     """``os.path.realpath(path)``, asked of the kernel where it can answer: one lstat per
     component is the larger part of resolving a path. A file not there yet (what a write
     creates), or one in folders not there yet (``tests/new/test_x.py``), is the real path
     of the deepest folder that is and the missing names after it, as ``os.path.realpath``
     makes it — unless one of those names is a dangling link. Anything else that does not
     open — a loop, a folder without search permission — goes to ``os.path.realpath``,
-    which resolves what exists and keeps the rest."""
+    which resolves what exists and keeps the rest.
+
+    ``below`` is ``path`` as a folder resolved in this same call (its real path) and the
+    plain names after it: a path that does not open is then looked up name by name from
+    there (:func:`_walk`), one ``lstat`` each, rather than by opening each folder above it."""
     global _KERNEL_REAL
     if path.startswith(("/proc/", "/dev/")) and _names_own_process(path):
         return os.path.normpath(path)
@@ -121,6 +125,10 @@ def _realpath(path: str) -> str:
         real = _kernel_real(path)
         if real is not None:
             return real
+        if below is not None:
+            real = _walk(*below)
+            if real is not None:
+                return real
         missing: list[str] = []
         here = path
         for _ in range(_MISSING_NAMES):
@@ -140,28 +148,31 @@ def _realpath(path: str) -> str:
 
 
 #: Names below a folder already resolved in the same call that are looked at one by one
-#: (``ls src/app.py``); deeper paths go to the kernel in one go.
+#: (``ls src/app.py``); deeper paths go to the kernel in one go, and are looked at name
+#: by name only when the kernel finds nothing there (a file a write creates).
 _KNOWN_NAMES = 2
 
 
-def _below(path: str, known: tuple[str, str]) -> str | None:
-    """``_realpath(path)`` for a path a few names inside a folder resolved in this same
-    call: ``known`` is that folder as written (absolute, normalised) and its real path.
-    Each name after it is looked at once (``lstat``): while none is a link, the real path
-    is the folder's and the names, and a name that is not there ends the lookup with the
-    rest kept (as ``os.path.realpath`` keeps it). A link, or a name that cannot be looked
-    at, leaves the answer to ``_realpath``: None, as for a path outside the folder.
-    Empty names and ``.`` are passed over, as ``os.path.realpath`` passes them over:
-    ``cwd/.`` is the folder itself."""
-    folder, real = known
+def _names_below(path: str, folder: str) -> list[str] | None:
+    """The names after ``folder`` (absolute, normalised) in ``path``: ``[]`` for the
+    folder itself, None for a path not below it or with a ``..`` after it. Empty names
+    and ``.`` are passed over, as ``os.path.realpath`` passes them over: ``cwd/.`` is
+    the folder itself."""
     cut = len(folder)
     if path[cut:cut + 1] != _SEP or not path.startswith(folder):
-        return real if path == folder else None
+        return [] if path == folder else None
     names = path[cut + 1 :].split(_SEP)
     if "" in names or "." in names:
         names = [name for name in names if name and name != "."]
-    if len(names) > _KNOWN_NAMES or ".." in names:
-        return None
+    return None if ".." in names else names
+
+
+def _walk(real: str, names: list[str]) -> str | None:
+    """``_realpath`` of the folder whose real path is ``real`` followed by ``names``
+    (plain names, none empty, ``.`` or ``..``), looking at each name once (``lstat``):
+    while none is a link, the real path is the folder's and the names, and a name that
+    is not there ends the lookup with the rest kept (as ``os.path.realpath`` keeps it).
+    A link, or a name that cannot be looked at, leaves the answer to ``_realpath``: None."""
     here = real
     for index, name in enumerate(names):
         here = here + _SEP + name
@@ -187,6 +198,26 @@ def known_folder(cwd: str, real: str, *, home: str) -> tuple[str, str] | None:
         folder = _absolute(cwd, _SEP, home)
     except Exception:  # noqa: BLE001 - odd input: no shortcut
         return None
+    return _known(folder, real)
+
+
+def resolve_folder(cwd: str, *, home: str) -> tuple[str, tuple[str, str] | None]:
+    """``resolve_path(cwd, cwd="/", home=home)`` and :func:`known_folder` for it, with
+    the folder's absolute form worked out once: the call's folder is resolved on every call."""
+    if isinstance(cwd, str) and isinstance(home, str):
+        try:
+            folder = _absolute(cwd.split("\0", 1)[0], _SEP, home.split("\0", 1)[0].rstrip(_SEP))
+        except Exception:  # noqa: BLE001 - odd input: the long way says what it resolves to
+            folder = ""
+        if folder:
+            real = _resolved(folder, None)
+            return real, _known(folder, real)
+    real = resolve_path(cwd, cwd=_SEP, home=home)
+    return real, known_folder(cwd, real, home=home)
+
+
+def _known(folder: str, real: str) -> tuple[str, str] | None:
+    """:func:`known_folder` of ``folder`` as ``resolve_path`` reads it (absolute)."""
     if folder == _SEP or _lexical(folder) != folder or not real.startswith(_SEP) or real.startswith("//"):
         return None
     return folder, real.rstrip(_SEP)
@@ -219,12 +250,23 @@ def resolve_path(path: str, *, cwd: str, home: str, known: tuple[str, str] | Non
         absolute = _absolute(path, cwd, home or "")
     except Exception:  # noqa: BLE001 - odd input must not raise; fall back to cwd
         return _lexical(cwd if isinstance(cwd, str) and cwd.startswith(_SEP) else _SEP)
+    return _resolved(absolute, known)
+
+
+def _resolved(absolute: str, known: tuple[str, str] | None) -> str:
+    """:func:`resolve_path` of a path already made absolute."""
     try:
+        below = None
         if known is not None:
-            real = _below(absolute, known)
-            if real is not None:
-                return _lexical(real)
-        return _lexical(_realpath(absolute))
+            names = _names_below(absolute, known[0])
+            if names is not None:
+                if len(names) <= _KNOWN_NAMES:
+                    real = _walk(known[1], names)
+                    if real is not None:
+                        return _lexical(real)
+                else:
+                    below = (known[1], names)
+        return _lexical(_realpath(absolute, below))
     except Exception:  # noqa: BLE001 - e.g. RecursionError on absurd link chains
         return _lexical(absolute)
 
@@ -251,7 +293,11 @@ class Workspace:
     @classmethod
     def create(cls, cwd: str, additional: Sequence[str] = (), *, home: str) -> Workspace:
         """Resolve ``cwd`` and each additional directory (relative ones against ``cwd``)."""
-        base = resolve_path(cwd, cwd=_SEP, home=home)
+        return cls.around(resolve_path(cwd, cwd=_SEP, home=home), additional, home=home)
+
+    @classmethod
+    def around(cls, base: str, additional: Sequence[str] = (), *, home: str) -> Workspace:
+        """:meth:`create` for a ``cwd`` already resolved to ``base`` (:func:`resolve_folder`)."""
         roots: list[str] = [base]
         for extra in additional:
             if not isinstance(extra, str) or not extra:
@@ -268,7 +314,10 @@ class Workspace:
     def contains(self, resolved_path: str) -> bool:
         """Whether an already-resolved path lies inside one of the roots."""
         path = _lexical(resolved_path) if resolved_path else ""
-        return any(is_within(path, root) for root in self.roots)
+        for root in self.roots:  # every path of every call is asked about: no generator
+            if is_within(path, root):
+                return True
+        return False
 
     def is_root(self, resolved_path: str) -> bool:
         """Whether an already-resolved path is one of the roots itself."""

@@ -288,9 +288,14 @@ def _rows(path: str, home: str) -> tuple[Hit, ...]:
     # file checks ask for each path twice, with the agent's home and without one: the
     # part that does not depend on the home is worked out once (:func:`_unhomed`).
     lower = path.lower().rstrip("/") or "/"
+    home_lower = home.lower().rstrip("/")
+    if home_lower and not within(lower, home_lower):
+        # The agent's home adds rows only to paths below it (``home_relatives``): any
+        # other path has the rows it has without one, worked out and kept once for both.
+        return rows_for(path, "")
     anchored, named = _unhomed(lower)
     homed: list[Hit] = []
-    for rel in home_relatives(lower, home.lower().rstrip("/")):
+    for rel in home_relatives(lower, home_lower):
         if rel:
             _anchored(_index().home, rel, homed)
     if not homed:
@@ -434,12 +439,18 @@ def planted_only(path: str, home: str) -> bool:
 
 
 def _of(path: str, home: str, kinds: tuple[str, ...]) -> list[Hit]:
-    return [hit for hit in rows_for(path, home) if hit.row.kind in kinds]
+    hits = rows_for(path, home)
+    return [hit for hit in hits if hit.row.kind in kinds] if hits else []  # most paths have no row at all
+
+
+def _level(hit: Hit) -> int:
+    return -hit.row.level
 
 
 def credential_rows(path: str, home: str) -> list[Hit]:
     """Credential-store rows for ``path``, the highest level first."""
-    return sorted(_of(path, home, (T.CREDENTIAL,)), key=lambda h: -h.row.level)
+    found = _of(path, home, (T.CREDENTIAL,))
+    return sorted(found, key=_level) if len(found) > 1 else found
 
 
 def secret_rows(path: str, home: str = "") -> list[Hit]:
@@ -456,7 +467,11 @@ def sensitive_rows(path: str, home: str = "") -> list[Hit]:
 def protected_rows(path: str, home: str = "") -> list[Hit]:
     """Protected files and folders, startup files by name: writing asks in every mode."""
     hits = _of(path, home, (T.PROTECTED, T.STARTUP))
-    return sorted(hits, key=lambda h: h.via != "folder")  # a protected folder names the reason first
+    return sorted(hits, key=_not_folder) if len(hits) > 1 else hits  # a protected folder names the reason first
+
+
+def _not_folder(hit: Hit) -> bool:
+    return hit.via != "folder"
 
 
 @lru_cache(maxsize=1)

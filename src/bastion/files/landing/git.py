@@ -50,6 +50,10 @@ class _Repo:
         self.scene = scene
         self.base = scene.real(".")
         self._top: str | None = None
+        #: Revisions git resolved here, or found not to, while this command is judged (a
+        #: switch asks about its branch, then about HEAD and the branch together): each
+        #: answer costs a git process, and the repository does not change meanwhile.
+        self._known: dict[str, bool] = {}
 
     def resolves(self, *revisions: str) -> bool:
         """All ``revisions`` name commits or trees here (and the top folder is known)."""
@@ -58,11 +62,20 @@ class _Repo:
                 raise Unlistable(f"{rev} is only known when the command runs")
             if rev.startswith("-"):
                 return False  # an option, not a revision: git refuses it
+        known = self._known
+        if any(known.get(rev) is False for rev in revisions):
+            return False  # git would refuse the lot
+        if self._top is not None and all(known.get(rev) for rev in revisions):
+            return True
         try:
             lines = git_lines(self.base, "rev-parse", "--show-toplevel", *(f"{r}^{{tree}}" for r in revisions))
         except LookupError:
+            if len(revisions) == 1:
+                known[revisions[0]] = False
             return False
         self._top = lines[0] if lines else None
+        if self._top is not None:
+            known.update(dict.fromkeys(revisions, True))
         return self._top is not None
 
     @property
@@ -94,11 +107,14 @@ class _Repo:
         """Files that differ between ``old`` and ``new`` (``old`` may be ``HEAD...X``-style
         via ``new`` alone when ``old`` is empty); every file of ``new`` without a HEAD."""
         spec = ["--", *paths] if paths else []
-        if old == "HEAD" and not self.resolves("HEAD"):
+        revisions = [r for r in (old, new) if r and "..." not in r]
+        # Both at once first (the usual case: one git process), HEAD alone only when they fail.
+        both = old == "HEAD" and self.resolves(*revisions)
+        if old == "HEAD" and not both and not self.resolves("HEAD"):
             if not self.resolves(new):
                 return self.missing(new)
             return self.names("ls-tree", "-r", "--name-only", "--full-name", "-z", new, *spec, root=root)
-        if not self.resolves(*(r for r in (old, new) if r and "..." not in r)):
+        if not both and not self.resolves(*revisions):
             return self.missing(new)
         revs = [old, new] if old else [new]
         return self.names("diff", "--name-only", "--no-renames", "--no-ext-diff", "-z", *revs, *spec, root=root)
