@@ -351,6 +351,13 @@ def _glued(unit: _Unit, start: int) -> bool:
     return bool(before) and (before[-1] not in " \t\n;&|()<>" or escaped % 2 == 1)
 
 
+def _comment_at(root: Any, start: int) -> Any:
+    """The comment that starts at byte ``start``, else None: a comment is a leaf running
+    from a ``#`` to the end of its line, so it is the smallest named node there."""
+    node = root.named_descendant_for_byte_range(start, start + 1)
+    return node if node is not None and node.type == "comment" and node.start_byte == start else None
+
+
 def _positions(text: str, char: str) -> Iterator[int]:
     """Every offset of ``char`` in ``text``."""
     at = text.find(char)
@@ -496,8 +503,12 @@ class _Walker:
         """A ``#`` that a line continuation glues to a word is text in bash, but
         tree-sitter reads a comment there (``rm x\\<newline>#y``)."""
         text = unit.text
-        if text is not None and not any(_glued(unit, at) for at in _positions(text, "#")):
-            return  # a comment starts at a ``#``: none of them is glued (the tree is not walked)
+        if text is not None:
+            # every comment starts at a ``#`` (byte offsets are character offsets here):
+            # look at those that follow a word, not at the whole tree
+            if any(_glued(unit, at) and _comment_at(unit.root, at) is not None for at in _positions(text, "#")):
+                self.complex("comment glued to a word by a line continuation")
+            return
         stack = [unit.root]
         while stack:
             node = stack.pop()

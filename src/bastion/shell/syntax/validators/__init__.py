@@ -175,6 +175,15 @@ class SyntaxView:
             return ""
         return self._slice(node.end_byte, self.root.end_byte)
 
+    def comment_at(self, offset: int) -> Any:
+        """The comment starting at byte ``offset``, else None (a comment is a leaf from a
+        ``#`` to the end of its line, so the smallest named node there): finding the few
+        a text can hold costs less than indexing its tree."""
+        if self.root is None:
+            return None
+        node = self.root.named_descendant_for_byte_range(offset, offset + 1)
+        return node if node is not None and node.type == "comment" and node.start_byte == offset else None
+
     def nodes(self, *types: str) -> list[Any]:
         """Named tree nodes of the given types, in source order (indexed on first use)."""
         if self.root is None:

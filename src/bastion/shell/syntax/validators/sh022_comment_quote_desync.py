@@ -11,6 +11,11 @@ from __future__ import annotations
 
 from ....model import Finding, Severity
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from typing import Any
+
 ID = "SH022"
 WHAT = "quote character inside a comment followed by more commands"
 WHY = "quote pairing across a comment makes checkers skip the commands after it"
@@ -21,7 +26,7 @@ BENIGN = "ls  # it's the last line"
 def check(source: str, view) -> list[Finding]:
     if not _quote_before_more(source):
         return []  # no comment can hold a quote with commands after it (the tree is not indexed)
-    for node in view.nodes("comment"):
+    for node in _comments(source, view):
         comment = view.text(node)
         if not any(q in comment for q in "'\"`"):
             continue
@@ -46,3 +51,17 @@ def _quote_before_more(source: str) -> bool:
             return False
         at = source.find("#", end)
     return False
+
+
+def _comments(source: str, view) -> Iterator[Any]:
+    """The comments of the text in source order: each starts at a ``#``, looked up there
+    when offsets are bytes (an ASCII text), else taken from the indexed tree."""
+    if not source.isascii():
+        yield from view.nodes("comment")
+        return
+    at = source.find("#")
+    while at >= 0:
+        node = view.comment_at(at)
+        if node is not None:
+            yield node
+        at = source.find("#", at + 1)
