@@ -409,12 +409,13 @@ def _rules() -> dict[str, CallRule]:
 
 def _rule(name: str) -> CallRule | None:
     """The record for ``name``: its own, else the one of a module it is in (``sh.*``)."""
-    rule = _rules().get(name)
+    rules = _rules()
+    rule = rules.get(name)
     if rule is not None:
         return rule
     parts = name.split(".")
     for k in range(len(parts) - 1, 0, -1):
-        rule = _rules().get(".".join(parts[:k]) + ".*")
+        rule = rules.get(".".join(parts[:k]) + ".*")
         if rule is not None:
             return rule
     return None
@@ -1344,8 +1345,12 @@ class _Interp:
         return self.apply(target, args, kw)
 
     def apply(self, target: object, args: list[object], kw: dict[str, object]) -> object:
-        if any(_is_environ(v) for v in args) or any(_is_environ(v) and key != "env" for key, v in kw.items()):
-            self.s.flags.add("env_dump")
+        for v in args:
+            if _is_environ(v):
+                self.s.flags.add("env_dump")
+        for key, v in kw.items():
+            if key != "env" and _is_environ(v):
+                self.s.flags.add("env_dump")
         if isinstance(target, Ref) and target.name in ("map", "filter") and len(args) >= 2 and _acts(args[0]):
             seq = args[1]
             items = list(seq)[:MAX_UNROLL] if isinstance(seq, (list, tuple, str)) else [self.element(seq)]
@@ -1383,8 +1388,6 @@ class _Interp:
         """A function that acts, handed to another call (``Thread(target=os.system,
         args=(…,))``, ``atexit.register(shutil.rmtree, p)``), is taken to be called with
         the arguments given beside it."""
-        if not any(_acts(v) for v in args) and not any(_acts(v) for v in kw.values()):
-            return
         for i, v in enumerate([*args, *kw.values()]):
             if not _acts(v):
                 continue
@@ -1414,8 +1417,6 @@ class _Interp:
 
     def handles_passed(self, args: list[object], kw: dict[str, object]) -> None:
         """A writable file handed to another function is written with unknown text."""
-        if not any(isinstance(v, Handle) for v in args) and not any(isinstance(v, Handle) for v in kw.values()):
-            return
         values = list(args) + list(kw.values())
         for v in values:
             if isinstance(v, Handle) and v.write:
