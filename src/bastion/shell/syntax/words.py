@@ -802,24 +802,37 @@ CONFUSABLES: dict[str, str] = {
 _CLASS_RE: dict[str, re.Pattern[str]] = {}
 
 
+#: The suspicious character classes, in the order :func:`char_class` reports them.
+_CLASSES = ("invisible", "bidi", "space", "control")
+
+
+def _class_body(name: str) -> str:
+    """The characters of one class, as the inside of a ``[…]`` set."""
+    return {
+        "invisible": escape(INVISIBLE_CHARS) + "".join(_INVISIBLE_RANGES),
+        "bidi": escape(BIDI_CHARS),
+        "space": escape(UNICODE_SPACES),
+        "control": _CONTROL_RANGES,
+    }[name]
+
+
 def _class_re(name: str) -> re.Pattern[str]:
+    """One class's pattern; ``any`` matches a character of any class."""
     pattern = _CLASS_RE.get(name)
     if pattern is None:
-        body = {
-            "invisible": escape(INVISIBLE_CHARS) + "".join(_INVISIBLE_RANGES),
-            "bidi": escape(BIDI_CHARS),
-            "space": escape(UNICODE_SPACES),
-            "control": _CONTROL_RANGES,
-        }[name]
+        body = "".join(map(_class_body, _CLASSES)) if name == "any" else _class_body(name)
         pattern = _CLASS_RE[name] = compiled_pattern(f"[{body}]")  # the tables' text: kept, built without re
     return pattern
 
 
 def char_class(text: str) -> dict[str, str]:
     """Which suspicious character classes occur in ``text``: ``{"invisible": "\\u200b", …}``
-    (first occurrence of each of ``invisible``, ``bidi``, ``space``, ``control``)."""
+    (first occurrence of each of ``invisible``, ``bidi``, ``space``, ``control``). Most
+    texts hold none: one scan for all four says so."""
     found: dict[str, str] = {}
-    for name in ("invisible", "bidi", "space", "control"):
+    if _class_re("any").search(text) is None:
+        return found
+    for name in _CLASSES:
         m = _class_re(name).search(text)
         if m:
             found[name] = m.group()
@@ -827,11 +840,37 @@ def char_class(text: str) -> dict[str, str]:
 
 
 def skeleton(text: str) -> str:
-    """The ASCII look-alike of ``text``: NFKC, then confusable letters mapped."""
+    """The ASCII look-alike of ``text``: NFKC, then confusable letters mapped.
+
+    ``str.translate`` looks every character up (a missed lookup raises inside), about a
+    tenth of a microsecond each; with ASCII look-alikes for non-ASCII letters only, the
+    few distinct non-ASCII characters of a text are replaced instead."""
     import unicodedata
 
     folded = unicodedata.normalize("NFKC", text)
-    return folded.translate(_confusable_table())
+    non_ascii = _non_ascii_pattern()
+    if non_ascii is None:
+        return folded.translate(_confusable_table())
+    if folded.isascii():
+        return folded
+    for ch in set(non_ascii.findall(folded)):
+        look = CONFUSABLES.get(ch)
+        if look is not None:
+            folded = folded.replace(ch, look)
+    return folded
+
+
+_NON_ASCII: list[re.Pattern[str] | None] = []
+
+
+def _non_ascii_pattern() -> re.Pattern[str] | None:
+    """A non-ASCII character, when every look-alike maps one to ASCII text (replacing each
+    one found then gives what ``str.translate`` gives: no replacement holds another's
+    character), else None. Made when a non-ASCII word is first checked."""
+    if not _NON_ASCII:
+        simple = all(not ch.isascii() and look.isascii() for ch, look in CONFUSABLES.items())
+        _NON_ASCII.append(compiled_pattern("[^\\x00-\\x7f]") if simple else None)
+    return _NON_ASCII[0]
 
 
 _CONFUSABLE_TABLE: dict[int, str] = {}

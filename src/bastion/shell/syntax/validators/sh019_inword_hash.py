@@ -17,13 +17,18 @@ EXAMPLE = "echo foo#bar"
 BENIGN = "echo foo # a comment"
 
 
-#: A quoted span (to its closing quote, or the end), or a ``#`` that neither starts the
-#: word nor follows ``\\`` or ``$``: the first ``#`` met outside quotes is the answer.
-_SCAN = regex(r"""'[^']*'?|"[^"]*"?|(?<=[^\\$])#""")
+#: A quoted span (to its closing quote, or the end).
+_QUOTED = regex(r"""'[^']*'?|"[^"]*"?""")
+#: A ``#`` that neither starts the word nor follows ``\\`` or ``$``.
+_HASH = regex(r"""(?<=[^\\$])#""")
 
 
 def _inner_hash(raw: str) -> bool:
-    return any(match.group() == "#" for match in _SCAN.finditer(raw))
+    """Whether a ``#`` outside quotes follows a character of the word other than ``\\``
+    or ``$``. Each quoted span becomes one ``_``: like the closing quote it stands for,
+    neither of those two, and the spans are found in one pass instead of one by one."""
+    bare = _QUOTED.sub("_", raw) if "'" in raw or '"' in raw else raw
+    return _HASH.search(bare) is not None
 
 
 def check(source: str, view) -> list[Finding]:
