@@ -667,6 +667,9 @@ def _pure(name: str, args: list[object], kw: dict[str, object]) -> object:
     return _SENTINEL
 
 
+#: An f-string field's conversion (``!s``, ``!r``, ``!a``), by the code ``ast`` gives it.
+_CONVERSIONS: dict[int, Callable[[object], str]] = {115: str, 114: repr, 97: ascii}
+
 _UNBOUNDED_WIDTH = LazyPattern(r"\d{5,}|%[-#0 +]*\*")
 
 
@@ -1142,8 +1145,7 @@ class _Interp:
                 spec = self.ev(v.format_spec) if v.format_spec is not None else ""
                 if _is_const(value) and isinstance(spec, str) and _bounded_format(spec):
                     try:
-                        convs: dict[int, Callable[[object], str]] = {115: str, 114: repr, 97: ascii}
-                        conv = convs.get(v.conversion)
+                        conv = _CONVERSIONS.get(v.conversion)
                         piece = format(conv(value) if conv is not None else value, spec)
                     except Exception:
                         piece = _unknown()
