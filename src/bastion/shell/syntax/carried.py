@@ -30,8 +30,10 @@ __all__ = ["COPIERS", "copies", "module_files", "script_file", "startup_files"]
 COPIERS = frozenset({"cp", "ln", "mv", "install", "link"})
 #: Options of those commands that take a value.
 _VALUED = frozenset({"-t", "--target-directory", "-S", "--suffix", "-m", "--mode", "-o", "--owner", "-g", "--group"})
-#: The top-level module names a Python program imports (``import a.b, c``, ``from d import e``).
-_IMPORT = regex(r"(?:^|[;\n])\s*(?:import\s+([\w.]+(?:\s*,\s*[\w.]+)*)|from\s+(\w+)[\w.]*\s+import\b)")
+#: The top-level module names a Python program imports (``import a.b, c``, ``from d import e``),
+#: searched in the program after a newline (the start of the text is a statement's start
+#: too): a pattern that starts with a character set is searched for that set.
+_IMPORT = regex(r"[;\n]\s*(?:import\s+([\w.]+(?:\s*,\s*[\w.]+)*)|from\s+(\w+)[\w.]*\s+import\b)")
 
 
 def copies(argv: tuple[str, ...]) -> list[tuple[str, str]]:
@@ -90,7 +92,7 @@ def module_files(argv: tuple[str, ...], env: list[tuple[str, str]]) -> list[str]
             if word == "-m":
                 names.append(argv[i + 1].split(".")[0])
             else:
-                for match in _IMPORT.finditer(argv[i + 1]):
+                for match in _IMPORT.finditer("\n" + argv[i + 1]):
                     listed = match.group(1) or match.group(2) or ""
                     names += [n.strip().split(".")[0] for n in listed.split(",") if n.strip()]
             break

@@ -231,7 +231,8 @@ def _dispatch() -> _Dispatch:
             if can_meet_plain_text(entry) and entry.on_plain_text:
                 plain.append((index, None if trigger is None
                               else tuple(t for t in trigger if PLAIN_CHARACTERS.issuperset(t))))
-            shown = None if trigger is None else tuple(t for t in trigger if t.isprintable())
+            # single characters first: found faster, and often enough to skip the longer ones
+            shown = None if trigger is None else tuple(sorted((t for t in trigger if t.isprintable()), key=len))
             hidden = () if trigger is None else tuple(t for t in trigger if not t.isprintable())
             rows.append((index, shown, hidden, entry.on_non_ascii))
         _DISPATCH = (tuple(rows), tuple(plain))
