@@ -261,6 +261,24 @@ def varied_commands(count: int = 900) -> list[str]:
     return [shapes[i % 3].format(n=i // 3 + 1) for i in range(count)]
 
 
+#: Commands real coding agents ran (``../shared/real_sessions``): every 7th, the lines the
+#: speed work was not tuned on.
+REAL_SESSIONS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "shared", "real_sessions",
+                             "commands.jsonl")
+
+
+def held_out_real_commands(project: str, home: str) -> list[str]:
+    """Every 7th real-session command, placed in ``project`` and ``home`` as ``bastion eval``
+    places them; [] when the data is absent."""
+    try:
+        with open(REAL_SESSIONS, encoding="utf-8") as handle:
+            records = [json.loads(line) for line in handle if line.strip()]
+    except OSError:
+        return []
+    return [(r.get("command_checked") or r["command"]).replace("<PROJECT>", project).replace("<HOME>", home)
+            for r in records[::7]]
+
+
 def long_command(size: int = 64 * 1024) -> str:
     """A compound command of at least ``size`` bytes: about 4,000 appends to one file."""
     parts, total = [], 0
@@ -401,6 +419,15 @@ def floor_section(project: str, env: dict, rounds: int, proc_rounds: int) -> Non
     parsed = _median_each(varied, lambda c: parser.parse(c.encode()))
     rows.append(("`Guard.check`, 900 varied everyday commands, each once", checked, "tree-sitter parse of the same",
                  parsed, "µs", "≤ 10×"))
+
+    real = held_out_real_commands(project, env.get("HOME") or os.path.expanduser("~"))
+    if real:
+        checked = _median_each(real, lambda c: guard.check(ToolCall("Bash", {"command": c}, cwd=project)))
+        parsed = _median_each(real, lambda c: parser.parse(c.encode()))
+        rows.append((f"`Guard.check`, {len(real):,} real-session commands (every 7th), each once", checked,
+                     "tree-sitter parse of the same", parsed, "µs", "–"))
+    else:
+        print(f"(no real-session commands at {REAL_SESSIONS}: that row is left out)", file=sys.stderr)
 
     big = long_command()
     big_check, _ = _time_us(lambda: guard.check(ToolCall("Bash", {"command": big}, cwd=project)), 5)
