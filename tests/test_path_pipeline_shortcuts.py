@@ -160,3 +160,26 @@ def test_git_is_asked_about_each_revision_once_and_answers_as_before(repo: str, 
     assert len(runs) == 2  # HEAD and feature together, then the diff
     with pytest.raises(landing_git.Unlistable):
         landing_git._Repo(_Scene(repo)).changes("HEAD", "$REV")  # type: ignore[arg-type]
+
+
+# --------------------------------------------------------------------------- a folder linked to /
+
+
+def test_a_call_folder_linked_to_the_root_is_the_root(tmp_path: Path, bastion_env: dict[str, str]) -> None:
+    """The shortcut from the call's folder must not turn ``/`` into an empty path: the
+    folder and ``.`` in it are ``/``, so ``rm -rf .`` there deletes the root and is denied
+    in every mode (it once asked "cannot check path '.'", which a person could approve)."""
+    from bastion.engine import Guard
+    from bastion.model import Mode, ToolCall, Verdict
+
+    link = tmp_path / "rootlink"
+    link.symlink_to("/")
+    real, known = resolve_folder(str(link), home="/root")
+    assert real == "/" and known is None
+    assert resolve_path(".", cwd=str(link), home="/root", known=known) == "/"
+    assert resolve_path("etc", cwd=str(link), home="/root", known=known) == "/etc"
+    guard = Guard.from_settings(str(link), isolated=True, env=bastion_env)
+    for mode in (Mode.DEFAULT, Mode.BYPASS):
+        for command in ("rm -rf .", "rm -rf ./", "rm -rf ./*"):
+            decision = guard.check(ToolCall("Bash", {"command": command}, cwd=str(link), mode=mode))
+            assert decision.verdict is Verdict.DENY, (mode, command, decision.reason)

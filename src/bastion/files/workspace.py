@@ -218,8 +218,9 @@ def resolve_folder(cwd: str, *, home: str) -> tuple[str, tuple[str, str] | None]
 
 def _known(folder: str, real: str) -> tuple[str, str] | None:
     """:func:`known_folder` of ``folder`` as ``resolve_path`` reads it (absolute)."""
-    if folder == _SEP or _lexical(folder) != folder or not real.startswith(_SEP) or real.startswith("//"):
-        return None
+    if (folder == _SEP or real == _SEP or _lexical(folder) != folder or not real.startswith(_SEP)
+            or real.startswith("//")):
+        return None  # the root, as written or as a link resolves (a folder linked to /): the long way
     return folder, real.rstrip(_SEP)
 
 
