@@ -121,3 +121,29 @@ def test_unquoted_lines_split_as_shlex_does(line: str) -> None:
     except ValueError:
         got = "error"
     assert got == want
+
+
+def test_recent_reads_hold_when_threads_read_at_once() -> None:
+    """The warm decision server decides in threads: reads that evict and reread the same
+    texts at once neither fail nor give another text's effects."""
+    import threading
+
+    texts = [f"import os; os.remove('/tmp/f{i}')" for i in range(3 * models.RECENT_PROGRAMS)]
+    failures: list[BaseException] = []
+
+    def read_all() -> None:
+        try:
+            for _ in range(3):
+                for i, text in enumerate(texts):
+                    effects = models.read_program("python", text)
+                    assert effects is not None and effects.shell == [f"rm -f -- /tmp/f{i}"], text
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            failures.append(exc)
+
+    threads = [threading.Thread(target=read_all) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not failures, failures[0]
+    assert len(models._RECENT) <= models.RECENT_PROGRAMS + len(threads)

@@ -39,6 +39,7 @@ MAX_DEPTH = 4
 _RECENT: dict[tuple[str, str], ProgramEffects | None] = {}
 #: How many programs are kept (the last ones read).
 RECENT_PROGRAMS = 32
+_UNREAD: Any = object()
 
 
 def read_program(interpreter: str, code: str) -> ProgramEffects | None:
@@ -49,13 +50,12 @@ def read_program(interpreter: str, code: str) -> ProgramEffects | None:
     if module is None:
         return None
     key = (interpreter, code)
-    if key in _RECENT:
-        effects = _RECENT.pop(key)
-    else:
+    effects = _RECENT.pop(key, _UNREAD)  # each step holds on its own: the warm server decides in threads
+    if effects is _UNREAD:
         reader = import_module(f"{__package__}.{module}")
         effects = reader.read(code, interpreter)
-        if len(_RECENT) >= RECENT_PROGRAMS:
-            del _RECENT[next(iter(_RECENT))]
+        if len(_RECENT) >= RECENT_PROGRAMS:  # the oldest goes
+            _RECENT.pop(next(iter(_RECENT), key), None)
     _RECENT[key] = effects  # the most recent last
     return None if effects is None else _copy(effects)
 
