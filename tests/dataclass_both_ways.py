@@ -102,10 +102,13 @@ def _field(f: dataclasses.Field[object], cls: type, namespace: dict[str, object]
         "name": f.name, "origin": origin, "type": f.type}
 
 
-def describe(cls: type, namespace: dict[str, object]) -> dict[str, object]:
-    """Everything a made class shows, with shared objects by identity."""
-    out: dict[str, object] = {"__dict__ order": list(cls.__dict__)}
-    for name, value in cls.__dict__.items():
+def describe(cls: type, namespace: dict[str, object], made: dict[str, object] | None = None) -> dict[str, object]:
+    """Everything a made class shows, with shared objects by identity; ``made`` is its
+    ``__dict__`` as ``dataclasses`` left it, when its module changed the class afterwards
+    (``Decision`` puts in descriptors for the fields it works out when read)."""
+    own = cls.__dict__ if made is None else made
+    out: dict[str, object] = {"__dict__ order": list(own)}
+    for name, value in own.items():
         if name in ("__dict__", "__weakref__"):  # the class's own descriptors
             continue
         if name == "__dataclass_fields__":

@@ -90,13 +90,13 @@ def main() -> None:
     report: dict[str, object] = {"after precompiled": watched(),
                                  "stand-ins": sorted(name for name in STAND_INS
                                                      if type(vars(dataclasses).get(name)) is not type(sys))}
-    caught: list[tuple[type, tuple[object, ...], dict[str, object]]] = []
+    caught: list[tuple[type, tuple[object, ...], dict[str, object], dict[str, object]]] = []
     process = dataclasses._process_class  # type: ignore[attr-defined]
 
     def catch(cls: type, *params: object) -> type:
         namespace = dict(cls.__dict__)  # the Field objects as the statement made them
         made: type = process(cls, *params)  # a class with slots is made anew
-        caught.append((made, params, namespace))
+        caught.append((made, params, namespace, dict(made.__dict__)))
         return made
 
     dataclasses._process_class = catch  # type: ignore[attr-defined]
@@ -129,7 +129,7 @@ def main() -> None:
     from bastion import dataclass_shortcut
 
     mismatches = []
-    for cls, params, namespace in caught:
+    for cls, params, namespace, as_made in caught:
         template = Template.__new__(Template)
         template.meta, template.name, template.bases, template.params = type(cls), cls.__name__, cls.__bases__, params
         template.namespace = {key: value for key, value in namespace.items() if key not in ("__dict__", "__weakref__")
@@ -141,13 +141,13 @@ def main() -> None:
         finally:
             dataclasses._create_fn = cached  # type: ignore[attr-defined]
         label = f"{cls.__module__}.{cls.__qualname__}"
-        view, standard_view = describe(cls, namespace), describe(*again)
+        view, standard_view = describe(cls, namespace, as_made), describe(*again)
         if view != standard_view:
             keys = sorted(key for key in set(view) | set(standard_view) if view.get(key) != standard_view.get(key))
             mismatches.append(f"{label} shows otherwise: {keys}")
         if _addressless(behaviour(cls)) != _addressless(behaviour(again[0])):
             mismatches.append(f"{label} behaves otherwise")
-    wrapped = [vars(cls)["__repr__"] for cls, _, _ in caught if isinstance(vars(cls).get("__repr__"), FUNCTION)]
+    wrapped = [vars(cls)["__repr__"] for cls, *_ in caught if isinstance(vars(cls).get("__repr__"), FUNCTION)]
     by_functools = [dataclasses._recursive_repr(f.__wrapped__) for f in wrapped]  # type: ignore[attr-defined]
     for f, g in zip(wrapped, by_functools, strict=True):
         g.__qualname__ = f.__qualname__  # as dataclasses sets it on the class

@@ -126,6 +126,7 @@ def test_unquoted_lines_split_as_shlex_does(line: str) -> None:
 def test_recent_reads_hold_when_threads_read_at_once() -> None:
     """The warm decision server decides in threads: reads that evict and reread the same
     texts at once neither fail nor give another text's effects."""
+    import sys
     import threading
 
     texts = [f"import os; os.remove('/tmp/f{i}')" for i in range(3 * models.RECENT_PROGRAMS)]
@@ -141,9 +142,25 @@ def test_recent_reads_hold_when_threads_read_at_once() -> None:
             failures.append(exc)
 
     threads = [threading.Thread(target=read_all) for _ in range(4)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # threads take turns between any two steps
+    try:
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(interval)
     assert not failures, failures[0]
-    assert len(models._RECENT) <= models.RECENT_PROGRAMS + len(threads)
+    assert len(models._RECENT) <= models.RECENT_PROGRAMS
+
+
+@pytest.mark.parametrize("links", [1, 50, 900])
+def test_long_operator_chains_are_read_to_their_value(links: int) -> None:
+    """``'r' + 'm' + …`` and ``- - … 1`` nest one level per link; the model walks them in a
+    loop, so a long one is read like a short one (not given up at the recursion limit)."""
+    spelled = "+".join(repr(c) for c in "rm -rf /srv/data") + "+''" * links
+    effects = read(f"import os\nos.system({spelled})", "python")
+    assert effects is not None and effects.shell == ["rm -rf /srv/data"]
+    negated = read(f"import os\nn = {'-' * (links + 1)}1\nos.system('sleep %d' % n)", "python")
+    assert negated is not None and negated.shell == [f"sleep {-1 if links % 2 == 0 else 1}"]

@@ -7,6 +7,8 @@ no inline code pays nothing for the parsers behind them.
 
 from __future__ import annotations
 
+from _thread import allocate_lock  # threading's lock, without importing threading
+
 from ...std_lite import import_module
 
 TYPE_CHECKING = False
@@ -40,6 +42,7 @@ _RECENT: dict[tuple[str, str], ProgramEffects | None] = {}
 #: How many programs are kept (the last ones read).
 RECENT_PROGRAMS = 32
 _UNREAD: Any = object()
+_KEEPING = allocate_lock()
 
 
 def read_program(interpreter: str, code: str) -> ProgramEffects | None:
@@ -50,13 +53,15 @@ def read_program(interpreter: str, code: str) -> ProgramEffects | None:
     if module is None:
         return None
     key = (interpreter, code)
-    effects = _RECENT.pop(key, _UNREAD)  # each step holds on its own: the warm server decides in threads
+    with _KEEPING:  # the warm server decides in threads: the memo changes under its lock
+        effects = _RECENT.pop(key, _UNREAD)
     if effects is _UNREAD:
         reader = import_module(f"{__package__}.{module}")
         effects = reader.read(code, interpreter)
-        if len(_RECENT) >= RECENT_PROGRAMS:  # the oldest goes
-            _RECENT.pop(next(iter(_RECENT), key), None)
-    _RECENT[key] = effects  # the most recent last
+    with _KEEPING:
+        if _RECENT and key not in _RECENT and len(_RECENT) >= RECENT_PROGRAMS:  # the oldest goes
+            del _RECENT[next(iter(_RECENT))]
+        _RECENT[key] = effects  # the most recent last
     return None if effects is None else _copy(effects)
 
 

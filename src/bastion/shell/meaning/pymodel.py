@@ -1034,11 +1034,41 @@ class _Interp:
         return self.attribute(self.ev(node.value), node.attr)
 
     def e_binop(self, node: ast.BinOp) -> object:
-        return self.binop(node.op, self.ev(node.left), self.ev(node.right))
+        # ``a + b + c …`` nests to the left: its links are walked in a loop rather than a
+        # frame or two each (a long concatenation would reach Python's recursion limit,
+        # and an unreadable program asks); each link counts a step, in the order and at
+        # the point :meth:`ev` would count it
+        links = [node]
+        left = node.left
+        while isinstance(left, self.ast.BinOp):
+            self.steps += 1
+            if self.steps > MAX_STEPS:
+                raise _Stop
+            links.append(left)
+            left = left.left
+        value = self.ev(left)
+        for link in reversed(links):
+            value = self.binop(link.op, value, self.ev(link.right))
+        return value
 
     def e_unaryop(self, node: ast.UnaryOp) -> object:
+        # ``not not …``, ``- - …``: walked in a loop, like a chain of binary operators
+        links = [node]
+        inner = node.operand
+        while isinstance(inner, self.ast.UnaryOp):
+            self.steps += 1
+            if self.steps > MAX_STEPS:
+                raise _Stop
+            links.append(inner)
+            inner = inner.operand
+        value = self.ev(inner)
+        for link in reversed(links):
+            value = self.unary(link, value)
+        return value
+
+    def unary(self, node: ast.UnaryOp, v: object) -> object:
+        """``node``'s operator applied to its operand's value ``v``."""
         ast = self.ast
-        v = self.ev(node.operand)
         if _is_const(v):
             try:
                 if isinstance(node.op, ast.Not):
