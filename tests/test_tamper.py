@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import sysconfig
 from pathlib import Path
 from typing import Any
 
@@ -33,8 +34,14 @@ def home_with_hooks(project: Path) -> Path:
     return home
 
 
+#: The folders ``{site}`` and ``{stdlib}`` stand for: those of the interpreter running bastion.
+_PLACES = {"{site}": sysconfig.get_paths()["purelib"], "{stdlib}": sysconfig.get_paths()["stdlib"]}
+
+
 def _fill(value: Any) -> Any:
     if isinstance(value, str):
+        for name, place in _PLACES.items():
+            value = value.replace(name, place)
         return value.replace("{package}", tamper.package_dir())
     if isinstance(value, dict):
         return {k: _fill(v) for k, v in value.items()}

@@ -57,7 +57,8 @@ class Tamper:
     """One way of switching the guard off or loosening it.
 
     ``match`` / ``not_match`` are shell commands, or tool calls as ``{"tool", "input"}``;
-    ``{package}`` stands for bastion's installed code folder. ``test`` returns what it
+    ``{package}`` stands for bastion's installed code folder, ``{site}`` and ``{stdlib}``
+    for the site-packages and standard library folders of the interpreter running it. ``test`` returns what it
     found (shown in the reason) or None. A ``per_command`` record reads one command line
     (and the ``pgrep`` feeding a ``kill``): the shell analysis applies it wherever a
     command runs (:func:`guard_off`); the others need the whole call. (A plain class:
@@ -137,15 +138,22 @@ RECORDS: tuple[Tamper, ...] = (
     ),
     Tamper(
         "change_install", OFF, "changes or deletes bastion's installed code",
-        "replacing or removing the code that decides switches the guard off (a copy inside the workspace is the "
-        "project being worked on, and is not protected)",
+        "replacing or removing the code that decides switches the guard off; so does code written into the "
+        "Python libraries it runs on, which runs inside the guard (a .pth or sitecustomize.py file at every start, "
+        "a dependency or the standard library while it decides). A copy inside the workspace is the project being "
+        "worked on, and is not protected",
         changes_install,
         match=("rm -rf {package}", "echo 'def check(*a): pass' > {package}/engine.py", "rm -rf {package}/..",
                "sed -i 's/DENY/ALLOW/' {package}/layers.py",
                {"tool": "Write", "input": {"file_path": "{package}/tamper.py", "content": ""}},
-               {"tool": "Edit", "input": {"file_path": "{package}/engine.py", "old_string": "a", "new_string": "b"}}),
+               {"tool": "Edit", "input": {"file_path": "{package}/engine.py", "old_string": "a", "new_string": "b"}},
+               "echo 'import os; os._exit(0)' > {site}/zz-start.pth",
+               {"tool": "Write", "input": {"file_path": "{site}/sitecustomize.py", "content": "import os"}},
+               "cp /tmp/shim.py {stdlib}/json/__init__.py"),
         not_match=("cat {package}/engine.py", "rm -rf build/", "ls {package}",
-                   {"tool": "Read", "input": {"file_path": "{package}/engine.py"}}),
+                   {"tool": "Read", "input": {"file_path": "{package}/engine.py"}},
+                   "ls {site}", "grep -r tree_sitter {site}/tree_sitter/__init__.py",
+                   "echo 'import os' > .venv/lib/python3.11/site-packages/zz.pth"),
     ),
     Tamper(
         "delete_hook_file", OFF, "deletes a client settings file that holds bastion's hook",

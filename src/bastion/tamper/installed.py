@@ -21,13 +21,20 @@ def package_dir() -> str:
 
 @lru_cache(maxsize=1)
 def install_paths() -> tuple[str, ...]:
-    """bastion's installed code: its package folder and, when there is one, the
-    ``bastion`` command beside the interpreter (a hook written as ``bastion hook …``
-    runs it)."""
+    """bastion's installed code: its package folder; when there is one, the ``bastion``
+    command beside the interpreter (a hook written as ``bastion hook …`` runs it); and the
+    interpreter's own library folders on ``sys.path`` (its standard library, its zip and
+    ``site-packages``). Code written there runs inside the guard before it decides: a
+    ``.pth`` or ``sitecustomize.py`` file runs at every interpreter start, and bastion's
+    dependencies and the standard library are imported while it decides."""
     import sys
 
     script = os.path.join(os.path.dirname(sys.executable), "bastion")
-    return (package_dir(), *((os.path.realpath(script),) if os.path.isfile(script) else ()))
+    prefixes = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}
+    libraries = [os.path.realpath(entry) for entry in sys.path
+                 if isinstance(entry, str) and os.path.isabs(entry) and any(within(entry, p) for p in prefixes if p)]
+    found = (package_dir(), *((os.path.realpath(script),) if os.path.isfile(script) else ()), *libraries)
+    return tuple(dict.fromkeys(found))
 
 
 def within(path: str, root: str) -> bool:
@@ -46,10 +53,21 @@ def changes_install(scene: Scene) -> str | None:
             if within(use.path, installed) or (use.op == "delete" and within(installed, use.path)):
                 if _leaves(scene, use):
                     continue  # rm -- -rf /: a plain delete fails on the folder that holds it
+                if use.op == "delete" and _named_by_the_file_layer(scene, use.path):
+                    continue  # mv ~ /dev/null: the file layer denies it, naming what it deletes
                 if not scene.workspace.contains(installed):
                     verb = "deletes" if use.op == "delete" else "changes"
-                    return f"{verb} {use.raw or use.path} (bastion's installed code: {installed})"
+                    return f"{verb} {use.raw or use.path} (code bastion runs from: {installed})"
     return None
+
+
+def _named_by_the_file_layer(scene: Scene, path: str) -> bool:
+    """A delete the file layer denies in every mode as a removal target (FS001: the root,
+    the home folder or a folder holding it, the workspace …), whose reason says what it
+    deletes; that bastion's code goes with it is the lesser part."""
+    from ..paths.match import removal_reason
+
+    return removal_reason(path, home=scene.home, roots=getattr(scene.workspace, "roots", ())) is not None
 
 
 def changes_command(scene: Scene) -> str | None:
