@@ -524,7 +524,8 @@ class Decision:
         """The engine's decision, made without the frozen ``__init__`` (which sets each of
         its thirteen fields through ``object.__setattr__``): one per call. Every field is
         given, in the order of the class, ``interrupt`` and ``updated_input`` at their
-        defaults."""
+        defaults; ``suggestions`` and ``trace`` may be :class:`Deferred` (worked out when
+        first read)."""
         decision = _new_object(cls)
         decision.__dict__.update(
             verdict=verdict, reason=reason, layer=layer, risk=risk, findings=findings, suggestions=suggestions,
