@@ -241,7 +241,10 @@ def _python_encoder(markers: dict[int, Any] | None, default: Callable[[Any], Any
                     indent: str, float_text: Callable[[float], str], key_separator: str, item_separator: str,
                     sort_keys: bool, skipkeys: bool) -> Callable[[Any, int], Iterator[str]]:
     """json.encoder's ``_make_iterencode`` with an indent: the same chunks, the same
-    errors, one generator per level of nesting as there (so the same depth is too deep)."""
+    errors, one generator per level of nesting as there (so the same depth is too deep).
+    The values that hold no others are written inline in each of the three places, as
+    json writes them: a helper for them costs one level (``tests/test_fastjson.py``
+    compares the depth)."""
     int_text = int.__repr__  # an int subclass (IntEnum) is written as its number
 
     def encode_list(lst: list[Any] | tuple[Any, ...], level: int) -> Iterator[str]:

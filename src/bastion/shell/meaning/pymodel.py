@@ -1033,34 +1033,32 @@ class _Interp:
     def e_attribute(self, node: ast.Attribute) -> object:
         return self.attribute(self.ev(node.value), node.attr)
 
-    def e_binop(self, node: ast.BinOp) -> object:
-        # ``a + b + c …`` nests to the left: its links are walked in a loop rather than a
-        # frame or two each (a long concatenation would reach Python's recursion limit,
-        # and an unreadable program asks); each link counts a step, in the order and at
-        # the point :meth:`ev` would count it
+    def chain(self, node: Any, child: str) -> tuple[list[Any], ast.AST]:
+        """``node`` and the nodes of its own kind nested in it through ``child`` (``a + b +
+        c …`` nests to the left, ``- - …`` in the operand), with the first other node.
+        They are walked in a loop rather than a frame or two each: a long concatenation
+        would reach Python's recursion limit, and an unreadable program asks. Each link
+        counts a step, in the order and at the point :meth:`ev` would count it."""
+        kind = type(node)
         links = [node]
-        left = node.left
-        while isinstance(left, self.ast.BinOp):
+        inner = getattr(node, child)
+        while isinstance(inner, kind):
             self.steps += 1
             if self.steps > MAX_STEPS:
                 raise _Stop
-            links.append(left)
-            left = left.left
+            links.append(inner)
+            inner = getattr(inner, child)
+        return links, inner
+
+    def e_binop(self, node: ast.BinOp) -> object:
+        links, left = self.chain(node, "left")
         value = self.ev(left)
         for link in reversed(links):
             value = self.binop(link.op, value, self.ev(link.right))
         return value
 
     def e_unaryop(self, node: ast.UnaryOp) -> object:
-        # ``not not …``, ``- - …``: walked in a loop, like a chain of binary operators
-        links = [node]
-        inner = node.operand
-        while isinstance(inner, self.ast.UnaryOp):
-            self.steps += 1
-            if self.steps > MAX_STEPS:
-                raise _Stop
-            links.append(inner)
-            inner = inner.operand
+        links, inner = self.chain(node, "operand")
         value = self.ev(inner)
         for link in reversed(links):
             value = self.unary(link, value)
