@@ -213,7 +213,7 @@ def can_meet_plain_text(entry: Registered) -> bool:
 #: triggers holding a character no printable text holds (control characters, tab,
 #: newline), and whether a non-ASCII text runs it.
 _Row = tuple[int, tuple[str, ...] | None, tuple[str, ...], bool]
-_Dispatch = tuple[tuple[_Row, ...], tuple[tuple[int, tuple[str, ...] | None], ...]]
+_Dispatch = tuple[tuple[_Row, ...], tuple[_Row, ...]]
 _DISPATCH: _Dispatch | None = None
 
 
@@ -221,16 +221,17 @@ def _dispatch() -> _Dispatch:
     """Each validator's triggers split by what a text must be to hold them, and the
     validators that can fire on a plain text: a printable text (most commands) is never
     searched for the dozens of control characters SH017 looks for, and no text pays
-    for a set of its characters."""
+    for a set of its characters. The plain rows keep only the triggers a plain text can
+    hold (it is printable ASCII)."""
     global _DISPATCH
     if _DISPATCH is None:
         rows: list[_Row] = []
-        plain: list[tuple[int, tuple[str, ...] | None]] = []
+        plain: list[_Row] = []
         for index, entry in enumerate(VALIDATORS):
             trigger = entry.trigger
             if can_meet_plain_text(entry) and entry.on_plain_text:
                 plain.append((index, None if trigger is None
-                              else tuple(t for t in trigger if PLAIN_CHARACTERS.issuperset(t))))
+                              else tuple(t for t in trigger if PLAIN_CHARACTERS.issuperset(t)), (), False))
             # single characters first: found faster, and often enough to skip the longer ones
             shown = None if trigger is None else tuple(sorted((t for t in trigger if t.isprintable()), key=len))
             hidden = () if trigger is None else tuple(t for t in trigger if not t.isprintable())
@@ -239,9 +240,11 @@ def _dispatch() -> _Dispatch:
     return _DISPATCH
 
 
-def _chosen(source: str) -> list[int]:
-    """The validators (indexes) whose trigger occurs in a parsed ``source``, in ID order."""
-    rows = _dispatch()[0]
+def _chosen(source: str, rows: tuple[_Row, ...] | None = None) -> list[int]:
+    """The validators (indexes) of ``rows`` (default: every validator's) whose trigger
+    occurs in ``source``, in ID order."""
+    if rows is None:
+        rows = _dispatch()[0]
     printable = source.isprintable()
     non_ascii = not source.isascii()
     chosen: list[int] = []
@@ -263,18 +266,7 @@ def run_validators(source: str, view: SyntaxView, plain: bool = False) -> list[F
     """Run every validator whose trigger occurs in ``source`` (see module docstring);
     for a ``plain`` text (:mod:`bastion.shell.syntax.plain`), only those that can fire on one.
     A validator that raises yields a finding (fail closed), never an exception."""
-    if plain:
-        chosen = []
-        for index, triggers in _dispatch()[1]:
-            if triggers is None:
-                chosen.append(index)
-                continue
-            for trigger in triggers:
-                if trigger in source:
-                    chosen.append(index)
-                    break
-    else:
-        chosen = _chosen(source)
+    chosen = _chosen(source, _dispatch()[1] if plain else None)
     found: list[Finding] = []
     for index in chosen:
         module = _validator(index)
