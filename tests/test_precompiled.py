@@ -128,6 +128,33 @@ def test_only_the_parts_a_process_needs_are_read(fresh: None) -> None:
     assert all(isinstance(precompiled._cached(m, "x = 1"), types.CodeType) for m in ("bastion.a", "bastion.c"))
 
 
+def test_a_pattern_compiled_on_first_use_is_read_from_the_part_of_the_module_that_wrote_it(fresh: None) -> None:
+    """A ``LazyPattern`` is kept for the module whose code wrote it: a process that needs
+    one module's pattern reads that module's part, not every pattern bastion's code holds
+    (hundreds, some milliseconds to unmarshal, where a decision uses a few)."""
+    from bastion.shell.syntax.lazyre import LazyPattern
+
+    patterns = {name: module_from_source(name, "from bastion.shell.syntax.lazyre import LazyPattern\n"
+                                               f"P = LazyPattern(r'{name}-[0-9]+')\n").P
+                for name in ("bastion.first", "bastion.second")}
+    for lazy in patterns.values():
+        assert type(lazy) is LazyPattern and lazy.fullmatch(lazy.pattern.replace("[0-9]+", "42"))
+    precompiled._save()
+    precompiled._FILE, precompiled._OPENED, precompiled._USED, precompiled._CHANGED = None, {}, {}, set()
+    read: list[str] = []
+    get = precompiled._Parts.get
+
+    def counting(self: precompiled._Parts, module: str, default: bytes | None = None) -> bytes | None:
+        read.append(module)
+        return get(self, module, default)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(precompiled._Parts, "get", counting)
+        patch.setattr(precompiled, "_compile_and_keep", lambda *args: pytest.fail(f"compiled again: {args}"))
+        assert precompiled.pattern(r"bastion.second-[0-9]+", 0, "bastion.second").fullmatch("bastion.second-7")
+    assert read == ["(patterns compiled on first use) by bastion.second"]
+
+
 def _open_files() -> set[str]:
     return {os.path.realpath(f"/proc/self/fd/{fd}") for fd in os.listdir("/proc/self/fd")}
 

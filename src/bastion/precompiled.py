@@ -54,10 +54,10 @@ _CHANGED: set[str] = set()  # modules that needed something the file did not hav
 _SAVING = False  # the save at exit is registered
 
 #: The layout of the file and the meaning of its entries; another starts a new file.
-_FORMAT = 3  # 3: an index, then the parts (2: one dict); dataclass code compiled without __future__ flags
+_FORMAT = 4  # 4: patterns compiled on first use kept per module (3: in one part; 2: one dict)
 #: The file: this, the index's length (4 bytes, little-endian), the marshalled index
 #: ``{module: (offset after the index, length)}``, then each module's part.
-_MAGIC = b"bpc3"
+_MAGIC = b"bpc4"
 
 
 def _path() -> str:
@@ -194,7 +194,8 @@ def _save() -> None:
     parts = {module: data for module, data in _read(path).items() if data is not None}
     for module in list(_CHANGED):
         try:
-            parts[module] = marshal.dumps(_OPENED.get(module, {}) if module == _ON_FIRST_USE else _USED.get(module, {}))
+            parts[module] = marshal.dumps(_OPENED.get(module, {}) if module.startswith(_ON_FIRST_USE)
+                                          else _USED.get(module, {}))
         except ValueError:  # something not marshal-able: the module's part is not kept
             parts.pop(module, None)
     temporary = f"{path}.{os.getpid()}.tmp"
@@ -257,8 +258,11 @@ _RE_COMPILE_SHAPE = (("p", "flags", "pattern", "code", "groupindex", "indexgroup
 #: The part of the file for the patterns :func:`pattern` compiles on first use. No process
 #: uses them all, so a new one is added and none is dropped, until the part grows past
 #: :data:`_MAX_ON_FIRST_USE` (old texts of edited patterns pile up) and starts afresh.
+#: Each module that writes such patterns has a part of its own (this, then `` by MODULE``):
+#: a decision uses a few of the hundreds bastion's code holds, and reads only the parts
+#: of the modules whose patterns it needs.
 _ON_FIRST_USE = "(patterns compiled on first use)"
-_MAX_ON_FIRST_USE = 2000
+_MAX_ON_FIRST_USE = 200
 _STANDARD_COMPILE: Any = None  # re's own compiler, once install_patterns put the cached one in front
 
 
@@ -298,7 +302,7 @@ def _compile_and_keep(module: str, p: Any, flags: int) -> Any:
         indexgroup[index] = name
     compiled = _sre.compile(p, flags | parsed.state.flags, codes, parsed.state.groups - 1, groupindex,
                             tuple(indexgroup))
-    if module == _ON_FIRST_USE and len(_OPENED.get(module, ())) >= _MAX_ON_FIRST_USE:
+    if module.startswith(_ON_FIRST_USE) and len(_OPENED.get(module, ())) >= _MAX_ON_FIRST_USE:
         _OPENED[module] = {}
     # the same arguments as plain numbers (the opcodes are int subclasses marshal does not take)
     _remember(module, key, (int(flags | parsed.state.flags), [int(c) for c in codes], parsed.state.groups - 1,
@@ -368,17 +372,19 @@ def _kept_or_compiled(module: str, text: Any, flags: int) -> Any:
     return _compile_and_keep(module, text, flags) if _STANDARD_COMPILE is not None else _standard(text, flags)
 
 
-def pattern(text: Any, flags: int = 0) -> Any:
+def pattern(text: Any, flags: int = 0, module: str = "") -> Any:
     """``re.compile(text, flags)`` for a pattern written in bastion's code that is compiled
     when first needed (:class:`~bastion.shell.syntax.lazyre.LazyPattern`), kept like the
-    patterns compiled while modules load. Only for such text: a pattern built from a
+    patterns compiled while modules load, in the part of ``module``, the module whose code
+    wrote it (by default the caller's). Only for such text: a pattern built from a
     command, a setting or a file would be written to the cache file, and that is what
     the stack cannot tell apart from code for a pattern compiled while deciding. A kept
     pattern needs no ``re``."""
     flags = int(flags)
     if sys.version_info[:2] != (3, 11) or type(text) not in (str, bytes) or flags & _DEBUG:
         return _standard(text, flags)
-    return _kept_or_compiled(_ON_FIRST_USE, text, flags)
+    module = module or sys._getframe(1).f_globals.get("__name__", "")
+    return _kept_or_compiled(f"{_ON_FIRST_USE} by {module}", text, flags)
 
 
 def regex(text: Any, flags: int = 0) -> Any:

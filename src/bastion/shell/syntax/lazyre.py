@@ -9,6 +9,8 @@ compiles once, the first time a method is used, through ``bastion.precompiled.pa
 
 from __future__ import annotations
 
+import sys
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import re
@@ -18,12 +20,13 @@ __all__ = ["LazyPattern"]
 
 
 class LazyPattern:
-    """``re.compile(pattern, flags)``, deferred until first use."""
+    """``re.compile(pattern, flags)``, deferred until first use; kept for the module that
+    wrote it."""
 
     __slots__ = ("_args", "_compiled")
 
     def __init__(self, pattern: str, flags: int = 0) -> None:
-        self._args = (pattern, flags)
+        self._args = (pattern, flags, sys._getframe(1).f_globals.get("__name__", ""))
         self._compiled: re.Pattern[str] | None = None
 
     @property
