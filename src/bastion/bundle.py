@@ -48,6 +48,9 @@ _MISSED: set[str] = set()
 #: where the code of a module just found lies: (offset, length)
 _FOUND: dict[str, tuple[int, int]] = {}
 _FOLDERS: dict[str, int] = {}  # folder -> mtime ns, stat'ed once per process
+#: what follows a module's name in its ``.pyc``'s (``cpython-311.pyc``, ``cpython-311.opt-1.pyc``)
+_CACHE_SUFFIX = (f"{sys.implementation.cache_tag}{f'.opt-{sys.flags.optimize}' if sys.flags.optimize else ''}"
+                 f"{_external.BYTECODE_SUFFIXES[0]}")
 
 
 def _path() -> str:
@@ -114,6 +117,9 @@ class _Finder:
         _FOUND[name] = (offset, length)
         spec = _bootstrap.ModuleSpec(name, _Loader(name, origin), origin=origin, is_package=package)
         spec.has_location = True
+        # the .pyc path ``cache_from_source`` would work out for ``__cached__`` (sys.pycache_prefix
+        # is None here, and the file's name is its module's), in one step
+        spec.cached = f"{folder}/__pycache__/{relative.rpartition('/')[2][:-3]}.{_CACHE_SUFFIX}"
         if package:
             spec.submodule_search_locations = [folder]
         return spec

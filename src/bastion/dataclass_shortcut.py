@@ -108,6 +108,21 @@ def _functions(codes: Any, namespace: dict[str, Any], cls: type, fields: dict[st
     return made
 
 
+def _arguments(builder: str, cls: Any, field_list: list[Any], init_fields: tuple[Any, ...], frozen: Any,
+               has_post_init: bool, self_name: str, namespace: dict[str, Any]) -> tuple[Any, ...]:
+    """The arguments ``_process_class`` passes ``builder`` (one of :data:`_BUILDERS`)."""
+    if builder == "_init_fn":
+        return (field_list, init_fields, (), frozen, has_post_init, self_name, namespace, False)
+    if builder == "_repr_fn":
+        return ([f for f in field_list if f.repr], namespace)
+    if builder == "_cmp_fn":
+        compared = [f for f in field_list if f.compare]
+        return ("__eq__", "==", _dc._tuple_str("self", compared), _dc._tuple_str("other", compared), namespace)
+    if builder == "_frozen_get_del_attr":
+        return (cls, field_list, namespace)
+    return ([f for f in field_list if (f.compare if f.hash is None else f.hash)], namespace)  # _hash_fn
+
+
 def _built(steps: list[tuple[str, tuple[Any, ...]]]) -> tuple[list[Any], list[Any]]:
     """The methods ``dataclasses``' own builders make, each step ``(builder, arguments)``,
     and the code of each ``__create_fn__`` they ran: they run with a ``_create_fn`` of
@@ -236,20 +251,18 @@ def _make(cls: Any, module: str, init: Any, repr: Any, eq: Any, order: Any, unsa
     init_fields = tuple(f for f in field_list if f.init)
     has_post_init = hasattr(cls, "__post_init__") if init else False
     self_name = "__dataclass_self__" if "self" in fields else "self"
-    steps: list[tuple[str, tuple[Any, ...]]] = []  # the builders _process_class calls, for methods it will set
+    steps: list[str] = []  # the builders _process_class calls, for methods it will set
     if init and "__init__" not in own_dict:
-        steps.append(("_init_fn", (field_list, init_fields, (), frozen, has_post_init, self_name, namespace, False)))
+        steps.append("_init_fn")
     if repr and "__repr__" not in own_dict:
-        steps.append(("_repr_fn", ([f for f in field_list if f.repr], namespace)))
+        steps.append("_repr_fn")
     if eq and "__eq__" not in own_dict:
-        compared = [f for f in field_list if f.compare]
-        steps.append(("_cmp_fn", ("__eq__", "==", dc._tuple_str("self", compared), dc._tuple_str("other", compared),
-                                  namespace)))
+        steps.append("_cmp_fn")
     if frozen:
-        steps.append(("_frozen_get_del_attr", (cls, field_list, namespace)))
+        steps.append("_frozen_get_del_attr")
     if hash_action is dc._hash_add:
-        steps.append(("_hash_fn", ([f for f in field_list if (f.compare if f.hash is None else f.hash)], namespace)))
-    names = tuple(method for name, _ in steps for method in _METHODS[name])
+        steps.append("_hash_fn")
+    names = tuple(method for name in steps for method in _METHODS[name])
     key = ("dataclass", names, self_name, True if frozen else False, has_post_init, tuple(facts))
     codes = _lookup(module, key)
     try:
@@ -258,8 +271,9 @@ def _make(cls: Any, module: str, init: Any, repr: Any, eq: Any, order: Any, unsa
             if "__repr__" in names:
                 at = names.index("__repr__")
                 made[at] = dc._recursive_repr(made[at])
-        else:
-            made, new = _built(steps)
+        else:  # the builders' arguments are needed only here
+            facts_of_class = (cls, field_list, init_fields, frozen, has_post_init, self_name, namespace)
+            made, new = _built([(name, _arguments(name, *facts_of_class)) for name in steps])
             _keep(module, key, tuple(new))
     except (KeyError, TypeError, ValueError):  # kept code that needs a local this does not know
         return False
