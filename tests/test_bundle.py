@@ -8,6 +8,7 @@ be edited; each run is a fresh interpreter deciding a hook call in its own proce
 from __future__ import annotations
 
 import json
+import marshal
 import os
 import shutil
 import subprocess
@@ -47,7 +48,8 @@ def report():
     served = sorted(n for n, m in sys.modules.items() if type(getattr(m, "__loader__", None)) is bundle._Loader)
     shell = importlib.resources.files("bastion.shell")
     print(json.dumps({{"modules": modules, "served": served, "resource": shell.joinpath("__init__.py").is_file(),
-                      "mark": getattr(sys.modules.get("bastion.engine"), "BUNDLE_MARK", None)}}), file=sys.stderr)
+                      "mark": getattr(sys.modules.get("bastion.engine"), "BUNDLE_MARK", None),
+                      "chunks_read": len(bundle._CHUNKS)}}), file=sys.stderr)
 atexit.register(report)
 from bastion.cli import main
 from bastion.one_shot import finish
@@ -95,6 +97,35 @@ def test_modules_from_the_bundle_look_as_imported_normally(copy: Path) -> None:
     assert bundled["resource"] is True
     engine = bundled["modules"]["bastion.engine"]
     assert engine["code_files"] == [engine["file"]] == [str(copy / "bastion" / "engine.py")]
+
+
+def _chunks(root: Path) -> list[list[str]]:
+    """The bundle's modules, chunk by chunk, each in its place."""
+    data = _bundle(root)[0].read_bytes()
+    index = marshal.loads(data[8:8 + int.from_bytes(data[4:8], "little")])
+    chunks: dict[int, list[str]] = {}
+    for name, (*_, offset, _length, place) in sorted(index.items(), key=lambda item: item[1][-1]):
+        chunks.setdefault(offset, []).append(name)
+        assert chunks[offset].index(name) == place
+    return [chunks[offset] for offset in sorted(chunks)]
+
+
+def test_modules_imported_one_after_another_are_read_together(copy: Path) -> None:
+    """Each chunk is one marshalled tuple of the code of modules the first process
+    imported one after another: a process reads a chunk for many modules, and an edited
+    module keeps its place."""
+    normal = _run(copy)
+    chunks = _chunks(copy)
+    imported = [name for name in normal["modules"] if name in {n for chunk in chunks for n in chunk}]
+    assert all(len(chunk) <= 16 for chunk in chunks) and all(len(chunk) == 16 for chunk in chunks[:-1])
+    bundled = _run(copy)
+    assert 0 < bundled["chunks_read"] <= len(chunks) and len(bundled["served"]) >= 8 * bundled["chunks_read"]
+    assert sorted(imported) == sorted(bundled["served"])
+    engine = copy / "bastion" / "engine.py"
+    engine.write_text(engine.read_text() + "\nBUNDLE_MARK = 1\n")
+    assert _run(copy)["mark"] == 1
+    assert _chunks(copy) == chunks, "rewritten with the edited module in its place"
+    assert (again := _run(copy))["mark"] == 1 and "bastion.engine" in again["served"]
 
 
 def test_an_edited_source_is_never_served_stale(copy: Path) -> None:
