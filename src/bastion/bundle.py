@@ -46,9 +46,10 @@ _HERE = os.path.dirname(__file__)
 _MAGIC = b"bnd2"  # the layout: magic, index length, marshalled index, then the chunks
 #: Modules a chunk: imported one after another, they are read together.
 _CHUNK = 16
-#: name -> (path below the package, source mtime ns, source size, folder mtime ns, chunk offset,
-#: chunk length, place in the chunk)
+#: name -> (path below the package, source mtime ns, source size, folder mtime ns, chunk offset
+#: after the index, chunk length, place in the chunk)
 _INDEX: dict[str, tuple[str, int, int, int, int, int, int]] = {}
+_START = 0  # where the chunks begin in the file
 _FILE = -1  # the bundle, open for the rest of this short process once read
 #: bastion's modules this process looked for that the bundle did not serve
 _MISSED: set[str] = set()
@@ -121,7 +122,7 @@ class _Finder:
     @staticmethod
     def find_spec(name: str, path: Sequence[str] | None = None, target: ModuleType | None = None) -> ModuleSpec | None:
         entry = _INDEX.get(name)
-        if entry is None:
+        if type(entry) is not tuple or len(entry) != 7:
             if name.startswith("bastion."):
                 _MISSED.add(name)
             return None
@@ -138,7 +139,7 @@ class _Finder:
                 or _folder_mtime(searched) != folder_mtime_ns):
             _MISSED.add(name)
             return None
-        _FOUND[name] = (offset, length, place)
+        _FOUND[name] = (_START + offset, length, place)
         spec = _bootstrap.ModuleSpec(name, _Loader(name, origin), origin=origin, is_package=package)
         spec.has_location = True
         # the .pyc path ``cache_from_source`` would work out for ``__cached__`` (sys.pycache_prefix
@@ -151,7 +152,7 @@ class _Finder:
 
 def _read() -> None:
     """The index (code is read module by module: a decision needs only part of it)."""
-    global _FILE, _INDEX
+    global _FILE, _INDEX, _START
     try:
         fd = os.open(_path(), os.O_RDONLY | os.O_CLOEXEC)
     except OSError:
@@ -162,10 +163,9 @@ def _read() -> None:
             raise ValueError
         size = int.from_bytes(head[4:], "little")
         index = marshal.loads(os.pread(fd, size, 8))
-        start = 8 + size
-        _INDEX = {name: (*entry[:4], entry[4] + start, *entry[5:]) for name, entry in index.items()
-                  if len(entry) == 7}
-        _FILE = fd
+        if type(index) is not dict:
+            raise ValueError
+        _INDEX, _START, _FILE = index, 8 + size, fd
     except (OSError, EOFError, ValueError, TypeError, AttributeError, IndexError):
         _INDEX = {}
         os.close(fd)
@@ -239,10 +239,13 @@ def _write(handle: BinaryIO, names: list[str]) -> None:
     if not fresh:
         raise ValueError("nothing new")
     entries: dict[str, tuple[str, int, int, int, CodeType]] = {}
-    for name, (relative, mtime_ns, size, folder_mtime_ns, offset, length, place) in _INDEX.items():
+    for name, kept in _INDEX.items():
+        if type(kept) is not tuple or len(kept) != 7:
+            continue
+        relative, mtime_ns, size, folder_mtime_ns, offset, length, place = kept
         if name in fresh:
             entries[name] = fresh.pop(name)  # an edited module keeps its place
-        elif name not in _MISSED and (code := _code_at(offset, length, place)) is not None:
+        elif name not in _MISSED and (code := _code_at(_START + offset, length, place)) is not None:
             entries[name] = (relative, mtime_ns, size, folder_mtime_ns, code)
     entries.update(fresh)
     index, chunks, offset = {}, [], 0

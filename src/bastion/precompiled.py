@@ -40,7 +40,7 @@ import sys
 TYPE_CHECKING = False  # no `typing` import: a fresh decision does without it
 if TYPE_CHECKING:
     from types import FrameType
-    from typing import Any
+    from typing import Any, TypeGuard
 
 #: The file's parts: module -> the marshalled ``{key: value}`` of what it compiled, read
 #: (:class:`_Parts`) and unmarshalled when the module first needs it. A key is a text
@@ -80,14 +80,15 @@ class _Parts:
     only from the file whose index this holds (same inode, time and size), else it is
     missing."""
 
-    def __init__(self, path: str, stamp: tuple[int, int, int], index: dict[str, tuple[int, int]]) -> None:
-        self._path, self._stamp, self._index = path, stamp, index
+    def __init__(self, path: str, stamp: tuple[int, int, int], index: dict[str, tuple[int, int]],
+                 start: int) -> None:
+        self._path, self._stamp, self._index, self._start = path, stamp, index, start
 
     def get(self, module: str, default: bytes | None = None) -> bytes | None:
         import os
 
-        where = self._index.get(module)
-        if where is None:
+        where = self._index.get(module)  # checked when asked for: a decision asks for a few
+        if not _place(where):
             return default
         try:
             fd = os.open(self._path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
@@ -96,7 +97,7 @@ class _Parts:
         try:
             if _stamp(os.fstat(fd)) != self._stamp:  # replaced since its index was read
                 return default
-            data = os.pread(fd, where[1], where[0])
+            data = os.pread(fd, where[1], self._start + where[0])
         except OSError:
             return default
         finally:
@@ -104,10 +105,15 @@ class _Parts:
         return data if len(data) == where[1] else default
 
     def __iter__(self) -> Any:
-        return iter(self._index)
+        return (module for module, where in self._index.items() if type(module) is str and _place(where))
 
     def items(self) -> Any:
-        return ((module, self.get(module)) for module in self._index)
+        return ((module, self.get(module)) for module in self)
+
+
+def _place(where: Any) -> TypeGuard[tuple[int, int]]:
+    """A part's place in the index: ``(offset after the index, length)``."""
+    return type(where) is tuple and len(where) == 2 and type(where[0]) is int and type(where[1]) is int
 
 
 def _stamp(stat: Any) -> tuple[int, int, int]:
@@ -136,10 +142,7 @@ def _read(path: str) -> _Parts | dict[str, bytes]:
         os.close(fd)
     if not isinstance(index, dict):
         return {}
-    start = 8 + size
-    return _Parts(path, stamp, {module: (start + where[0], where[1]) for module, where in index.items()
-                                if type(module) is str and type(where) is tuple and len(where) == 2
-                                and type(where[0]) is int and type(where[1]) is int})
+    return _Parts(path, stamp, index, 8 + size)
 
 
 def _load() -> _Parts | dict[str, bytes]:

@@ -52,12 +52,9 @@ __all__ = ["ANALYSER", "Ctx", "Facts", "classify", "DISPATCH", "checker_of"]
 
 
 def _build_dispatch() -> dict[str, str]:
-    table: dict[str, str] = {}
-
-    def put(names, checker: str) -> None:  # type: ignore[no-untyped-def]
-        for name in names:
-            table.setdefault(name, checker)
-
+    """Each name to its checker: the special ones first, then each group's, the first group
+    that names a command winning (built by ``dict`` itself: some two thousand names in
+    every fresh decision)."""
     special: dict[str, str] = {
         "git": "git:check_git",
         "rm": "files:check_rm",
@@ -108,34 +105,39 @@ def _build_dispatch() -> dict[str, str]:
         **dict.fromkeys(C.PAGERS, "code:check_pager"),
         **dict.fromkeys(("grep", "egrep", "fgrep", "rg", "ag", "ack", "ugrep", "zgrep"), "files:check_grep"),
     }
+    groups = (
+        (C.SEDS, "files:check_sed"),
+        (C.TEX, "code:check_tex"),
+        (C.CREDENTIAL_TOOLS, "code:check_credential_tool"),
+        (C.AWKS, "files:check_awk"),
+        (C.PROCESS_KILLERS, "files:check_kill"),
+        (C.WIPERS, "files:check_wiper"),
+        (C.DISK_DESTROYERS, "files:check_disk_destroyer"),
+        (C.DISK_PARTITIONERS, "files:check_partitioner"),
+        (C.POWER, "admin:check_power"),
+        (C.ACCOUNTS, "admin:check_accounts"),
+        (C.KERNEL, "admin:check_kernel"),
+        (C.SECURITY_DISABLE, "admin:check_security"),
+        (C.PUBLISH, "admin:check_publish"),
+        (C.DB_DESTROYERS, "admin:check_db_destroyer"),
+        (C.SQL_CLIENTS, "admin:check_sql_client"),
+        (C.TOOLS, "tools:check_tool"),
+        (C.NETWORK, "network:check_network"),
+        (C.SHELLS, "code:check_shell"),
+        (C.INTERPRETERS, "code:check_interpreter"),
+        (C.INTERACTIVE, "code:check_interactive"),
+        (C.PRIVILEGE, "admin:check_privilege"),
+        (C.PACKAGE_RUNNERS, "tools:check_package_runner"),
+        (C.REMOTE_ADMIN, "admin:check_remote_admin"),
+        (C.WRAPPERS, "code:check_wrapper"),
+        (C.READ_ONLY, "files:check_read_only"),
+        (C.ROUTINE, "files:check_routine"),
+        (C.SQL_KEYWORDS, "admin:check_sql_keyword"),
+    )
+    table: dict[str, str] = {}
+    for names, checker in reversed(groups):  # an earlier group's name overwrites a later one's
+        table.update(dict.fromkeys(names, checker))
     table.update(special)
-    put(C.SEDS, "files:check_sed")
-    put(C.TEX, "code:check_tex")
-    put(C.CREDENTIAL_TOOLS, "code:check_credential_tool")
-    put(C.AWKS, "files:check_awk")
-    put(C.PROCESS_KILLERS, "files:check_kill")
-    put(C.WIPERS, "files:check_wiper")
-    put(C.DISK_DESTROYERS, "files:check_disk_destroyer")
-    put(C.DISK_PARTITIONERS, "files:check_partitioner")
-    put(C.POWER, "admin:check_power")
-    put(C.ACCOUNTS, "admin:check_accounts")
-    put(C.KERNEL, "admin:check_kernel")
-    put(C.SECURITY_DISABLE, "admin:check_security")
-    put(C.PUBLISH, "admin:check_publish")
-    put(C.DB_DESTROYERS, "admin:check_db_destroyer")
-    put(C.SQL_CLIENTS, "admin:check_sql_client")
-    put(C.TOOLS, "tools:check_tool")
-    put(C.NETWORK, "network:check_network")
-    put(C.SHELLS, "code:check_shell")
-    put(C.INTERPRETERS, "code:check_interpreter")
-    put(C.INTERACTIVE, "code:check_interactive")
-    put(C.PRIVILEGE, "admin:check_privilege")
-    put(C.PACKAGE_RUNNERS, "tools:check_package_runner")
-    put(C.REMOTE_ADMIN, "admin:check_remote_admin")
-    put(C.WRAPPERS, "code:check_wrapper")
-    put(C.READ_ONLY, "files:check_read_only")
-    put(C.ROUTINE, "files:check_routine")
-    put(C.SQL_KEYWORDS, "admin:check_sql_keyword")
     return table
 
 
