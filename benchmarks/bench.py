@@ -29,7 +29,7 @@ import tempfile
 import time
 from collections.abc import Callable
 
-from bastion.adapters.install import HOOK_CODE  # the hook command as installed
+from bastion.adapters.install import hook_argv  # the hook process as installed
 
 TYPICAL_COMMANDS = (
     "git status",
@@ -331,6 +331,21 @@ def _mcp_initialize(argv: list[str], env: dict) -> Callable[[], object]:
     return run
 
 
+def instructions(argv: list[str], stdin: bytes = b"", env: dict | None = None) -> int | None:
+    """The instructions one process runs, as valgrind counts them (callgrind's ``Ir``);
+    None without valgrind. Unlike its time, the count is the same on a busy machine, so a
+    change to the cold path shows in it from one run to the next."""
+    import re
+
+    valgrind = shutil.which("valgrind")
+    if valgrind is None:
+        return None
+    done = subprocess.run([valgrind, "--tool=callgrind", "--callgrind-out-file=/dev/null", *argv], input=stdin,
+                          capture_output=True, env=env, check=False)
+    found = re.search(rb"refs:\s+([\d,]+)", done.stderr)
+    return int(found.group(1).replace(b",", b"")) if found else None
+
+
 def import_costs(env: dict, top: int = 12) -> list[tuple[str, float]]:
     """The modules whose own import (not counting what they import) costs most in a hook
     deciding in its own process (``python -X importtime``)."""
@@ -338,8 +353,8 @@ def import_costs(env: dict, top: int = 12) -> list[tuple[str, float]]:
                             "cwd": env["BENCH_PROJECT"], "session_id": "bench", "permission_mode": "default"}).encode()
     own: dict[str, list[float]] = {}
     for _ in range(5):
-        err = subprocess.run([sys.executable, "-I", "-X", "importtime", "-c", HOOK_CODE, "bastion", "hook", "claude-code"],
-                             input=hook_call, capture_output=True, env=dict(env, BASTION_HOOK_SERVER="0"),
+        python, *flags = hook_argv("claude-code")
+        err = subprocess.run([python, "-X", "importtime", *flags], input=hook_call, capture_output=True, env=dict(env, BASTION_HOOK_SERVER="0"),
                              check=False).stderr.decode()
         for line in err.splitlines():
             if line.startswith("import time:") and "|" in line and "self [us]" not in line:
@@ -383,12 +398,12 @@ def floor_section(project: str, env: dict, rounds: int, proc_rounds: int) -> Non
     bare = [sys.executable, "-S", "-c", "pass"]
     hook_call = json.dumps({"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "git status"},
                             "cwd": project, "session_id": "bench", "permission_mode": "default"}).encode()
-    hook_argv = [sys.executable, "-I", "-c", HOOK_CODE, "bastion", "hook", "claude-code"]  # as installed
+    hook = hook_argv("claude-code")  # as installed
     from bastion.hook.server import stop_servers
 
     runtime = tempfile.mkdtemp(prefix="bh-")
     hook_env = dict(env, BASTION_RUNTIME_DIR=runtime)
-    subprocess.run(hook_argv, input=hook_call, capture_output=True, env=hook_env, check=False)  # starts the server
+    subprocess.run(hook, input=hook_call, capture_output=True, env=hook_env, check=False)  # starts the server
     time.sleep(1.0)
     # most commands agents run are not plain words: they go through tree-sitter (12% of the
     # real sessions' commands take the plain path that `git status` takes)
@@ -397,13 +412,18 @@ def floor_section(project: str, env: dict, rounds: int, proc_rounds: int) -> Non
                               "permission_mode": "default"}).encode()
     procs = _interleaved_ms({
         "floor": _process(bare),
-        "cold": _process(hook_argv, hook_call, dict(hook_env, BASTION_HOOK_SERVER="0")),
-        "cold_parsed": _process(hook_argv, parsed_call, dict(hook_env, BASTION_HOOK_SERVER="0")),
-        "warm": _process(hook_argv, hook_call, hook_env),
+        "cold": _process(hook, hook_call, dict(hook_env, BASTION_HOOK_SERVER="0")),
+        "cold_parsed": _process(hook, parsed_call, dict(hook_env, BASTION_HOOK_SERVER="0")),
+        "warm": _process(hook, hook_call, hook_env),
         "check": _process([bastion, "check", "--isolated", "--cwd", project, "--", "git status"], env=env),
     }, proc_rounds)
     stop_servers(runtime)
     shutil.rmtree(runtime, ignore_errors=True)
+    cold_env = dict(hook_env, BASTION_HOOK_SERVER="0")
+    counted = [(label, instructions(argv, stdin, run_env)) for label, argv, stdin, run_env in (
+        ("`python -S -c pass`", bare, b"", None),
+        ("hook deciding in its own process (`git status`)", hook, hook_call, cold_env),
+        (f"the same, for `{TREE_SITTER_LINE}`", hook, parsed_call, cold_env))]
     floor = procs["floor"]
     rows.append(("hook deciding in its own process (`BASTION_HOOK_SERVER=0`)", procs["cold"], "`python -S -c pass`",
                  floor, "ms", "≤ 4×"))
@@ -469,6 +489,12 @@ def floor_section(project: str, env: dict, rounds: int, proc_rounds: int) -> Non
         digits = 1 if unit == "ms" else 0
         print(f"| {_cell(label)} | {value:.{digits}f} {unit} | {_cell(floor_label)} | {floor_value:.{digits}f} {unit} | "
               f"{value / floor_value:.1f}× | {target} |")
+    if counted[0][1]:
+        print("\n| instructions, one run each (valgrind) | millions | ratio to the floor |\n|---|---:|---:|")
+        for label, count in counted:
+            print(f"| {_cell(label)} | {(count or 0) / 1e6:.1f} | {(count or 0) / counted[0][1]:.2f}× |")
+    else:
+        print("(valgrind not installed: the instruction counts are left out)", file=sys.stderr)
     print("\n| module (own import time, hook deciding in its own process) | ms |\n|---|---:|")
     for name, cost in import_costs(dict(env, BENCH_PROJECT=project)):
         print(f"| `{name}` | {cost:.1f} |")

@@ -19,9 +19,11 @@ from bastion.adapters.install import (
     InstallError,
     _normal,
     add_hooks,
+    hook_argv,
     hook_command,
     install,
     parse_hook_command,
+    site_code,
     strip_hooks,
     target_file,
     uninstall,
@@ -66,9 +68,44 @@ def test_codex_home_is_honoured(tmp_path: Path) -> None:
 
 def test_command_uses_this_interpreter_isolated_and_fails_closed() -> None:
     command = hook_command("codex")
-    assert f"{shlex.quote(sys.executable)} -I -c {shlex.quote(HOOK_CODE)} bastion hook codex || exit 2" in command
+    assert f"{shlex.join(hook_argv('codex'))} || exit 2" in command
+    assert hook_argv("codex")[:4] == [sys.executable, "-I", "-S", "-c"] and hook_argv("codex")[4].endswith(HOOK_CODE)
     assert parse_hook_command(command) == HookCommand("codex", sys.executable)
+    # the forms earlier versions wrote
+    assert parse_hook_command(f"/opt/py -I -c {shlex.quote(HOOK_CODE)} bastion hook codex || exit 2") == \
+        HookCommand("codex", "/opt/py")
     assert parse_hook_command("/opt/py -I -m bastion hook gemini || exit 2") == HookCommand("gemini", "/opt/py")
+
+
+_SITE_REPORT = ("import json, sys; print(json.dumps({'prefix': [sys.prefix, sys.exec_prefix], 'path': sys.path, "
+                "'site': 'site' in sys.modules, 'pth': '_bastion_pth_ran' in sys.modules}))")
+
+
+def test_the_hook_runs_no_code_of_the_environment_and_sees_what_site_would_set(tmp_path: Path) -> None:
+    """``-S``: a ``.pth`` file in the environment runs in every interpreter ``site`` starts
+    (and so inside the guard before it decides, where a hook runs with ``site``). The
+    installed code sets what ``site`` would have: the environment's prefixes and the
+    folders on ``sys.path``, in order."""
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(tmp_path / "env")], check=True, timeout=120)
+    python = str(tmp_path / "env" / "bin" / "python")
+    done = subprocess.run([python, "-c", "import site, sys; print(site.getsitepackages()[0])"], capture_output=True,
+                          text=True, check=True, timeout=60)
+    site_packages = Path(done.stdout.strip())
+    (site_packages / "extra").mkdir()
+    (site_packages / "a_folder.pth").write_text(f"{site_packages / 'extra'}\n")
+    (site_packages / "b_code.pth").write_text("import sys; sys.modules['_bastion_pth_ran'] = sys\n")
+    argv = hook_argv("codex", python)
+    assert argv[:4] == [python, "-I", "-S", "-c"]
+    with_site = json.loads(subprocess.run([python, "-I", "-c", _SITE_REPORT], capture_output=True, text=True,
+                                          check=True, timeout=60).stdout)
+    code = argv[4].replace(HOOK_CODE, _SITE_REPORT)
+    as_hook = json.loads(subprocess.run([python, "-I", "-S", "-c", code], capture_output=True, text=True, check=True,
+                                        timeout=60).stdout)
+    assert with_site["pth"] and not as_hook["pth"] and not as_hook["site"]
+    assert as_hook["prefix"] == with_site["prefix"] == [str(tmp_path / "env")] * 2
+    assert as_hook["path"] == with_site["path"] and str(site_packages / "extra") in as_hook["path"]
+    assert site_code("/nonexistent/python") is None
+    assert hook_argv("codex", "/nonexistent/python")[1:4] == ["-I", "-c", HOOK_CODE]
 
 
 def test_project_command_names_bastion() -> None:
