@@ -139,8 +139,8 @@ RECORDS: tuple[Tamper, ...] = (
     Tamper(
         "change_install", OFF, "changes or deletes bastion's installed code",
         "replacing or removing the code that decides switches the guard off; so does code written into the "
-        "Python libraries it runs on, which runs inside the guard (a .pth or sitecustomize.py file at every start, "
-        "a dependency or the standard library while it decides). A copy inside the workspace is the project being "
+        "Python libraries it runs on, which runs inside the guard (a .pth or sitecustomize.py file at every start "
+        "of the decision server and of bastion's commands, a dependency or the standard library while it decides). A copy inside the workspace is the project being "
         "worked on, and is not protected",
         changes_install,
         match=("rm -rf {package}", "echo 'def check(*a): pass' > {package}/engine.py", "rm -rf {package}/..",
