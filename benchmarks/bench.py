@@ -495,7 +495,8 @@ def floor_section(project: str, env: dict, rounds: int, proc_rounds: int) -> Non
             print(f"| {_cell(label)} | {(count or 0) / 1e6:.1f} | {(count or 0) / counted[0][1]:.2f}× |")
     else:
         print("(valgrind not installed: the instruction counts are left out)", file=sys.stderr)
-    print("\n| module (own import time, hook deciding in its own process) | ms |\n|---|---:|")
+    print("\n| module (own import time, hook deciding in its own process; the first module of a chunk of the "
+          "bundle also reads the chunk's code) | ms |\n|---|---:|")
     for name, cost in import_costs(dict(env, BENCH_PROJECT=project)):
         print(f"| `{name}` | {cost:.1f} |")
     print()
