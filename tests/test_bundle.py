@@ -167,6 +167,30 @@ def test_a_broken_bundle_is_ignored_and_rewritten(copy: Path) -> None:
     assert len(_run(copy)["served"]) > 50
 
 
+def test_entries_not_as_bastion_writes_them_are_imported_the_normal_way(copy: Path) -> None:
+    """An index entry of the wrong shape, a place outside its chunk or a path that cannot
+    be a file: that module comes the normal way, the decision is the same, nothing escapes
+    into the import."""
+    normal = _run(copy)
+    path = _bundle(copy)[0]
+    data = path.read_bytes()
+    size = int.from_bytes(data[4:8], "little")
+    index = marshal.loads(data[8:8 + size])
+    names = [name for name in index if name != "bastion.engine"][:6]
+    bad = [("x", "y"), (1, 2, 3, 4, 5, 6, 7), ("a\0b.py", 0, 0, 0, 0, 0, 0), (*index[names[3]][:6], -1),
+           (*index[names[4]][:4], "offset", 1, 0), (*index[names[5]][:6], 99)]
+    index.update(zip(names, bad, strict=True))
+    head = marshal.dumps(index)
+    path.write_bytes(data[:4] + len(head).to_bytes(4, "little") + head + data[8 + size:])
+    broken = _run(copy)
+    assert broken["stdout"] == normal["stdout"] and broken["modules"] == normal["modules"]
+    assert "bastion.engine" in broken["served"]
+    data = path.read_bytes()  # rewritten at exit, each of them as bastion writes an entry
+    index = marshal.loads(data[8:8 + int.from_bytes(data[4:8], "little")])
+    assert all(len(index[name]) == 7 and isinstance(index[name][0], str) and index[name][0].endswith(".py")
+               and all(type(n) is int and n >= 0 for n in index[name][1:]) for name in names)
+
+
 def test_written_only_where_python_writes_bytecode(copy: Path) -> None:
     assert _run(copy, "-B")["served"] == []
     assert _bundle(copy) == []

@@ -103,16 +103,17 @@ class _Loader(_external.SourceFileLoader):  # type: ignore[misc]
 
 
 def _code_at(offset: int, length: int, place: int) -> CodeType | None:
-    """The code at ``place`` in the chunk at ``offset`` (the chunk read the first time)."""
-    chunk = _CHUNKS.get(offset)
-    if chunk is None:
-        try:
+    """The code at ``place`` in the chunk at ``offset`` (the chunk read the first time);
+    None for anything the file does not hold as it should."""
+    try:
+        chunk = _CHUNKS.get(offset)
+        if chunk is None:
             data = os.pread(_FILE, length, offset)
-            chunk = marshal.loads(data) if len(data) == length else ()
-        except (OSError, EOFError, ValueError, TypeError):
-            chunk = ()
-        _CHUNKS[offset] = chunk = chunk if type(chunk) is tuple else ()
-    code = chunk[place] if place < len(chunk) else None
+            loaded = marshal.loads(data) if len(data) == length else ()
+            _CHUNKS[offset] = chunk = loaded if type(loaded) is tuple else ()
+        code = chunk[place] if 0 <= place < len(chunk) else None
+    except (OSError, EOFError, ValueError, TypeError, OverflowError):
+        return None
     return code if isinstance(code, type(_folder_mtime.__code__)) else None
 
 
@@ -122,32 +123,41 @@ class _Finder:
     @staticmethod
     def find_spec(name: str, path: Sequence[str] | None = None, target: ModuleType | None = None) -> ModuleSpec | None:
         entry = _INDEX.get(name)
-        if type(entry) is not tuple or len(entry) != 7:
+        if entry is None:
             if name.startswith("bastion."):
                 _MISSED.add(name)
             return None
-        relative, mtime_ns, size, folder_mtime_ns, offset, length, place = entry
-        origin = f"{_HERE}/{relative}"
-        package = relative.endswith("/__init__.py")
-        folder = origin.rpartition("/")[0]
-        searched = folder.rpartition("/")[0] if package else folder  # where the path finder looks for it
         try:
-            info = os.stat(origin)
-        except OSError:
-            info = None
-        if (not path or path[0] != searched or info is None or info.st_mtime_ns != mtime_ns or info.st_size != size
-                or _folder_mtime(searched) != folder_mtime_ns):
+            return _spec(name, path, entry)
+        except (TypeError, ValueError, AttributeError, IndexError):  # an entry not as this writes them
             _MISSED.add(name)
             return None
-        _FOUND[name] = (_START + offset, length, place)
-        spec = _bootstrap.ModuleSpec(name, _Loader(name, origin), origin=origin, is_package=package)
-        spec.has_location = True
-        # the .pyc path ``cache_from_source`` would work out for ``__cached__`` (sys.pycache_prefix
-        # is None here, and the file's name is its module's), in one step
-        spec.cached = f"{folder}/__pycache__/{relative.rpartition('/')[2][:-3]}.{_CACHE_SUFFIX}"
-        if package:
-            spec.submodule_search_locations = [folder]
-        return spec
+
+
+def _spec(name: str, path: Sequence[str] | None, entry: tuple[str, int, int, int, int, int, int]) -> ModuleSpec | None:
+    """The spec of ``name`` served from its ``entry``, while the entry still matches the files."""
+    relative, mtime_ns, size, folder_mtime_ns, offset, length, place = entry
+    origin = f"{_HERE}/{relative}"
+    package = relative.endswith("/__init__.py")
+    folder = origin.rpartition("/")[0]
+    searched = folder.rpartition("/")[0] if package else folder  # where the path finder looks for it
+    try:
+        info = os.stat(origin)
+    except OSError:
+        info = None
+    if (not path or path[0] != searched or info is None or info.st_mtime_ns != mtime_ns or info.st_size != size
+            or _folder_mtime(searched) != folder_mtime_ns):
+        _MISSED.add(name)
+        return None
+    _FOUND[name] = (_START + offset, length, place)
+    spec = _bootstrap.ModuleSpec(name, _Loader(name, origin), origin=origin, is_package=package)
+    spec.has_location = True
+    # the .pyc path ``cache_from_source`` would work out for ``__cached__`` (sys.pycache_prefix
+    # is None here, and the file's name is its module's), in one step
+    spec.cached = f"{folder}/__pycache__/{relative.rpartition('/')[2][:-3]}.{_CACHE_SUFFIX}"
+    if package:
+        spec.submodule_search_locations = [folder]
+    return spec
 
 
 def _read() -> None:
@@ -224,7 +234,7 @@ def _save() -> None:
         with handle:
             _write(handle, names)
         os.replace(temporary, path)
-    except (OSError, ValueError):
+    except (OSError, ValueError, TypeError, OverflowError):  # a cache: never a traceback at exit
         try:
             os.unlink(temporary)
         except OSError:
