@@ -113,7 +113,8 @@ class _Parts:
 
 def _place(where: Any) -> TypeGuard[tuple[int, int]]:
     """A part's place in the index: ``(offset after the index, length)``."""
-    return type(where) is tuple and len(where) == 2 and type(where[0]) is int and type(where[1]) is int
+    return (type(where) is tuple and len(where) == 2 and type(where[0]) is int and type(where[1]) is int
+            and where[0] >= 0 and where[1] >= 0)
 
 
 def _stamp(stat: Any) -> tuple[int, int, int]:

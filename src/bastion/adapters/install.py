@@ -170,8 +170,8 @@ def site_code(python: str) -> str | None:
         try:
             done = subprocess.run([python, *flags, "-c", _SITE_FACTS], capture_output=True, text=True, timeout=60,
                                   check=True)
-            prefix, exec_prefix, path = json.loads(done.stdout)
-        except (OSError, subprocess.SubprocessError, ValueError, TypeError):
+            prefix, exec_prefix, path = json.loads(done.stdout.splitlines()[-1])  # after anything a .pth printed
+        except (OSError, subprocess.SubprocessError, ValueError, TypeError, IndexError):
             return None
         if not all(isinstance(entry, str) for entry in (prefix, exec_prefix, *path)):
             return None
