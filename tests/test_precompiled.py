@@ -102,13 +102,8 @@ def test_the_cache_file_round_trips_and_a_broken_one_is_ignored(fresh: None) -> 
         assert precompiled._load() == {}
 
 
-def test_only_the_parts_a_process_needs_are_read(fresh: None) -> None:
-    """The file holds what every kind of process compiled; a module's part is read when
-    that module first needs it, and a save keeps the parts nobody read."""
-    code = compile("x = 1", "<string>", "exec")
-    for module in ("bastion.a", "bastion.b", "bastion.c"):
-        precompiled._remember(module, "x = 1", code)
-    precompiled._save()
+def _reads_of_a_new_process(patch: pytest.MonkeyPatch) -> list[str]:
+    """The saved file as a new process finds it, each part it reads listed as it reads it."""
     precompiled._FILE, precompiled._OPENED, precompiled._USED, precompiled._CHANGED = None, {}, {}, set()
     read: list[str] = []
     get = precompiled._Parts.get
@@ -117,8 +112,19 @@ def test_only_the_parts_a_process_needs_are_read(fresh: None) -> None:
         read.append(module)
         return get(self, module, default)
 
+    patch.setattr(precompiled._Parts, "get", counting)
+    return read
+
+
+def test_only_the_parts_a_process_needs_are_read(fresh: None) -> None:
+    """The file holds what every kind of process compiled; a module's part is read when
+    that module first needs it, and a save keeps the parts nobody read."""
+    code = compile("x = 1", "<string>", "exec")
+    for module in ("bastion.a", "bastion.b", "bastion.c"):
+        precompiled._remember(module, "x = 1", code)
+    precompiled._save()
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(precompiled._Parts, "get", counting)
+        read = _reads_of_a_new_process(patch)
         assert precompiled._cached("bastion.b", "x = 1") is not None
         assert read == ["bastion.b"]
         precompiled._remember("bastion.d", "x = 1", code)
@@ -140,16 +146,8 @@ def test_a_pattern_compiled_on_first_use_is_read_from_the_part_of_the_module_tha
     for lazy in patterns.values():
         assert type(lazy) is LazyPattern and lazy.fullmatch(lazy.pattern.replace("[0-9]+", "42"))
     precompiled._save()
-    precompiled._FILE, precompiled._OPENED, precompiled._USED, precompiled._CHANGED = None, {}, {}, set()
-    read: list[str] = []
-    get = precompiled._Parts.get
-
-    def counting(self: precompiled._Parts, module: str, default: bytes | None = None) -> bytes | None:
-        read.append(module)
-        return get(self, module, default)
-
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(precompiled._Parts, "get", counting)
+        read = _reads_of_a_new_process(patch)
         patch.setattr(precompiled, "_compile_and_keep", lambda *args: pytest.fail(f"compiled again: {args}"))
         assert precompiled.pattern(r"bastion.second-[0-9]+", 0, "bastion.second").fullmatch("bastion.second-7")
     assert read == ["(patterns compiled on first use) by bastion.second"]
