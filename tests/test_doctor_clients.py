@@ -74,6 +74,23 @@ def test_a_moved_interpreter_is_named_with_its_fix(env: dict[str, str], project:
     assert command.fix.endswith("bastion install gemini")
 
 
+def test_a_hook_that_sets_other_folders_than_its_interpreter_has_now_is_named(env: dict[str, str],
+                                                                               project: Path) -> None:
+    """The installed command sets ``sys.path`` as ``site`` did at install: when bastion was
+    reinstalled elsewhere (an editable install pointed at another checkout), the hook would
+    decide with another copy than its server and the ``bastion`` commands."""
+    install("claude-code", "user", env=env)
+    settings = Path(env["HOME"]) / ".claude" / "settings.json"
+    text = settings.read_text()
+    assert "sys.path[:] = [" in text
+    settings.write_text(text.replace("sys.path[:] = [", 'sys.path[:] = [\\"/elsewhere/src\\", '))
+    command = _checks(client_report("claude-code", str(project), env))["command"][0]
+    assert command.ok is False and "other folders" in command.detail
+    assert command.fix == "bastion install claude-code"
+    install("claude-code", "user", env=env)
+    assert _checks(client_report("claude-code", str(project), env))["command"][0].ok
+
+
 def test_a_hook_that_does_not_decide_fails_the_probe(env: dict[str, str], project: Path, tmp_path: Path) -> None:
     """A command that blocks everything (exit 2) is not bastion answering."""
     install("gemini", "user", env=env, python=str(Path(sys.executable).parent / "python"))

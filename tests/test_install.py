@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import json
 import shlex
 import subprocess
@@ -11,12 +12,14 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
+import bastion
 from bastion.adapters.install import (
     BACKUP_SUFFIX,
     CLIENTS,
     HOOK_CODE,
     HookCommand,
     InstallError,
+    _literal,
     _normal,
     add_hooks,
     hook_argv,
@@ -94,6 +97,7 @@ def test_the_hook_runs_no_code_of_the_environment_and_sees_what_site_would_set(t
     (site_packages / "extra").mkdir()
     (site_packages / "a_folder.pth").write_text(f"{site_packages / 'extra'}\n")
     (site_packages / "b_code.pth").write_text("import sys; sys.modules['_bastion_pth_ran'] = sys\n")
+    (site_packages / "c_bastion.pth").write_text(f"{Path(bastion.__file__).parent.parent}\n")  # bastion, from here
     argv = hook_argv("codex", python)
     assert argv[:4] == [python, "-I", "-S", "-c"]
     with_site = json.loads(subprocess.run([python, "-I", "-c", _SITE_REPORT], capture_output=True, text=True,
@@ -106,6 +110,20 @@ def test_the_hook_runs_no_code_of_the_environment_and_sees_what_site_would_set(t
     assert as_hook["path"] == with_site["path"] and str(site_packages / "extra") in as_hook["path"]
     assert site_code("/nonexistent/python") is None
     assert hook_argv("codex", "/nonexistent/python")[1:4] == ["-I", "-c", HOOK_CODE]
+    # an environment where bastion's hook cannot be imported that way keeps the earlier form
+    (site_packages / "c_bastion.pth").unlink()
+    site_code.cache_clear()
+    assert hook_argv("codex", python)[1:4] == ["-I", "-c", HOOK_CODE]
+
+
+@pytest.mark.parametrize("text", ["plain", "a'b", 'a"b', "a\\b", 'a\\"', "x\U0001F600y", "caf\xe9", "nl\nx",
+                                  "\udcff", "$HOME `x`"])
+def test_paths_are_written_as_ascii_python_literals(text: str) -> None:
+    """Other scripts' letters, emoji and bytes a file name could not decode come back as
+    they were; the literal stays in the shell's single quotes."""
+    written = _literal(text)
+    assert written.isascii() and written.startswith('"') and "'" not in written.replace("\\'", "")
+    assert ast.literal_eval(written) == text
 
 
 def test_project_command_names_bastion() -> None:

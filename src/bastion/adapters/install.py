@@ -147,7 +147,8 @@ def hook_argv(client: str, python: str | None = None) -> list[str]:
     inside the guard before it decides, and a fresh hook starts sooner (3% of its
     instructions). CODE first does what ``site`` would have done that matters to bastion,
     as it was when installed (:func:`site_code`), then :data:`HOOK_CODE`. An interpreter
-    that cannot be asked gets ``-I -c HOOK_CODE`` (the command then finds no bastion)."""
+    that cannot be asked, or whose bastion cannot be imported that way, gets ``-I -c
+    HOOK_CODE``."""
     python = python or sys.executable
     site = site_code(python)
     if site is None:
@@ -155,35 +156,58 @@ def hook_argv(client: str, python: str | None = None) -> list[str]:
     return [python, "-I", "-S", "-c", site + HOOK_CODE, "bastion", "hook", client]
 
 
-#: Asked of an interpreter, with and without ``site``.
+#: Asked of an interpreter that starts with ``site``.
 _SITE_FACTS = "import json, sys; print(json.dumps([sys.prefix, sys.exec_prefix, sys.path]))"
 
 
 @lru_cache(maxsize=8)
 def site_code(python: str) -> str | None:
     """The statements that set for ``python`` what its ``site`` sets: the environment's
-    prefixes (a virtual environment's, which bastion's tamper checks read) and the folders
-    it adds to ``sys.path`` (``site-packages``, and those its ``.pth`` files name, such as
-    an editable install's), in order; None when ``python`` cannot be asked."""
-    facts = []
-    for flags in (["-I"], ["-I", "-S"]):
-        try:
-            done = subprocess.run([python, *flags, "-c", _SITE_FACTS], capture_output=True, text=True, timeout=60,
-                                  check=True)
-            prefix, exec_prefix, path = json.loads(done.stdout.splitlines()[-1])  # after anything a .pth printed
-        except (OSError, subprocess.SubprocessError, ValueError, TypeError, IndexError):
-            return None
-        if not all(isinstance(entry, str) for entry in (prefix, exec_prefix, *path)):
-            return None
-        facts.append((prefix, exec_prefix, path))
-    (prefix, exec_prefix, path), (bare_prefix, bare_exec_prefix, bare_path) = facts
-    code = "import sys; "  # JSON's strings read as Python's, in double quotes: the shell's quoting stays plain
-    if (prefix, exec_prefix) != (bare_prefix, bare_exec_prefix):
-        code += f"sys.prefix, sys.exec_prefix = {json.dumps(prefix)}, {json.dumps(exec_prefix)}; "
-    added = [entry for entry in path if entry not in bare_path]
-    if added:
-        code += f"sys.path += {json.dumps(added)}; "
+    prefixes (a virtual environment's, which bastion's tamper checks read) and ``sys.path``
+    as ``site`` leaves it (``site-packages``, and the folders its ``.pth`` files name, such
+    as an editable install's, where they put them). None when ``python`` cannot be asked,
+    or cannot import bastion's hook with them alone (an install found only by code a
+    ``.pth`` file runs)."""
+    try:
+        done = subprocess.run([python, "-I", "-c", _SITE_FACTS], capture_output=True, text=True, timeout=60,
+                              check=True)
+        prefix, exec_prefix, path = json.loads(done.stdout.splitlines()[-1])  # after anything a .pth printed
+    except (OSError, subprocess.SubprocessError, ValueError, TypeError, IndexError):
+        return None
+    if not all(isinstance(entry, str) for entry in (prefix, exec_prefix, *path)):
+        return None
+    code = (f"import sys; sys.prefix, sys.exec_prefix = {_literal(prefix)}, {_literal(exec_prefix)}; "
+            f"sys.path[:] = [{', '.join(map(_literal, path))}]; ")
+    try:
+        subprocess.run([python, "-I", "-S", "-c", code + "import bastion.hook.client"], capture_output=True,
+                       timeout=60, check=True)
+    except (OSError, subprocess.SubprocessError):
+        return None
     return code
+
+
+def _literal(text: str) -> str:
+    """A Python string literal for ``text`` in ASCII and double quotes, whatever the path
+    holds (other scripts' letters, emoji, bytes the file system name could not decode):
+    the shell's single quotes and the settings file carry it unchanged."""
+    return '"' + "".join(f"\\x{ord(c):02x}" if c in "\"'\\" else c if " " <= c <= "~" else ascii(c)[1:-1]
+                         for c in text) + '"'
+
+
+def stale_hook(command: str, client: str, python: str) -> bool:
+    """Whether an installed command of the ``-I -S`` form sets other folders or prefixes
+    than ``python``'s ``site`` sets now (bastion reinstalled elsewhere, an editable install
+    pointed at another checkout): its hook would decide with another copy of bastion than
+    the decision server and the ``bastion`` commands use."""
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return False
+    if "-S" not in words or "-c" not in words:
+        return False
+    written = words[words.index("-c") + 1]
+    current = hook_argv(client, python)
+    return current[2] == "-S" and written != current[4]
 
 
 @dataclass(frozen=True)

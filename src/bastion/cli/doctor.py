@@ -32,6 +32,7 @@ from ..adapters.install import (
     is_bastion_handler,
     parse_hook_command,
     project_root,
+    stale_hook,
     target_file,
 )
 
@@ -145,6 +146,10 @@ def _resolve(client: str, hook: Hook, env: Mapping[str, str]) -> Check:
         return Check("command", False, f"{hook.scope}: not a command bastion wrote: {hook.command[:80]}",
                      f"bastion install {client}{_flag(hook.scope)}")
     if hook.python is not None:
+        if os.access(hook.python, os.X_OK) and stale_hook(hook.command, client, hook.python):
+            return Check("command", False, f"{hook.scope}: the command sets other folders than {hook.python} has now "
+                         "(bastion reinstalled or moved): the hook would decide with another copy of bastion than "
+                         "its decision server", f"bastion install {client}{_flag(hook.scope)}")
         if os.access(hook.python, os.X_OK):
             hook.runs = hook.python
             return Check("command", True, f"{hook.scope}: {hook.python} (this machine's interpreter)")
