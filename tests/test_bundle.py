@@ -168,17 +168,19 @@ def test_a_broken_bundle_is_ignored_and_rewritten(copy: Path) -> None:
 
 
 def test_entries_not_as_bastion_writes_them_are_imported_the_normal_way(copy: Path) -> None:
-    """An index entry of the wrong shape, a place outside its chunk or a path that cannot
-    be a file: that module comes the normal way, the decision is the same, nothing escapes
-    into the import."""
+    """An index entry of the wrong shape, a place outside its chunk or another module's
+    place, a length past the end of the file, a path that cannot be a file: that module
+    comes the normal way, the decision is the same, nothing escapes into the import."""
     normal = _run(copy)
     path = _bundle(copy)[0]
     data = path.read_bytes()
     size = int.from_bytes(data[4:8], "little")
     index = marshal.loads(data[8:8 + size])
-    names = [name for name in index if name != "bastion.engine"][:6]
+    names = [name for name in index if name != "bastion.engine"][:8]
+    other_place = 1 if index[names[7]][6] == 0 else 0  # another module of the same chunk
     bad = [("x", "y"), (1, 2, 3, 4, 5, 6, 7), ("a\0b.py", 0, 0, 0, 0, 0, 0), (*index[names[3]][:6], -1),
-           (*index[names[4]][:4], "offset", 1, 0), (*index[names[5]][:6], 99)]
+           (*index[names[4]][:4], "offset", 1, 0), (*index[names[5]][:6], 99),
+           (*index[names[6]][:5], 2 ** 40, index[names[6]][6]), (*index[names[7]][:6], other_place)]
     index.update(zip(names, bad, strict=True))
     head = marshal.dumps(index)
     path.write_bytes(data[:4] + len(head).to_bytes(4, "little") + head + data[8 + size:])

@@ -7,7 +7,7 @@ keeps their compiled code in one file beside them,
 ``bastion/__pycache__/bundle.VERSION.TAG-MAGIC.optN.marshal`` (the trust of the ``.pyc``
 files there, which Python runs too; written only where Python writes bytecode). Modules
 are kept in chunks of :data:`_CHUNK`, in the order a process first imported them, each
-chunk one marshalled tuple of code: the names and constants the modules of a chunk share
+chunk one marshalled tuple of ``(name, code)``: the names and constants the modules of a chunk share
 are read once, where a module a piece would make each again (some 15% fewer instructions
 to read a decision's code), and a process reads only the chunks of what it imports.
 
@@ -40,22 +40,23 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
     from importlib.machinery import ModuleSpec
     from types import CodeType, ModuleType
-    from typing import BinaryIO
+    from typing import Any, BinaryIO
 
 _HERE = os.path.dirname(__file__)
-_MAGIC = b"bnd2"  # the layout: magic, index length, marshalled index, then the chunks
+_MAGIC = b"bnd3"  # the layout: magic, index length, marshalled index, then the chunks
 #: Modules a chunk: imported one after another, they are read together.
 _CHUNK = 16
 #: name -> (path below the package, source mtime ns, source size, folder mtime ns, chunk offset
 #: after the index, chunk length, place in the chunk)
 _INDEX: dict[str, tuple[str, int, int, int, int, int, int]] = {}
 _START = 0  # where the chunks begin in the file
+_SIZE = 0  # the file's size when its index was read
 _FILE = -1  # the bundle, open for the rest of this short process once read
 #: bastion's modules this process looked for that the bundle did not serve
 _MISSED: set[str] = set()
 #: where the code of a module just found lies: (chunk offset, chunk length, place)
 _FOUND: dict[str, tuple[int, int, int]] = {}
-_CHUNKS: dict[int, tuple[object, ...]] = {}  # chunk offset -> its code, once read (() when unreadable)
+_CHUNKS: dict[int, tuple[Any, ...]] = {}  # chunk offset -> its (name, code) pairs, once read (() when unreadable)
 _FOLDERS: dict[str, int] = {}  # folder -> mtime ns, stat'ed once per process
 #: what follows a module's name in its ``.pyc``'s (``cpython-311.pyc``, ``cpython-311.opt-1.pyc``)
 _CACHE_SUFFIX = (f"{sys.implementation.cache_tag}{f'.opt-{sys.flags.optimize}' if sys.flags.optimize else ''}"
@@ -94,7 +95,7 @@ class _Loader(_external.SourceFileLoader):  # type: ignore[misc]
 
     def get_code(self, fullname: str) -> CodeType | None:
         where = _FOUND.pop(fullname, None) if fullname == self.name else None
-        code = _code_at(*where) if where is not None else None
+        code = _code_at(*where, fullname) if where is not None else None
         if code is not None:
             _imp._fix_co_filename(code, self.path)  # type: ignore[attr-defined]  # as the .pyc's loader does
             return code
@@ -102,19 +103,20 @@ class _Loader(_external.SourceFileLoader):  # type: ignore[misc]
         return super().get_code(fullname)
 
 
-def _code_at(offset: int, length: int, place: int) -> CodeType | None:
-    """The code at ``place`` in the chunk at ``offset`` (the chunk read the first time);
-    None for anything the file does not hold as it should."""
+def _code_at(offset: int, length: int, place: int, name: str) -> CodeType | None:
+    """The code of module ``name`` at ``place`` in the chunk at ``offset`` (the chunk read
+    the first time); None for anything the file does not hold as it should."""
     try:
         chunk = _CHUNKS.get(offset)
         if chunk is None:
-            data = os.pread(_FILE, length, offset)
-            loaded = marshal.loads(data) if len(data) == length else ()
+            fits = 0 <= offset and 0 <= length and offset + length <= _SIZE
+            data = os.pread(_FILE, length, offset) if fits else b""
+            loaded = marshal.loads(data) if fits and len(data) == length else ()
             _CHUNKS[offset] = chunk = loaded if type(loaded) is tuple else ()
-        code = chunk[place] if 0 <= place < len(chunk) else None
-    except (OSError, EOFError, ValueError, TypeError, OverflowError):
+        named, code = chunk[place] if 0 <= place < len(chunk) else (None, None)
+    except (OSError, EOFError, ValueError, TypeError, OverflowError, MemoryError):
         return None
-    return code if isinstance(code, type(_folder_mtime.__code__)) else None
+    return code if named == name and isinstance(code, type(_folder_mtime.__code__)) else None
 
 
 class _Finder:
@@ -162,7 +164,7 @@ def _spec(name: str, path: Sequence[str] | None, entry: tuple[str, int, int, int
 
 def _read() -> None:
     """The index (code is read module by module: a decision needs only part of it)."""
-    global _FILE, _INDEX, _START
+    global _FILE, _INDEX, _START, _SIZE
     try:
         fd = os.open(_path(), os.O_RDONLY | os.O_CLOEXEC)
     except OSError:
@@ -175,7 +177,7 @@ def _read() -> None:
         index = marshal.loads(os.pread(fd, size, 8))
         if type(index) is not dict:
             raise ValueError
-        _INDEX, _START, _FILE = index, 8 + size, fd
+        _INDEX, _START, _SIZE, _FILE = index, 8 + size, os.fstat(fd).st_size, fd
     except (OSError, EOFError, ValueError, TypeError, AttributeError, IndexError):
         _INDEX = {}
         os.close(fd)
@@ -225,7 +227,7 @@ def _save() -> None:
     if not names or sys.dont_write_bytecode:
         return
     path = _path()
-    temporary = f"{path}.{os.getpid()}.tmp"
+    temporary = f"{path}.{os.getpid()}.{os.urandom(4).hex()}.tmp"  # processes in other PID namespaces too
     try:  # first, so that a folder nobody may write to costs no reading
         handle = open(temporary, "wb")  # noqa: SIM115 - closed below, removed when not used
     except OSError:
@@ -255,14 +257,14 @@ def _write(handle: BinaryIO, names: list[str]) -> None:
         relative, mtime_ns, size, folder_mtime_ns, offset, length, place = kept
         if name in fresh:
             entries[name] = fresh.pop(name)  # an edited module keeps its place
-        elif name not in _MISSED and (code := _code_at(_START + offset, length, place)) is not None:
+        elif name not in _MISSED and (code := _code_at(_START + offset, length, place, name)) is not None:
             entries[name] = (relative, mtime_ns, size, folder_mtime_ns, code)
     entries.update(fresh)
     index, chunks, offset = {}, [], 0
     listed = list(entries.items())
     for start in range(0, len(listed), _CHUNK):
         part = listed[start:start + _CHUNK]
-        chunk = marshal.dumps(tuple(code for _, (*_, code) in part))
+        chunk = marshal.dumps(tuple((name, code) for name, (*_, code) in part))
         for place, (name, (relative, mtime_ns, size, folder_mtime_ns, _)) in enumerate(part):
             index[name] = (relative, mtime_ns, size, folder_mtime_ns, offset, len(chunk), place)
         chunks.append(chunk)

@@ -97,8 +97,10 @@ class _Parts:
         try:
             if _stamp(os.fstat(fd)) != self._stamp:  # replaced since its index was read
                 return default
+            if self._start + where[0] + where[1] > self._stamp[2]:  # past the end of the file
+                return default
             data = os.pread(fd, where[1], self._start + where[0])
-        except OSError:
+        except (OSError, OverflowError, MemoryError):
             return default
         finally:
             os.close(fd)
@@ -202,7 +204,7 @@ def _save() -> None:
                                           else _USED.get(module, {}))
         except ValueError:  # something not marshal-able: the module's part is not kept
             parts.pop(module, None)
-    temporary = f"{path}.{os.getpid()}.tmp"
+    temporary = f"{path}.{os.getpid()}.{os.urandom(4).hex()}.tmp"  # processes in other PID namespaces too
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)
         index, offset = {}, 0
