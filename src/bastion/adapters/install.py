@@ -32,7 +32,7 @@ import os
 import shlex
 import subprocess
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -199,24 +199,22 @@ def stale_hook(command: str, client: str, python: str) -> bool:
     than ``python``'s ``site`` sets now (bastion reinstalled elsewhere, an editable install
     pointed at another checkout): its hook would decide with another copy of bastion than
     the decision server and the ``bastion`` commands use."""
-    try:
-        words = shlex.split(command)
-    except ValueError:
+    written = getattr(parse_hook_command(command), "code", None)
+    if written is None or written == HOOK_CODE:  # not the -S form: site sets the folders
         return False
-    if "-S" not in words or "-c" not in words:
-        return False
-    written = words[words.index("-c") + 1]
     current = hook_argv(client, python)
     return current[2] == "-S" and written != current[4]
 
 
 @dataclass(frozen=True)
 class HookCommand:
-    """What an installed hook command runs: the client it answers for, and the
-    interpreter by its path (None: the ``bastion`` command on ``PATH``)."""
+    """What an installed hook command runs: the client it answers for, the interpreter
+    by its path (None: the ``bastion`` command on ``PATH``) and the code it gives it with
+    ``-c`` (None: another form)."""
 
     client: str
     python: str | None
+    code: str | None = field(default=None, compare=False)
 
 
 def parse_hook_command(command: str) -> HookCommand | None:
@@ -237,7 +235,8 @@ def parse_hook_command(command: str) -> HookCommand | None:
                 python_at = option - 1
                 while python_at >= 0 and words[python_at] in ("-I", "-S"):
                     python_at -= 1
-                return HookCommand(client, words[python_at]) if python_at >= 0 else None
+                code = words[option + 1] if words[option] == "-c" else None
+                return HookCommand(client, words[python_at], code) if python_at >= 0 else None
             return HookCommand(client, None)
     return None
 
